@@ -1,0 +1,36 @@
+# Every target installs what is missing first: a machine with Node.js and npm needs nothing else.
+BUN := node_modules/.bin/bun
+RULES_DIR ?= rules
+PORT ?= 8080
+
+.PHONY: install run test typecheck bench build clean
+
+install: node_modules/.install-stamp
+
+# npm installs the pinned Bun binary along with the other packages (package-lock.json).
+node_modules/.install-stamp: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@$(BUN) --version >/dev/null 2>&1 || node node_modules/bun/install.js
+	@$(BUN) --version >/dev/null
+	@touch $@
+
+run: install
+	@token=$${RULE_SERVER_TOKEN:-dev-$$(node -e 'process.stdout.write(require("crypto").randomBytes(12).toString("hex"))')}; \
+	echo "Development token: $$token"; \
+	echo "  curl -H 'Authorization: Bearer $$token' http://localhost:$(PORT)/rulesets"; \
+	RULE_SERVER_TOKEN=$$token RULES_DIR=$(RULES_DIR) PORT=$(PORT) exec $(BUN) src/main.ts
+
+test: install
+	$(BUN) test
+
+typecheck: install
+	node_modules/.bin/tsc --noEmit -p .
+
+bench: install
+	$(BUN) bench/run.ts
+
+build: install
+	$(BUN) build.ts
+
+clean:
+	rm -rf dist node_modules

@@ -1,0 +1,40 @@
+import { isValueObject, type Value } from "../value/value-kind.ts";
+import type { Node } from "./prepared-node.ts";
+
+/**
+ * The functions of a manifest (specification 4.5), name to `{params, body}`. Bodies are prepared
+ * on first call, so a table whose functions call each other (even recursively, which only the
+ * call depth limit stops at evaluation time) is read once and never loops while preparing.
+ */
+export interface PreparedFunction {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly bodyExpression: unknown;
+  body: Node | undefined;
+}
+
+export class FunctionTable {
+  private readonly functions = new Map<string, PreparedFunction>();
+
+  constructor(table: unknown) {
+    if (!isValueObject(table)) return;
+    for (const [name, definition] of Object.entries(table)) {
+      const parsed = readFunction(name, definition);
+      if (parsed) this.functions.set(name, parsed);
+    }
+  }
+
+  /** The function, or undefined when the name is not a function of this table. */
+  get(name: string): PreparedFunction | undefined {
+    return this.functions.get(name);
+  }
+}
+
+export const EMPTY_FUNCTION_TABLE = new FunctionTable(null);
+
+/** A function entry is an object with a list of parameter names and a body. */
+function readFunction(name: string, definition: Value): PreparedFunction | undefined {
+  if (!isValueObject(definition) || !Array.isArray(definition.params) || !Object.hasOwn(definition, "body")) return undefined;
+  const params = definition.params.map((param) => (typeof param === "string" ? param : ""));
+  return { name, params, bodyExpression: definition.body, body: undefined };
+}

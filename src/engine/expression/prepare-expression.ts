@@ -1,0 +1,107 @@
+import { fail } from "../errors.ts";
+import type { Value, ValueObject } from "../value/value-kind.ts";
+import { callCustomOperator, NO_CUSTOM_OPERATORS, type CustomOperators } from "./custom-operators.ts";
+import { MAX_EXPRESSION_DEPTH, MAX_FUNCTION_CALL_DEPTH } from "./expression-limits.ts";
+import { EMPTY_FUNCTION_TABLE, type FunctionTable } from "./function-table.ts";
+import { coreOperators } from "./operators/core-operators.ts";
+import type { Node } from "./prepared-node.ts";
+import { readVariable } from "./variable-reference.ts";
+
+/**
+ * Reads an expression's JSON once into closures (specification section 4). Everything an
+ * expression can get wrong (an unknown operator, a wrong argument count, a malformed node) becomes
+ * a node that raises its evaluation error when, and only when, evaluation reaches it.
+ */
+export interface PrepareContext {
+  readonly functions: FunctionTable;
+  readonly operators: CustomOperators;
+}
+
+export const EMPTY_PREPARE_CONTEXT: PrepareContext = { functions: EMPTY_FUNCTION_TABLE, operators: NO_CUSTOM_OPERATORS };
+
+/** Prepares an expression evaluated by itself at depth 1 (a rule's expression, the `expression` command). */
+export function prepareExpression(expression: unknown, context: PrepareContext = EMPTY_PREPARE_CONTEXT): Node {
+  // Outside function bodies a node's depth is its depth in the tree, which preparing bounds, so
+  // only function bodies need a depth check when they run.
+  return prepareAt(expression, 1, context, false);
+}
+
+const tooDeep: Node = () => fail(`expression nested more than ${MAX_EXPRESSION_DEPTH} deep`);
+
+function failing(message: string): Node {
+  return () => fail(message);
+}
+
+function prepareAt(expression: unknown, depth: number, context: PrepareContext, inFunctionBody: boolean): Node {
+  if (depth > MAX_EXPRESSION_DEPTH) return tooDeep;
+  const node = prepareNode(expression, depth, context, inFunctionBody);
+  if (!inFunctionBody) return node;
+  return (scope, base) => (base + depth > MAX_EXPRESSION_DEPTH ? tooDeep(scope, base) : node(scope, base));
+}
+
+function prepareNode(expression: unknown, depth: number, context: PrepareContext, inFunctionBody: boolean): Node {
+  switch (typeof expression) {
+    case "string":
+    case "number":
+    case "boolean": {
+      const literal = expression;
+      return () => literal;
+    }
+    case "object":
+      if (expression === null) return () => null;
+      if (Array.isArray(expression)) return failing("a list is not an expression");
+      return prepareObject(expression as ValueObject, depth, context, inFunctionBody);
+    default:
+      return failing("not an expression");
+  }
+}
+
+const NOT_AN_EXPRESSION = "not an expression: expected a literal, {var}, {op, args} or {fn, args}";
+
+function prepareObject(node: ValueObject, depth: number, context: PrepareContext, inFunctionBody: boolean): Node {
+  const members = Object.keys(node);
+  if (members.length === 1 && typeof node.var === "string" && Object.hasOwn(node, "var")) {
+    return readVariable(node.var);
+  }
+  if (members.length !== 2 || !Object.hasOwn(node, "args") || !Array.isArray(node.args)) return failing(NOT_AN_EXPRESSION);
+  const rawArgs: readonly Value[] = node.args;
+  const prepareArgs = (): Node[] => rawArgs.map((arg) => prepareAt(arg, depth + 1, context, inFunctionBody));
+  if (typeof node.fn === "string" && Object.hasOwn(node, "fn")) return prepareCall(node.fn, rawArgs.length, prepareArgs, depth, context);
+  if (typeof node.op !== "string" || !Object.hasOwn(node, "op")) return failing(NOT_AN_EXPRESSION);
+  const name = node.op;
+  const definition = coreOperators.get(name);
+  if (definition) {
+    const count = rawArgs.length;
+    if (count < definition.minArgs || count > definition.maxArgs) return failing(arityMessage(name, definition.minArgs, definition.maxArgs, count));
+    return definition.build(prepareArgs(), { name, rawArgs });
+  }
+  if (name.startsWith("x-")) {
+    const args = prepareArgs();
+    const operator = context.operators.get(name);
+    return (scope, base) => callCustomOperator(name, operator, args.map((arg) => arg(scope, base)));
+  }
+  return failing(`unknown operator ${name}`);
+}
+
+function arityMessage(name: string, min: number, max: number, count: number): string {
+  if (min === max) return `${name} takes ${min} argument(s), got ${count}`;
+  if (max === Infinity) return `${name} takes at least ${min} argument(s), got ${count}`;
+  return `${name} takes ${min} to ${max} arguments, got ${count}`;
+}
+
+/** `{"fn": name, "args": [...]}` (specification 4.5): lexical scope, exact arity, call depth 32. */
+function prepareCall(name: string, count: number, prepareArgs: () => Node[], depth: number, context: PrepareContext): Node {
+  const fn = context.functions.get(name);
+  if (!fn) return failing(`unknown function ${name}`);
+  if (fn.params.length !== count) return failing(`function ${name} takes ${fn.params.length} argument(s), got ${count}`);
+  const args = prepareArgs();
+  const params = fn.params;
+  return (scope, base) => {
+    if (scope.calls + 1 > MAX_FUNCTION_CALL_DEPTH) fail(`function calls nested more than ${MAX_FUNCTION_CALL_DEPTH} deep`);
+    const bound: ValueObject = Object.create(null);
+    for (let i = 0; i < args.length; i++) bound[params[i]!] = args[i]!(scope, base);
+    // The body is one level below the call: its root sits at depth base + depth + 1.
+    const body = (fn.body ??= prepareAt(fn.bodyExpression, 1, context, true));
+    return body(scope.forFunctionBody(bound), base + depth);
+  };
+}

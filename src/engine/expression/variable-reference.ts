@@ -1,0 +1,61 @@
+import { isDecimal } from "../number/decimal.ts";
+import type { Value } from "../value/value-kind.ts";
+import { isRootName, type RootName, type Scope } from "./scope.ts";
+
+/**
+ * `{"var": "root.a.b"}` (specification 4.1 rule 2): a path that does not resolve, or a root that
+ * does not exist, is null. In a list, a segment of ASCII digits is a decimal index (`01` is 1).
+ * The path is split once, when the expression is prepared.
+ */
+interface PathSegment {
+  readonly key: string;
+  /** The list index the segment names, or -1 when it is not made of ASCII digits. */
+  readonly index: number;
+}
+
+const ASCII_DIGITS = /^[0-9]+$/;
+
+export function readVariable(path: string): (scope: Scope) => Value {
+  const [rootName = "", ...rest] = path.split(".");
+  if (!isRootName(rootName)) return () => null;
+  const root = rootReader(rootName);
+  const segments: PathSegment[] = rest.map((key) => ({ key, index: ASCII_DIGITS.test(key) ? Number(key) : -1 }));
+  if (segments.length === 0) return root;
+  return (scope) => {
+    let value: Value = root(scope);
+    for (const segment of segments) {
+      if (value === null || typeof value !== "object" || isDecimal(value)) return null;
+      if (Array.isArray(value)) {
+        if (segment.index < 0 || segment.index >= value.length) return null;
+        value = value[segment.index]!;
+      } else {
+        if (!Object.hasOwn(value, segment.key)) return null;
+        value = value[segment.key]!;
+      }
+    }
+    return value;
+  };
+}
+
+function rootReader(root: RootName): (scope: Scope) => Value {
+  switch (root) {
+    case "data":
+      return (scope) => scope.data;
+    case "original":
+      return (scope) => scope.original;
+    case "actor":
+      return (scope) => scope.actor;
+    case "ctx":
+      return (scope) => scope.ctx;
+    case "params":
+      return (scope) => scope.params;
+    case "item":
+      return (scope) => scope.item;
+    case "value":
+      return (scope) => scope.value;
+    case "field":
+      return (scope) => scope.field;
+    case "arg":
+      return (scope) => scope.arg;
+  }
+}

@@ -1,0 +1,35 @@
+import type { JsonValue } from "./json-value.ts";
+
+/**
+ * JSON text to a value, refusing what JSON numbers cannot mean here: JavaScript reads `1e999` as
+ * Infinity, but a number too large for a double is not accepted (specification 4.2 rule 1).
+ */
+export type ParsedJson = { ok: true; value: JsonValue } | { ok: false; reason: "not-json" | "number-too-large"; message: string };
+
+export function parseJson(text: string): ParsedJson {
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    return { ok: false, reason: "not-json", message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (hasNonFiniteNumber(value)) return { ok: false, reason: "number-too-large", message: "a number is too large for a double" };
+  return { ok: true, value };
+}
+
+/** Walks without recursion, so a deeply nested document cannot exhaust the stack. */
+function hasNonFiniteNumber(root: JsonValue): boolean {
+  if (typeof root === "number") return !Number.isFinite(root);
+  if (typeof root !== "object" || root === null) return false;
+  const pending: JsonValue[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop()!;
+    const members = Array.isArray(value) ? value : Object.values(value as object);
+    for (const member of members as JsonValue[]) {
+      if (typeof member === "number") {
+        if (!Number.isFinite(member)) return true;
+      } else if (typeof member === "object" && member !== null) pending.push(member);
+    }
+  }
+  return false;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bun
+/**
+ * The `rule-server` command line: `bun src/main.ts <command>`. With no command it serves.
+ */
+import { runEngineCommand } from "./cli/engine-command.ts";
+import { HELP_TEXT } from "./cli/help-text.ts";
+import { UsageError } from "./cli/usage-error.ts";
+import { versionText } from "./cli/version-command.ts";
+
+async function main(args: readonly string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case "engine":
+      return runEngineCommand(rest);
+    case "version":
+    case "--version":
+      process.stdout.write(versionText());
+      return 0;
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(HELP_TEXT);
+      return 0;
+    case undefined:
+      throw new UsageError("serving arrives with the HTTP server; run `rule-server help` for the commands available");
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (status) => process.exit(status),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`rule-server: ${error.message}\n\n${HELP_TEXT}`);
+      process.exit(2);
+    }
+    process.stderr.write(`rule-server: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,9 @@
+import packageJson from "../package.json" with { type: "json" };
+
+/** What this program is and which formats it speaks (engine protocol `version`, `rule-server version`). */
+export const ENGINE_NAME = "rule-server";
+export const ENGINE_VERSION: string = packageJson.version;
+/** The Rule Cascade specification implemented. */
+export const SPECIFICATION_VERSION = "1.0.0";
+/** The `ruleCascadeBundle` format read and written. */
+export const BUNDLE_FORMAT_VERSION = "1.0.0";
