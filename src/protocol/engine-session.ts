@@ -1,11 +1,14 @@
+import { LoadedRuleset, ChannelUnavailableError } from "../engine/bundle/loaded-ruleset.ts";
+import { LoadError } from "../engine/bundle/load-problem.ts";
 import { EvaluationError } from "../engine/errors.ts";
+import { RequestShapeError, requestShapeProblem } from "../engine/evaluation/request-shape.ts";
 import { customOperatorsFrom, type CustomOperator, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { evaluateExpression, type ExpressionEnvironment } from "../engine/expression/evaluate-expression.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
 import { BUNDLE_FORMAT_VERSION, ENGINE_NAME, ENGINE_VERSION, SPECIFICATION_VERSION } from "../version.ts";
 import { badRequest, ProtocolError } from "./protocol-error.ts";
-import { isObject, optionalChannel, optionalEnvironment, optionalObject, requiredObject, requiredSource } from "./request-members.ts";
+import { isObject, optionalChannel, optionalEnvironment, optionalObject, requiredObject, requiredSource, type Source } from "./request-members.ts";
 
 /**
  * One run of the engine protocol (specification section 13): JSON Lines in, one response line per
@@ -17,6 +20,7 @@ export interface EngineSessionOptions {
 
 export class EngineSession {
   private readonly operators: CustomOperators;
+  private readonly rulesets = new Map<string, LoadedRuleset>();
 
   constructor(options: EngineSessionOptions = {}) {
     this.operators = customOperatorsFrom(options.operators);
@@ -48,17 +52,19 @@ export class EngineSession {
       case "expression":
         return this.expression(request);
       case "load":
-        if (!optionalObject(request, "bundle") && !optionalObject(request, "manifest")) badRequest("load needs a 'bundle' or a 'manifest'");
-        return unsupported(command);
-      case "manifest":
-        requiredSource(request);
-        optionalChannel(request);
-        return unsupported(command);
-      case "evaluate":
-        requiredSource(request);
-        optionalChannel(request);
-        requiredObject(request, "request");
-        return unsupported(command);
+        return this.load(request);
+      case "manifest": {
+        const source = requiredSource(request);
+        const channel = optionalChannel(request);
+        return this.resolve(source).manifest(channel);
+      }
+      case "evaluate": {
+        const source = requiredSource(request);
+        const channel = optionalChannel(request);
+        const problem = requestShapeProblem(request.request);
+        if (problem !== undefined) badRequest(problem);
+        return this.resolve(source).evaluate(request.request!, channel) as unknown as JsonValue;
+      }
       case "compile":
         requiredObject(request, "document");
         optionalObject(request, "registry");
@@ -67,6 +73,33 @@ export class EngineSession {
       default:
         return badRequest(`unknown command ${JSON.stringify(command)}`);
     }
+  }
+
+  private load(request: JsonObject): JsonValue {
+    const bundle = optionalObject(request, "bundle");
+    const manifest = optionalObject(request, "manifest");
+    if (!bundle && !manifest) badRequest("load needs a 'bundle' or a 'manifest'");
+    const ruleset = this.read({ bundle, manifest });
+    this.rulesets.set(ruleset.id, ruleset);
+    return {
+      ruleset: ruleset.id,
+      version: ruleset.version,
+      checksum: ruleset.checksum,
+      channels: ruleset.channels,
+      missingOperators: ruleset.missingOperators(),
+    };
+  }
+
+  /** An inline bundle wins over an inline manifest, which wins over a loaded ruleset id. */
+  private resolve(source: Source): LoadedRuleset {
+    if (source.bundle || source.manifest) return this.read(source);
+    const ruleset = this.rulesets.get(source.ruleset!);
+    if (!ruleset) throw new ProtocolError("UNKNOWN_RULESET", `no ruleset ${JSON.stringify(source.ruleset)} was loaded`);
+    return ruleset;
+  }
+
+  private read(source: Source): LoadedRuleset {
+    return source.bundle ? LoadedRuleset.fromBundle(source.bundle, this.operators) : LoadedRuleset.fromManifest(source.manifest!, this.operators);
   }
 
   private version(): JsonValue {
@@ -97,6 +130,8 @@ function errorBody(error: unknown): JsonObject {
     return error.problems ? { code: error.code, message: error.message, problems: error.problems.map((p) => ({ ...p })) } : { code: error.code, message: error.message };
   }
   if (error instanceof EvaluationError) return { code: error.code, message: error.message };
+  if (error instanceof LoadError) return { code: error.code, message: error.message, problems: error.problems.map((p) => ({ ...p })) };
+  if (error instanceof ChannelUnavailableError || error instanceof RequestShapeError) return { code: error.code, message: error.message };
   // Anything else is a bug in the engine; answer it like an evaluation that failed closed.
   return { code: "EVALUATION_ERROR", message: `internal error: ${error instanceof Error ? error.message : String(error)}` };
 }

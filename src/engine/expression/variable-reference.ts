@@ -21,8 +21,19 @@ export function readVariable(path: string): (scope: Scope) => Value {
   const root = rootReader(rootName);
   const segments: PathSegment[] = rest.map((key) => ({ key, index: ASCII_DIGITS.test(key) ? Number(key) : -1 }));
   if (segments.length === 0) return root;
-  return (scope) => {
-    let value: Value = root(scope);
+  return (scope) => followSegments(root(scope), segments);
+}
+
+/** Reads a path of segments below a value; null when it does not resolve. */
+export function readPath(value: Value, keys: readonly string[]): Value {
+  return followSegments(
+    value,
+    keys.map((key) => ({ key, index: ASCII_DIGITS.test(key) ? Number(key) : -1 })),
+  );
+}
+
+function followSegments(start: Value, segments: readonly PathSegment[]): Value {
+    let value: Value = start;
     for (const segment of segments) {
       if (value === null || typeof value !== "object" || isDecimal(value)) return null;
       if (Array.isArray(value)) {
@@ -34,7 +45,6 @@ export function readVariable(path: string): (scope: Scope) => Value {
       }
     }
     return value;
-  };
 }
 
 function rootReader(root: RootName): (scope: Scope) => Value {

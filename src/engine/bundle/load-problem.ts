@@ -1,0 +1,22 @@
+/**
+ * Problems that stop a ruleset from loading: the codes of specification sections 5, 7 and 12.
+ * `LoadError` carries every problem found, so a user sees them all at once.
+ */
+export interface LoadProblem {
+  readonly code: string;
+  readonly message: string;
+  readonly rule?: string;
+  readonly file?: string;
+}
+
+export class LoadError extends Error {
+  readonly code = "LOAD_FAILED" as const;
+  override readonly name = "LoadError";
+  constructor(readonly problems: readonly LoadProblem[]) {
+    super(problems.map((problem) => `${problem.code}: ${problem.message}`).join("; "));
+  }
+}
+
+export function loadFailure(code: string, message: string): never {
+  throw new LoadError([{ code, message }]);
+}

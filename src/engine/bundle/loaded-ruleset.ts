@@ -1,0 +1,93 @@
+import type { CustomOperators } from "../expression/custom-operators.ts";
+import { NO_CUSTOM_OPERATORS } from "../expression/custom-operators.ts";
+import { evaluateRequest } from "../evaluation/evaluate-request.ts";
+import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
+import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import type { Channel } from "./channel.ts";
+import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
+
+/**
+ * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),
+ * with a plan per channel built once, on first use.
+ */
+export class ChannelUnavailableError extends Error {
+  readonly code = "CHANNEL_UNAVAILABLE" as const;
+  override readonly name = "ChannelUnavailableError";
+}
+
+export class LoadedRuleset {
+  private readonly plans = new Map<Channel, EvaluationPlan>();
+
+  private constructor(
+    private readonly read: ReadRuleset,
+    private readonly operators: CustomOperators,
+  ) {}
+
+  /** Throws LoadError (BUNDLE_UNSUPPORTED, BUNDLE_INVALID) for a bundle that cannot be used. */
+  static fromBundle(bundle: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS): LoadedRuleset {
+    return new LoadedRuleset(readBundle(bundle), operators);
+  }
+
+  /** Throws LoadError (MANIFEST_INVALID) for a manifest that cannot be used. */
+  static fromManifest(manifest: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS): LoadedRuleset {
+    return new LoadedRuleset(readManifest(manifest), operators);
+  }
+
+  get id(): string {
+    return this.read.id;
+  }
+  get version(): string {
+    return this.read.version;
+  }
+  get checksum(): string {
+    return this.read.checksum;
+  }
+
+  /** The channels this ruleset has, sorted. */
+  get channels(): Channel[] {
+    return (["client", "server"] as const).filter((channel) => this.read.manifests[channel] !== undefined);
+  }
+
+  /** The server channel when there is one, otherwise the channel the ruleset has. */
+  resolveChannel(requested: Channel | undefined): Channel {
+    const channel = requested ?? (this.read.manifests.server ? "server" : this.channels[0]!);
+    if (!this.read.manifests[channel]) {
+      throw new ChannelUnavailableError(`ruleset ${this.id} was read from one manifest and has no ${channel} channel`);
+    }
+    return channel;
+  }
+
+  manifest(channel?: Channel): JsonObject {
+    return this.read.manifests[this.resolveChannel(channel)]!;
+  }
+
+  plan(channel?: Channel): EvaluationPlan {
+    const resolved = this.resolveChannel(channel);
+    let plan = this.plans.get(resolved);
+    if (!plan) {
+      plan = new EvaluationPlan(this.read.manifests[resolved]!, resolved, this.operators);
+      this.plans.set(resolved, plan);
+    }
+    return plan;
+  }
+
+  /** Evaluates a request (specification section 8); throws RequestShapeError for a malformed one. */
+  evaluate(request: JsonValue, channel?: Channel): EvaluationResult {
+    return evaluateRequest(this.plan(channel), request);
+  }
+
+  /** The custom operators this ruleset's manifests need, sorted. */
+  requiredOperators(): string[] {
+    const names = new Set<string>();
+    for (const manifest of Object.values(this.read.manifests)) {
+      if (Array.isArray(manifest.operators)) for (const name of manifest.operators) if (typeof name === "string") names.add(name);
+    }
+    return [...names].sort();
+  }
+
+  /** The custom operators this ruleset needs that the host has not registered, sorted. */
+  missingOperators(): string[] {
+    return this.requiredOperators().filter((name) => !this.operators.has(name));
+  }
+}

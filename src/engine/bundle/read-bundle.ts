@@ -1,0 +1,66 @@
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import type { Channel } from "./channel.ts";
+import { isChannel } from "./channel.ts";
+import { loadFailure } from "./load-problem.ts";
+
+/**
+ * Reading what an evaluator consumes (specification section 7): a bundle, or one manifest. Only
+ * the envelope is checked; everything else was checked by the compiler that produced it.
+ */
+export interface ReadRuleset {
+  readonly id: string;
+  readonly version: string;
+  readonly checksum: string;
+  readonly manifests: Readonly<Partial<Record<Channel, JsonObject>>>;
+}
+
+const SUPPORTED_BUNDLE_MAJOR = "1";
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether a manifest has the members every evaluator relies on, and the expected channel. */
+function hasManifestEnvelope(manifest: JsonValue | undefined, channel?: Channel): manifest is JsonObject {
+  return (
+    isObject(manifest) &&
+    typeof manifest.id === "string" &&
+    typeof manifest.version === "string" &&
+    typeof manifest.checksum === "string" &&
+    Array.isArray(manifest.rules) &&
+    (channel === undefined ? isChannel(manifest.channel) : manifest.channel === channel)
+  );
+}
+
+export function readBundle(bundle: JsonValue): ReadRuleset {
+  if (!isObject(bundle)) loadFailure("BUNDLE_INVALID", "a bundle must be a JSON object");
+  const format = bundle.ruleCascadeBundle;
+  if (typeof format !== "string") loadFailure("BUNDLE_INVALID", "'ruleCascadeBundle' must be a version string");
+  if (format.split(".")[0] !== SUPPORTED_BUNDLE_MAJOR) {
+    loadFailure("BUNDLE_UNSUPPORTED", `bundle format ${format} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`);
+  }
+  const manifests = bundle.manifests;
+  if (!isObject(manifests)) loadFailure("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest");
+  const server = manifests.server;
+  const client = manifests.client;
+  for (const [channel, manifest] of [["server", server], ["client", client]] as const) {
+    if (!hasManifestEnvelope(manifest, channel)) {
+      loadFailure("BUNDLE_INVALID", `the ${channel} manifest must have 'id', 'version', 'checksum', 'rules' and 'channel' "${channel}"`);
+    }
+  }
+  const serverManifest = server as JsonObject;
+  return {
+    id: serverManifest.id as string,
+    version: serverManifest.version as string,
+    checksum: serverManifest.checksum as string,
+    manifests: { server: serverManifest, client: client as JsonObject },
+  };
+}
+
+export function readManifest(manifest: JsonValue): ReadRuleset {
+  if (!hasManifestEnvelope(manifest)) {
+    loadFailure("MANIFEST_INVALID", "a manifest must have 'id', 'version', 'checksum', 'rules' and a 'channel' of \"server\" or \"client\"");
+  }
+  const channel = manifest.channel as Channel;
+  return { id: manifest.id as string, version: manifest.version as string, checksum: manifest.checksum as string, manifests: { [channel]: manifest } };
+}

@@ -1,0 +1,301 @@
+import { EvaluationError, fail } from "../errors.ts";
+import { expectBoolean } from "../expression/argument-checks.ts";
+import { Scope } from "../expression/scope.ts";
+import { readPath } from "../expression/variable-reference.ts";
+import { compare } from "../number/arithmetic.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { toLeavingValue } from "../value/leaving-value.ts";
+import { renderText } from "../value/rendered-text.ts";
+import { valuesEqual } from "../value/value-equality.ts";
+import type { Value, ValueObject } from "../value/value-kind.ts";
+import type { Command, Decision, Effect, EvaluationResult, Finding, FindingStatus, Resolution } from "./evaluation-result.ts";
+import { summarize } from "./evaluation-result.ts";
+import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
+import { MessageCatalogs } from "./message-catalog.ts";
+import type { ActionRule, ComputeRule, PreparedRule, StateRule, ValidationRule } from "./prepared-rule.ts";
+import { checkRequestShape } from "./request-shape.ts";
+import { WorkingData } from "./working-data.ts";
+
+/**
+ * Evaluates one operation on one entity against a plan (specification section 8). Pure: no clock,
+ * no I/O. A rule that cannot be evaluated fails closed with a blocking finding; only a request
+ * without the required shape is refused (RequestShapeError).
+ */
+export function evaluateRequest(plan: EvaluationPlan, request: JsonValue): EvaluationResult {
+  checkRequestShape(request);
+  return new Evaluation(plan, request).run();
+}
+
+export const EVALUATION_ERROR_CODE = "RULE-EVALUATION-ERROR";
+export const EVALUATION_ERROR_MESSAGE = "This rule could not be evaluated.";
+
+interface Write {
+  readonly value: JsonValue;
+  readonly rule: PreparedRule;
+}
+
+function objectOr(value: JsonValue | undefined, fallback: JsonObject | null): JsonObject | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : fallback;
+}
+
+class Evaluation {
+  private readonly scope: Scope;
+  private readonly working: WorkingData;
+  private readonly selection: RuleSelection;
+  private readonly resolutions = new Map<string, JsonObject>();
+  private readonly roles: ReadonlySet<string>;
+  private readonly entity: string;
+  private readonly findings: Finding[] = [];
+  private readonly effects: Effect[] = [];
+
+  constructor(
+    private readonly plan: EvaluationPlan,
+    private readonly request: JsonObject,
+  ) {
+    this.entity = request.entity as string;
+    const actor = objectOr(request.actor, {})!;
+    this.working = new WorkingData(objectOr(request.data, {}) as ValueObject);
+    this.scope = new Scope(this.working.root, request.original ?? null, actor, objectOr(request.ctx, {}), plan.params);
+    this.selection = this.selectRules(plan.select(this.entity, request.operation as string));
+    if (Array.isArray(request.resolutions)) {
+      for (const resolution of request.resolutions as JsonObject[]) this.resolutions.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
+    }
+    this.roles = new Set(Array.isArray(actor.roles) ? (actor.roles as string[]) : []);
+  }
+
+  run(): EvaluationResult {
+    this.compute();
+    this.state();
+    this.validate();
+    let decision: Decision = this.findings.some((finding) => finding.blocking) ? "deny" : "allow";
+    let commands: Command[] = [];
+    if (decision === "allow" && this.plan.channel === "server") {
+      const actions = this.act();
+      commands = actions.commands;
+      if (actions.failed) decision = "deny";
+    }
+    return {
+      ruleset: this.plan.id,
+      version: this.plan.version,
+      checksum: this.plan.checksum,
+      decision,
+      findings: this.findings,
+      effects: this.effects,
+      commands,
+      ...summarize(this.findings),
+    };
+  }
+
+  /** Narrows the static selection by the request's trigger (client channel) and view. */
+  private selectRules(selection: RuleSelection): RuleSelection {
+    const trigger = this.plan.channel === "client" ? (this.request.trigger ?? null) : null;
+    const view = objectOr(this.request.view, null);
+    if (trigger === null && view === null) return selection;
+    const fits = (rule: PreparedRule): boolean => {
+      if (trigger !== null && !rule.triggers?.has(trigger as string)) return false;
+      if (view !== null) {
+        for (const [key, place] of rule.places) {
+          const wanted = view[key];
+          if (wanted !== undefined && wanted !== null && !valuesEqual(wanted, place)) return false;
+        }
+      }
+      return true;
+    };
+    return {
+      compute: selection.compute.filter(fits),
+      state: selection.state.filter(fits),
+      validation: selection.validation.filter(fits),
+      action: selection.action.filter(fits),
+    };
+  }
+
+  private applies(rule: PreparedRule): boolean {
+    return rule.when === undefined || expectBoolean(rule.when(this.scope, 0), `the 'when' of ${rule.id}`);
+  }
+
+  /** Runs one rule; an error turns into the fixed finding of section 8. Returns false on error. */
+  private guarded(rule: PreparedRule, body: () => void): boolean {
+    try {
+      body();
+      return true;
+    } catch (error) {
+      this.findings.push({
+        rule: rule.id,
+        code: EVALUATION_ERROR_CODE,
+        severity: "error",
+        message: EVALUATION_ERROR_MESSAGE,
+        fields: [],
+        blocking: true,
+        status: "open",
+        resolution: "none",
+        source: rule.origin,
+        args: {},
+        detail: error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`,
+      });
+      return false;
+    }
+  }
+
+  /** A second write of a different value: an error unless the earlier, higher-priority rule wins. */
+  private conflict(previous: PreparedRule, rule: PreparedRule, what: string): void {
+    if (this.plan.conflictPolicy === "fail" || compare(previous.priority as number, rule.priority as number) === 0) {
+      fail(`conflicting ${what} from ${previous.id}`);
+    }
+  }
+
+  private compute(): void {
+    const written = new Map<string, Write>();
+    for (const rule of this.selection.compute) {
+      this.guarded(rule, () => this.computeRule(rule, written));
+    }
+  }
+
+  private computeRule(rule: ComputeRule, written: Map<string, Write>): void {
+    if (!this.applies(rule)) return;
+    for (const assignment of rule.assignments) {
+      if (!assignment.always && readPath(this.working.root, assignment.path) !== null) continue;
+      const value = toLeavingValue(assignment.value(this.scope, 0));
+      const previous = written.get(assignment.field);
+      if (previous) {
+        if (!valuesEqual(previous.value, value)) this.conflict(previous.rule, rule, assignment.field);
+        continue;
+      }
+      written.set(assignment.field, { value, rule });
+      this.working.write(assignment.path, value);
+      this.scope.data = this.working.root;
+      this.effects.push({ type: "value", field: assignment.field, value, rule: rule.id });
+    }
+  }
+
+  private state(): void {
+    const state = new Map<string, Write>();
+    const groups = new Map<string, { field: string; rule: string; set: JsonObject }>();
+    for (const rule of this.selection.state) {
+      this.guarded(rule, () => this.stateRule(rule, state, groups));
+    }
+    for (const group of groups.values()) this.effects.push({ type: "state", field: group.field, set: group.set, rule: group.rule });
+  }
+
+  /** A state rule applies all of its properties, or none when one conflicts. */
+  private stateRule(rule: StateRule, state: Map<string, Write>, groups: Map<string, { field: string; rule: string; set: JsonObject }>): void {
+    if (!this.applies(rule)) return;
+    const staged = new Map<string, Write & { field: string; property: string }>();
+    for (const effect of rule.effects) {
+      for (const [property, value] of effect.set) {
+        const key = `${effect.field}\u0000${property}`;
+        const previous = staged.get(key) ?? state.get(key);
+        if (previous) {
+          if (!valuesEqual(previous.value, value)) this.conflict(previous.rule, rule, `${property} of ${effect.field}`);
+          continue;
+        }
+        staged.set(key, { value, rule, field: effect.field, property });
+      }
+    }
+    for (const [key, write] of staged) {
+      state.set(key, write);
+      const groupKey = `${write.field}\u0000${rule.id}`;
+      let group = groups.get(groupKey);
+      if (!group) {
+        group = { field: write.field, rule: rule.id, set: {} };
+        groups.set(groupKey, group);
+      }
+      Object.defineProperty(group.set, write.property, { value: write.value, writable: true, enumerable: true, configurable: true });
+    }
+  }
+
+  private validate(): void {
+    const chain = this.plan.messages.chainFor(typeof this.request.locale === "string" ? this.request.locale : undefined);
+    for (const rule of this.selection.validation) {
+      this.guarded(rule, () => this.validationRule(rule, chain));
+    }
+  }
+
+  private validationRule(rule: ValidationRule, chain: ReturnType<MessageCatalogs["chainFor"]>): void {
+    const scope = this.scope;
+    const check = (fields: string[]): void => {
+      if (!this.applies(rule)) return;
+      if (expectBoolean(rule.assert(scope, 0), `the 'assert' of ${rule.id}`)) return;
+      this.findings.push(this.finding(rule, fields, chain));
+    };
+    if (rule.typeName !== undefined) {
+      try {
+        for (const pointer of this.plan.pointersOfType(this.entity, rule.typeName)) {
+          scope.value = readPath(this.working.root, pointer.split("/").slice(1));
+          scope.field = pointer;
+          check([pointer]);
+        }
+      } finally {
+        scope.value = null;
+        scope.field = null;
+      }
+    } else if (rule.forEach !== undefined) {
+      const list = readPath(this.working.root, rule.forEach.path);
+      if (list === null) return;
+      if (!Array.isArray(list)) fail(`forEach ${rule.forEach.pointer} is not a list`);
+      try {
+        for (let index = 0; index < list.length; index++) {
+          scope.item = list[index]!;
+          check(rule.fields.map((field) => `${rule.forEach!.pointer}/${index}${field}`));
+        }
+      } finally {
+        scope.item = null;
+      }
+    } else {
+      check([...rule.fields]);
+    }
+  }
+
+  private finding(rule: ValidationRule, fields: string[], chain: ReturnType<MessageCatalogs["chainFor"]>): Finding {
+    const args: JsonObject = Object.fromEntries(rule.args.map(([name, node]) => [name, toLeavingValue(node(this.scope, 0))]));
+    let status: FindingStatus = "open";
+    let resolution: Resolution = "none";
+    const acceptance = rule.acceptance;
+    if (rule.severity === "error" && acceptance?.allowed) {
+      resolution = "accept-risk";
+      const given = this.resolutions.get(`${rule.id}\u0000accept-risk`);
+      const roleHeld = acceptance.roles.length === 0 || acceptance.roles.some((role) => this.roles.has(role));
+      const justified = !acceptance.justificationRequired || (typeof given?.justification === "string" && given.justification !== "");
+      if (given && roleHeld && justified) status = "accepted";
+    } else if (rule.severity === "warning" && rule.acknowledgementRequired) {
+      resolution = "acknowledge";
+      if (this.resolutions.has(`${rule.id}\u0000acknowledge`)) status = "acknowledged";
+    }
+    const finding: Finding = {
+      rule: rule.id,
+      code: rule.code,
+      severity: rule.severity,
+      message: MessageCatalogs.message(chain, rule.messageKey, args),
+      fields,
+      blocking: status === "open" && (rule.severity === "error" || resolution === "acknowledge"),
+      status,
+      resolution,
+      source: rule.origin,
+      args,
+    };
+    if (rule.location) finding.location = { ...rule.location };
+    if (acceptance && acceptance.roles.length > 0) finding.acceptableBy = [...acceptance.roles];
+    return finding;
+  }
+
+  /** Commands of the allowed server evaluation; an error in any action drops them all and denies. */
+  private act(): { commands: Command[]; failed: boolean } {
+    const commands: Command[] = [];
+    for (const rule of this.selection.action) {
+      if (!this.guarded(rule, () => this.actionRule(rule, commands))) return { commands: [], failed: true };
+    }
+    return { commands, failed: false };
+  }
+
+  private actionRule(rule: ActionRule, commands: Command[]): void {
+    if (!this.applies(rule)) return;
+    for (const command of rule.commands) {
+      const idempotencyKey = command.keyParts.map((part) => renderText(toLeavingValue(part(this.scope, 0)))).join(":");
+      const payload: JsonObject = Object.fromEntries(command.payload.map(([name, node]) => [name, toLeavingValue(node(this.scope, 0))]));
+      const emitted: Command = { name: command.name, type: command.type, rule: rule.id, idempotencyKey, payload };
+      if (command.ref !== undefined) emitted.ref = command.ref;
+      commands.push(emitted);
+    }
+  }
+}
+
+export type { Value };

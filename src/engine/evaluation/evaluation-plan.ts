@@ -1,0 +1,114 @@
+import type { Channel } from "../bundle/channel.ts";
+import { customOperatorsFrom, type CustomOperators } from "../expression/custom-operators.ts";
+import { FunctionTable } from "../expression/function-table.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { MessageCatalogs } from "./message-catalog.ts";
+import { byPriority, prepareRule, type ActionRule, type ComputeRule, type PreparedRule, type StateRule, type ValidationRule } from "./prepared-rule.ts";
+
+/**
+ * A manifest read once for evaluation (specification sections 7 and 8): rules prepared and
+ * grouped by kind in evaluation order, catalogs indexed, type bindings resolved. The rules a
+ * request can select are worked out once per entity and operation the manifest names.
+ */
+export interface RuleSelection {
+  readonly compute: readonly ComputeRule[];
+  readonly state: readonly StateRule[];
+  readonly validation: readonly ValidationRule[];
+  readonly action: readonly ActionRule[];
+}
+
+const EMPTY_SELECTION: RuleSelection = { compute: [], state: [], validation: [], action: [] };
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export class EvaluationPlan {
+  readonly id: string;
+  readonly version: string;
+  readonly checksum: string;
+  readonly channel: Channel;
+  readonly conflictPolicy: string;
+  readonly params: JsonObject;
+  readonly messages: MessageCatalogs;
+  private readonly rules: RuleSelection;
+  private readonly knownEntities = new Set<string>();
+  private readonly knownOperations = new Set<string>();
+  private readonly selections = new Map<string, RuleSelection>();
+  /** entity → type name → bound pointers in ascending order. */
+  private readonly typeBindings = new Map<string, Map<string, readonly string[]>>();
+
+  constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined)) {
+    this.id = String(manifest.id);
+    this.version = String(manifest.version);
+    this.checksum = String(manifest.checksum);
+    this.channel = channel;
+    this.conflictPolicy = typeof manifest.conflictPolicy === "string" ? manifest.conflictPolicy : "fail";
+    this.params = isObject(manifest.params) ? manifest.params : {};
+    this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en");
+    const context = { functions: new FunctionTable(manifest.functions ?? null), operators };
+    const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule) => prepareRule(rule, context)).filter((rule) => rule !== undefined);
+    prepared.sort(byPriority);
+    for (const rule of prepared) {
+      if (rule.entity !== undefined) this.knownEntities.add(rule.entity);
+      for (const operation of rule.operations) this.knownOperations.add(operation);
+    }
+    this.rules = groupByKind(prepared);
+    this.indexTypeBindings(manifest.fieldTypes);
+  }
+
+  /** The rules that can take part for an entity and operation on this channel, in evaluation order. */
+  select(entity: string, operation: string): RuleSelection {
+    if (!this.knownOperations.has(operation)) return EMPTY_SELECTION;
+    // Entities no rule names share one selection: only rules without an entity can match them.
+    const entityKey = this.knownEntities.has(entity) ? entity : "";
+    const key = `${entityKey}\u0000${operation}`;
+    let selection = this.selections.get(key);
+    if (!selection) {
+      const fits = (rule: PreparedRule): boolean =>
+        rule.enabled &&
+        (rule.entity === undefined || rule.entity === entity) &&
+        rule.operations.has(operation) &&
+        (rule.enforcement === "both" || rule.enforcement === this.channel);
+      selection = {
+        compute: this.rules.compute.filter(fits),
+        state: this.rules.state.filter(fits),
+        validation: this.rules.validation.filter(fits),
+        action: this.rules.action.filter(fits),
+      };
+      this.selections.set(key, selection);
+    }
+    return selection;
+  }
+
+  /** The pointers of an entity bound to a type, in ascending order. */
+  pointersOfType(entity: string, typeName: JsonValue | undefined): readonly string[] {
+    if (typeof typeName !== "string") return [];
+    return this.typeBindings.get(entity)?.get(typeName) ?? [];
+  }
+
+  private indexTypeBindings(fieldTypes: JsonValue | undefined): void {
+    if (!isObject(fieldTypes)) return;
+    for (const [entity, bindings] of Object.entries(fieldTypes)) {
+      if (!isObject(bindings)) continue;
+      const byType = new Map<string, string[]>();
+      for (const [pointer, typeName] of Object.entries(bindings)) {
+        if (typeof typeName !== "string") continue;
+        const pointers = byType.get(typeName) ?? [];
+        pointers.push(pointer);
+        byType.set(typeName, pointers);
+      }
+      for (const pointers of byType.values()) pointers.sort();
+      this.typeBindings.set(entity, byType);
+    }
+  }
+}
+
+function groupByKind(rules: readonly PreparedRule[]): RuleSelection {
+  return {
+    compute: rules.filter((rule): rule is ComputeRule => rule.kind === "compute"),
+    state: rules.filter((rule): rule is StateRule => rule.kind === "state"),
+    validation: rules.filter((rule): rule is ValidationRule => rule.kind === "validation"),
+    action: rules.filter((rule): rule is ActionRule => rule.kind === "action"),
+  };
+}

@@ -1,0 +1,66 @@
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import type { Place } from "./prepared-rule.ts";
+
+/** The evaluation result of specification section 8, with the summary members of our server. */
+export type Decision = "allow" | "deny";
+export type Resolution = "none" | "acknowledge" | "accept-risk";
+export type FindingStatus = "open" | "acknowledged" | "accepted";
+
+export interface Finding {
+  rule: string;
+  code: string;
+  severity: string;
+  message: string;
+  fields: string[];
+  blocking: boolean;
+  status: FindingStatus;
+  resolution: Resolution;
+  source: string;
+  location?: Place;
+  acceptableBy?: string[];
+  /** The evaluated `finding.args`; `{}` when the rule has none. */
+  args: JsonObject;
+  /** Why a rule could not be evaluated (runtime-specific). */
+  detail?: string;
+}
+
+export type Effect = { type: "value"; field: string; value: JsonValue; rule: string } | { type: "state"; field: string; set: JsonObject; rule: string };
+
+export interface Command {
+  name: JsonValue;
+  type: JsonValue;
+  rule: string;
+  idempotencyKey: string;
+  payload: JsonObject;
+  ref?: string;
+}
+
+export interface EvaluationResult {
+  ruleset: string;
+  version: string;
+  checksum: string;
+  decision: Decision;
+  findings: Finding[];
+  effects: Effect[];
+  commands: Command[];
+  /** True when at least one finding is blocking. */
+  blocking: boolean;
+  /** What the user may do about the blocking findings. */
+  resolution: Resolution;
+  /** The sorted union of the roles that may accept the blocking findings; absent when empty. */
+  acceptableBy?: string[];
+}
+
+/** The summary members: what the caller's user may do next. */
+export function summarize(findings: readonly Finding[]): Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy"> {
+  const blocking = findings.filter((finding) => finding.blocking);
+  let resolution: Resolution = "none";
+  if (blocking.length > 0 && blocking.every((finding) => finding.resolution !== "none")) {
+    resolution = blocking.some((finding) => finding.resolution === "accept-risk") ? "accept-risk" : "acknowledge";
+  }
+  const roles = new Set<string>();
+  for (const finding of blocking) for (const role of finding.acceptableBy ?? []) roles.add(role);
+  const summary: Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy"> = { blocking: blocking.length > 0, resolution };
+  if (roles.size > 0) summary.acceptableBy = [...roles].sort();
+  return summary;
+}

@@ -1,0 +1,193 @@
+import { compare } from "../number/arithmetic.ts";
+import type { Node } from "../expression/prepared-node.ts";
+import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { isNumberValue } from "../value/value-kind.ts";
+import { VIEW_KEYS } from "./request-shape.ts";
+
+/**
+ * One rule of a manifest read once for evaluation (specification sections 3 and 8): what selects
+ * it, its expressions prepared, everything its findings, effects and commands need. Nothing is
+ * read from the manifest's JSON while a request is evaluated.
+ */
+export type Place = Partial<Record<(typeof VIEW_KEYS)[number], string>>;
+
+interface RuleBase {
+  readonly id: string;
+  readonly origin: string;
+  readonly priority: JsonValue;
+  readonly enabled: boolean;
+  /** The entity the rule targets; undefined for a rule that targets only a type (any entity). */
+  readonly entity: string | undefined;
+  readonly operations: ReadonlySet<string>;
+  readonly enforcement: string;
+  /** Client moments; undefined when `triggers` is not a list (then no request trigger matches). */
+  readonly triggers: ReadonlySet<string> | undefined;
+  /** The places the target names, as [key, value] pairs, for matching a request's view. */
+  readonly places: readonly (readonly [string, JsonValue])[];
+  readonly when: Node | undefined;
+}
+
+export interface ComputeRule extends RuleBase {
+  readonly kind: "compute";
+  readonly assignments: readonly { readonly field: string; readonly path: readonly string[]; readonly always: boolean; readonly value: Node }[];
+}
+
+export interface StateRule extends RuleBase {
+  readonly kind: "state";
+  readonly effects: readonly { readonly field: string; readonly set: readonly (readonly [string, JsonValue])[] }[];
+}
+
+export interface Acceptance {
+  readonly allowed: boolean;
+  readonly roles: readonly string[];
+  readonly justificationRequired: boolean;
+}
+
+export interface ValidationRule extends RuleBase {
+  readonly kind: "validation";
+  readonly assert: Node;
+  readonly severity: string;
+  readonly code: string;
+  readonly messageKey: string;
+  readonly args: readonly (readonly [string, Node])[];
+  readonly acknowledgementRequired: boolean;
+  readonly acceptance: Acceptance | undefined;
+  readonly fields: readonly string[];
+  readonly forEach: { readonly pointer: string; readonly path: readonly string[] } | undefined;
+  readonly typeName: JsonValue | undefined;
+  readonly location: Place | undefined;
+}
+
+export interface ActionRule extends RuleBase {
+  readonly kind: "action";
+  readonly commands: readonly {
+    readonly name: JsonValue;
+    readonly type: JsonValue;
+    readonly ref: string | undefined;
+    readonly keyParts: readonly Node[];
+    readonly payload: readonly (readonly [string, Node])[];
+  }[];
+}
+
+export type PreparedRule = ComputeRule | StateRule | ValidationRule | ActionRule;
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function objectOf(value: JsonValue | undefined): JsonObject {
+  return isObject(value) ? value : {};
+}
+function listOf(value: JsonValue | undefined): readonly JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}
+function stringOf(value: JsonValue | undefined): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** Truthiness as the reference reads flags that a bundle may give in another type. */
+function truthy(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isObject(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/** A JSON Pointer's segments, which are also the segments of the matching variable path. */
+export function pointerPath(pointer: string): string[] {
+  return pointer.split("/").slice(1);
+}
+
+/** Reads a rule for evaluation; undefined for entries that are not rules of a known kind. */
+export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedRule | undefined {
+  if (!isObject(rule)) return undefined;
+  const target = objectOf(rule.target);
+  const expression = (value: JsonValue | undefined): Node => prepareExpression(value ?? null, context);
+  const triggers = Object.hasOwn(rule, "triggers") ? rule.triggers : ["submit"];
+  const base: RuleBase = {
+    id: stringOf(rule.id),
+    origin: stringOf(rule.origin),
+    priority: isNumberValue(rule.priority) ? rule.priority! : 0,
+    enabled: Object.hasOwn(rule, "enabled") ? truthy(rule.enabled) : true,
+    entity: target.entity === undefined || target.entity === null ? undefined : stringOf(target.entity),
+    operations: new Set(listOf(rule.operations).filter((op): op is string => typeof op === "string")),
+    enforcement: typeof rule.enforcement === "string" ? rule.enforcement : "both",
+    triggers: Array.isArray(triggers) ? new Set(triggers.filter((t): t is string => typeof t === "string")) : undefined,
+    places: VIEW_KEYS.filter((key) => target[key] !== undefined && target[key] !== null).map((key) => [key, target[key]!] as const),
+    when: Object.hasOwn(rule, "when") ? expression(rule.when) : undefined,
+  };
+  switch (rule.kind) {
+    case "compute":
+      return {
+        ...base,
+        kind: "compute",
+        assignments: listOf(rule.assign).map((entry) => {
+          const assignment = objectOf(entry);
+          const field = stringOf(assignment.field);
+          return { field, path: pointerPath(field), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value) };
+        }),
+      };
+    case "state":
+      return {
+        ...base,
+        kind: "state",
+        effects: listOf(rule.effects).map((entry) => {
+          const effect = objectOf(entry);
+          return { field: stringOf(effect.field), set: Object.entries(objectOf(effect.set)) };
+        }),
+      };
+    case "validation":
+      return prepareValidation(rule, target, base, expression);
+    case "action":
+      return {
+        ...base,
+        kind: "action",
+        commands: listOf(rule.commands).map((entry) => {
+          const command = objectOf(entry);
+          return {
+            name: command.name ?? null,
+            type: command.type ?? null,
+            ref: typeof command.ref === "string" ? command.ref : undefined,
+            keyParts: listOf(command.idempotencyKey).map(expression),
+            payload: Object.entries(objectOf(command.payload)).map(([name, value]) => [name, expression(value)] as const),
+          };
+        }),
+      };
+    default:
+      // `x-*` kinds and anything else: ignored by conforming runtimes.
+      return undefined;
+  }
+}
+
+function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase, expression: (value: JsonValue | undefined) => Node): ValidationRule {
+  const finding = objectOf(rule.finding);
+  const acceptance = isObject(rule.acceptance) ? rule.acceptance : undefined;
+  const fields = typeof target.field === "string" ? [target.field] : listOf(target.fields).map((field) => (typeof field === "string" ? field : String(field)));
+  const location: Place = {};
+  for (const key of VIEW_KEYS) if (typeof target[key] === "string" && target[key] !== "") location[key] = target[key] as string;
+  const forEach = typeof rule.forEach === "string" ? rule.forEach : undefined;
+  return {
+    ...base,
+    kind: "validation",
+    assert: expression(rule.assert),
+    severity: stringOf(rule.severity),
+    code: stringOf(finding.code),
+    messageKey: stringOf(finding.message),
+    args: Object.entries(objectOf(finding.args)).map(([name, value]) => [name, expression(value)] as const),
+    acknowledgementRequired: rule.acknowledgement === "required",
+    acceptance: acceptance && {
+      allowed: truthy(acceptance.allowed),
+      roles: listOf(acceptance.roles).map((role) => (typeof role === "string" ? role : String(role))),
+      justificationRequired: (acceptance.justification ?? "required") !== "none",
+    },
+    fields,
+    forEach: forEach === undefined ? undefined : { pointer: forEach, path: pointerPath(forEach) },
+    typeName: Object.hasOwn(target, "type") ? target.type : undefined,
+    location: Object.keys(location).length > 0 ? location : undefined,
+  };
+}
+
+/** Descending priority; a stable sort keeps document order for equal priorities. */
+export function byPriority(a: PreparedRule, b: PreparedRule): number {
+  return compare(b.priority as number, a.priority as number);
+}

@@ -1,0 +1,47 @@
+import type { Value, ValueObject } from "../value/value-kind.ts";
+import { isValueObject } from "../value/value-kind.ts";
+
+/**
+ * The working copy of a request's `data` that compute rules write into (specification 8, phase
+ * 1). Objects are copied only along the paths written, so the request itself is never changed and
+ * an evaluation that computes nothing copies nothing.
+ */
+export class WorkingData {
+  private readonly owned = new Set<object>();
+
+  constructor(public root: ValueObject) {}
+
+  /** Writes a value at a pointer's path, creating objects on the way (a non-object on the way is replaced). */
+  write(path: readonly string[], value: Value): void {
+    if (path.length === 0) return;
+    this.root = this.own(this.root);
+    let node = this.root;
+    for (let i = 0; i < path.length - 1; i++) {
+      const key = path[i]!;
+      const child = Object.hasOwn(node, key) ? node[key] : undefined;
+      const next = isValueObject(child) ? this.own(child) : this.fresh();
+      setOwn(node, key, next);
+      node = next;
+    }
+    setOwn(node, path[path.length - 1]!, value);
+  }
+
+  private own(object: ValueObject): ValueObject {
+    if (this.owned.has(object)) return object;
+    // Spreading defines own data properties, `__proto__` included.
+    const copy: ValueObject = { ...object };
+    this.owned.add(copy);
+    return copy;
+  }
+
+  private fresh(): ValueObject {
+    const object: ValueObject = {};
+    this.owned.add(object);
+    return object;
+  }
+}
+
+/** Defines an own property, so that a key like `__proto__` is data and never a prototype. */
+function setOwn(object: ValueObject, key: string, value: Value): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}

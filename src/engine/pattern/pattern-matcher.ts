@@ -1,0 +1,142 @@
+/**
+ * Runs portable patterns (specification 4.4) with RE2, which matches in time linear in the subject.
+ * This is the only file that knows the backend, so that a browser build can swap it.
+ */
+
+import { RE2 } from "re2-wasm";
+import { fail } from "../errors.ts";
+import { checkPortablePattern } from "./portable-pattern.ts";
+
+export interface CompiledPattern {
+  /** Unanchored search; throws EvaluationError when the subject has more than 10000 code points. */
+  test(subject: string): boolean;
+}
+
+const MAX_SUBJECT_CODE_POINTS = 10000;
+
+/*
+ * re2-wasm keeps every compiled expression, and the DFA states it builds while matching, in a
+ * fixed 16 MiB WebAssembly heap that garbage collection never frees; a full heap aborts the module
+ * for good. So memory is bounded by hand: at most MAX_LIVE_EXPRESSIONS are kept compiled (the
+ * oldest is freed, and recompiled when used again), and an expression is freed once it has scanned
+ * FREE_AFTER_SCANNING UTF-16 units, since RE2 may add a DFA state for each byte it reads.
+ * Recompiling a typical pattern takes about 50 µs, so this costs little.
+ */
+const MAX_LIVE_EXPRESSIONS = 64;
+const FREE_AFTER_SCANNING = 4096;
+
+/** Patterns are literals in rulesets, but requests can bring their own; this bounds the memo. */
+const MAX_REMEMBERED_PATTERNS = 4096;
+
+type Remembered = Re2Pattern | { refusal: string };
+
+/** Each distinct pattern is checked and compiled once; refusals are remembered too. */
+const rememberedPatterns = new Map<string, Remembered>();
+
+/** The patterns that hold a compiled expression, oldest first. */
+const liveExpressions = new Set<Re2Pattern>();
+
+/** Compiles a portable pattern; throws EvaluationError when it is not portable. */
+export function compilePattern(pattern: string): CompiledPattern {
+  const remembered = rememberedPatterns.get(pattern) ?? remember(pattern, compileFresh(pattern));
+  if (remembered instanceof Re2Pattern) return remembered;
+  return fail(remembered.refusal);
+}
+
+function compileFresh(pattern: string): Remembered {
+  const check = checkPortablePattern(pattern);
+  if (!check.ok) return { refusal: `pattern ${JSON.stringify(pattern)} is not portable: ${check.reason}` };
+  const compiled = new Re2Pattern(pattern, check.re2Source);
+  try {
+    compiled.expression();
+  } catch (error) {
+    return { refusal: `pattern ${JSON.stringify(pattern)} cannot be compiled: ${messageOf(error)}` };
+  }
+  return compiled;
+}
+
+function remember(pattern: string, entry: Remembered): Remembered {
+  if (rememberedPatterns.size >= MAX_REMEMBERED_PATTERNS) {
+    const oldest = rememberedPatterns.keys().next();
+    if (!oldest.done) rememberedPatterns.delete(oldest.value);
+  }
+  rememberedPatterns.set(pattern, entry);
+  return entry;
+}
+
+class Re2Pattern implements CompiledPattern {
+  private compiled: RE2 | undefined;
+  /** UTF-16 units scanned since the expression was compiled. */
+  private scanned = 0;
+
+  constructor(
+    private readonly pattern: string,
+    private readonly re2Source: string,
+  ) {}
+
+  test(subject: string): boolean {
+    checkSubjectLength(subject);
+    try {
+      return this.expression().test(wellFormed(subject));
+    } catch (error) {
+      return fail(`pattern ${JSON.stringify(this.pattern)} could not be matched: ${messageOf(error)}`);
+    } finally {
+      this.scanned += subject.length;
+      if (this.scanned > FREE_AFTER_SCANNING) this.free();
+    }
+  }
+
+  /** The compiled expression, compiling it again if it was freed. */
+  expression(): RE2 {
+    if (this.compiled !== undefined) return this.compiled;
+    if (liveExpressions.size >= MAX_LIVE_EXPRESSIONS) {
+      const oldest = liveExpressions.values().next();
+      if (!oldest.done) oldest.value.free();
+    }
+    // Flag "u" is required by re2-wasm; (?s) in the source makes `.` match line breaks.
+    this.compiled = new RE2(this.re2Source, "u");
+    liveExpressions.add(this);
+    return this.compiled;
+  }
+
+  private free(): void {
+    liveExpressions.delete(this);
+    const compiled = this.compiled;
+    this.compiled = undefined;
+    this.scanned = 0;
+    // re2-wasm has no public way to free an expression; its embind object does.
+    (compiled as unknown as { wrapper?: { delete?: () => void } } | undefined)?.wrapper?.delete?.();
+  }
+}
+
+/** Refuses a subject of more than 10000 code points (specification 4.7). */
+function checkSubjectLength(subject: string): void {
+  // Most subjects are short: fewer UTF-16 units than the limit means fewer code points.
+  if (subject.length <= MAX_SUBJECT_CODE_POINTS) return;
+  let codePoints = subject.length;
+  if (codePoints <= 2 * MAX_SUBJECT_CODE_POINTS) {
+    for (let index = 0; index < subject.length - 1; index++) {
+      const unit = subject.charCodeAt(index);
+      const next = subject.charCodeAt(index + 1);
+      if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        codePoints--;
+        index++;
+      }
+    }
+  }
+  if (codePoints > MAX_SUBJECT_CODE_POINTS) {
+    fail(`the subject of a pattern has more than ${MAX_SUBJECT_CODE_POINTS} code points`);
+  }
+}
+
+/**
+ * A lone surrogate becomes U+FFFD, as in the pattern. re2-wasm's UTF-8 encoder would otherwise
+ * fuse it with the next character.
+ */
+function wellFormed(subject: string): string {
+  return subject.replace(/\p{Cs}/gu, "\uFFFD");
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
