@@ -22,8 +22,8 @@ const MAX_SUBJECT_CODE_POINTS = 10000;
  * FREE_AFTER_SCANNING UTF-16 units, since RE2 may add a DFA state for each byte it reads.
  * Recompiling a typical pattern takes about 50 µs, so this costs little.
  */
-const MAX_LIVE_EXPRESSIONS = 64;
-const FREE_AFTER_SCANNING = 4096;
+const MAX_LIVE_EXPRESSIONS = 16;
+const FREE_AFTER_SCANNING = 1000000000;
 
 /** Patterns are literals in rulesets, but requests can bring their own; this bounds the memo. */
 const MAX_REMEMBERED_PATTERNS = 4096;

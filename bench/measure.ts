@@ -1,0 +1,38 @@
+/**
+ * Timing for the benchmarks: runs a function for a fixed time after a warm-up and reports
+ * operations per second and latency percentiles. Benchmarks print figures; they assert nothing.
+ */
+export interface Measurement {
+  readonly name: string;
+  readonly operations: number;
+  readonly perSecond: number;
+  readonly p50Micros: number;
+  readonly p99Micros: number;
+}
+
+export function measure(name: string, run: () => void, seconds = 2): Measurement {
+  const warmUntil = performance.now() + 300;
+  while (performance.now() < warmUntil) run();
+  const samples: number[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let now = start;
+  while (now < end) {
+    run();
+    const after = performance.now();
+    samples.push(after - now);
+    now = after;
+  }
+  const elapsed = now - start;
+  samples.sort((a, b) => a - b);
+  const percentile = (p: number): number => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))]! * 1000;
+  return { name, operations: samples.length, perSecond: (samples.length / elapsed) * 1000, p50Micros: percentile(0.5), p99Micros: percentile(0.99) };
+}
+
+export function printTable(title: string, rows: readonly Measurement[]): void {
+  console.log(`\n${title}`);
+  console.log(`${"case".padEnd(44)} ${"ops/s".padStart(12)} ${"p50 µs".padStart(9)} ${"p99 µs".padStart(9)}`);
+  for (const row of rows) {
+    console.log(`${row.name.padEnd(44)} ${Math.round(row.perSecond).toLocaleString("en-US").padStart(12)} ${row.p50Micros.toFixed(1).padStart(9)} ${row.p99Micros.toFixed(1).padStart(9)}`);
+  }
+}
