@@ -1,0 +1,209 @@
+import { Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq, parseAllDocuments, visit, type Document, type Scalar } from "yaml";
+import type { JsonValue } from "../../engine/value/json-value.ts";
+import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
+import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
+import { YAML_11_FLAVOURS, describeReading, readPlainScalarAsYaml11, sameAsYaml12 } from "./yaml-1-1-readings.ts";
+
+/**
+ * A ruleset written in YAML (specification section 12). The value is exactly what a YAML 1.2
+ * core-schema parser produces (the `yaml` package, core schema, no custom tags). Refused
+ * (YAML_NOT_PORTABLE): a byte order mark, directives (`%YAML`, `%TAG`: they change how the rest is
+ * read), a second document, anchors, aliases, tags (`!!str` too), merge keys, repeated keys, keys
+ * that are not scalars, and every unquoted scalar a YAML 1.1 parser reads as another value
+ * (see yaml-1-1-readings.ts). A number too large for a double, or not a number (`.inf`, `.nan`,
+ * `1e999`), is SOURCE_INVALID; one with more than 15 significant digits is reported
+ * (NUMBER_NOT_PORTABLE) but kept.
+ */
+export function readYamlSource(text: string, file: string): SourceRead {
+  const problems: SourceProblem[] = [];
+  const lineCounter = new LineCounter();
+  const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
+  const notPortable = (message: string, offset: number | undefined): void => {
+    problems.push({ code: "YAML_NOT_PORTABLE", message, file, line: lineOf(offset) });
+  };
+  const invalid = (message: string, line: number | undefined): void => {
+    problems.push({ code: "SOURCE_INVALID", message, file, line });
+  };
+
+  if (deepestFlowNesting(text) > MAX_FLOW_DEPTH) {
+    invalid(`${TOO_DEEP}: flow collections ([ ] and { }) nest more than ${MAX_FLOW_DEPTH} deep`, undefined);
+    return { ok: false, problems };
+  }
+
+  let documents: Document.Parsed[];
+  try {
+    documents = parseAllDocuments(text, {
+      schema: "core",
+      version: "1.2",
+      customTags: [],
+      merge: false,
+      uniqueKeys: false,
+      logLevel: "silent",
+      prettyErrors: true,
+      lineCounter,
+    }) as Document.Parsed[];
+  } catch (error) {
+    invalid(`the YAML cannot be read: ${error instanceof Error ? error.message : String(error)}`, undefined);
+    return { ok: false, problems };
+  }
+  // The stream's top-level tokens show what the composed documents hide: byte order marks and directives.
+  // Anchors, tags and aliases are found there too, each at its own place.
+  try {
+    for (const token of new Parser().parse(text)) {
+      if (token.type === "byte-order-mark") notPortable("a byte order mark; source files are UTF-8 without one", token.offset);
+      else if (token.type === "directive") notPortable(`the directive ${token.source.trim()} is not allowed`, token.offset);
+      else for (const found of propertyTokens(token)) notPortable(`the ${found.what} ${found.source} is not allowed`, found.offset);
+    }
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    invalid(TOO_DEEP, undefined);
+  }
+
+  documents.forEach((document, index) => {
+    if (index === 1) notPortable("a second document; a ruleset source holds exactly one", document.range[0]);
+    for (const error of document.errors) {
+      const message = firstLine(error.message);
+      if (message !== TOO_DEEP) invalid(`not valid YAML: ${message}`, error.linePos?.[0].line);
+      else if (!problems.some((problem) => problem.message === TOO_DEEP)) invalid(TOO_DEEP, error.linePos?.[0].line);
+    }
+    for (const warning of document.warnings) {
+      if (warning.code !== "TAG_RESOLVE_FAILED") problems.push({ code: "YAML_NOT_PORTABLE", message: firstLine(warning.message), file, line: warning.linePos?.[0].line });
+    }
+    try {
+      checkNodes(document, lineOf, notPortable, (message, offset) => invalid(message, lineOf(offset)), (message, offset) => {
+        problems.push({ code: "NUMBER_NOT_PORTABLE", message, file, line: lineOf(offset) });
+      });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      invalid(TOO_DEEP, undefined);
+    }
+  });
+
+  if (problems.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE")) return finishRead(null, problems);
+  let value: JsonValue = null;
+  try {
+    if (documents[0] !== undefined) value = documents[0].toJS() as JsonValue;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    invalid(TOO_DEEP, undefined);
+  }
+  return finishRead(value ?? null, problems);
+}
+
+function checkNodes(
+  document: Document.Parsed,
+  lineOf: (offset: number | undefined) => number | undefined,
+  notPortable: (message: string, offset: number | undefined) => void,
+  invalid: (message: string, offset: number | undefined) => void,
+  numberWarning: (message: string, offset: number | undefined) => void,
+): void {
+  visit(document, {
+    Node(_key, node) {
+      if (isAlias(node)) return; // reported from the tokens
+      if (isMap(node)) {
+        const keys = new Map<string, number | undefined>();
+        for (const pair of node.items) {
+          const key = pair.key;
+          if (key !== null && !isScalar(key)) {
+            notPortable("a mapping key that is not a scalar", (key as { range?: [number, number, number] }).range?.[0]);
+            continue;
+          }
+          const offset = key?.range?.[0];
+          const name = key === null || key.value === null || key.value === undefined ? "" : String(key.value);
+          if (isScalar(key) && key.type === "PLAIN" && key.source === "<<") notPortable("the merge key << is not allowed (quote it if it is meant as a key)", offset);
+          else if (keys.has(name)) notPortable(`the key ${JSON.stringify(name)} is repeated (first on line ${keys.get(name)})`, offset);
+          if (!keys.has(name)) keys.set(name, lineOf(offset));
+        }
+      }
+      if (isSeq(node) || !isScalar(node)) return;
+      checkScalar(node, notPortable, invalid, numberWarning);
+    },
+  });
+}
+
+function checkScalar(
+  node: Scalar,
+  notPortable: (message: string, offset: number | undefined) => void,
+  invalid: (message: string, offset: number | undefined) => void,
+  numberWarning: (message: string, offset: number | undefined) => void,
+): void {
+  const offset = node.range?.[0];
+  const value = node.value;
+  if (typeof value === "number") {
+    const written = node.source ?? String(value);
+    if (!Number.isFinite(value)) {
+      invalid(Number.isNaN(value) ? `${written} is not a number JSON can hold` : `the number ${written} is too large for a double`, offset);
+    } else {
+      const digits = significantDigits(written);
+      if (digits > MAX_PORTABLE_DIGITS) numberWarning(numberNotPortableMessage(written, digits), offset);
+    }
+  }
+  if (node.type !== "PLAIN" || node.tag !== undefined) return;
+  const written = node.source ?? "";
+  if (written === "<<") return; // reported as a merge key
+  for (const flavour of YAML_11_FLAVOURS) {
+    const reading = readPlainScalarAsYaml11(written, flavour);
+    if (!sameAsYaml12(reading, value)) {
+      notPortable(
+        `the unquoted scalar ${written} is ${describeReading(reading)} to a YAML 1.1 parser (${flavour}) but ${describe12(value)} in YAML 1.2: quote it, or write it so both agree`,
+        offset,
+      );
+      return;
+    }
+  }
+}
+
+const PROPERTY_KINDS: Record<string, string> = { anchor: "anchor", tag: "tag", alias: "alias" };
+
+/** Every anchor, tag and alias token inside one top-level token of the concrete syntax tree. */
+function propertyTokens(root: unknown): { what: string; source: string; offset: number }[] {
+  const found: { what: string; source: string; offset: number }[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item);
+      return;
+    }
+    if (typeof value !== "object" || value === null) return;
+    const token = value as { type?: unknown; source?: unknown; offset?: unknown };
+    const what = typeof token.type === "string" ? PROPERTY_KINDS[token.type] : undefined;
+    if (what !== undefined && typeof token.source === "string" && typeof token.offset === "number") {
+      found.push({ what, source: token.source.trim(), offset: token.offset });
+    }
+    for (const [key, member] of Object.entries(value)) if (key !== "source" && typeof member === "object") walk(member);
+  };
+  walk(root);
+  return found;
+}
+
+function describe12(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "boolean") return `the boolean ${value}`;
+  return `the number ${String(value)}`;
+}
+
+/**
+ * The parser takes time quadratic in how deep flow collections nest, so nesting is bounded before
+ * it runs. A ruleset needs far less: an expression is at most 128 deep (specification 4.7), about
+ * twice that as a value. Block nesting needs indentation, so its depth is bounded by the text's size.
+ */
+const MAX_FLOW_DEPTH = 1000;
+
+/** How deep `[` and `{` nest, from the lexer's tokens (quoted scalars and comments are single tokens). */
+function deepestFlowNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === "[" || token === "{") deepest = Math.max(deepest, ++depth);
+    else if (token === "]" || token === "}") depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
+const TOO_DEEP = "the YAML is nested too deeply to read";
+
+/** The parser's message without its pretty-printed excerpt and position (the line is reported apart). */
+function firstLine(message: string): string {
+  const first = (message.split("\n")[0] ?? message).trim().replace(/ at line \d+, column \d+:?$/, "");
+  return /call stack/i.test(first) ? TOO_DEEP : first;
+}

@@ -1,0 +1,15 @@
+/**
+ * The engine's public surface: read a bundle or a manifest, evaluate requests, evaluate single
+ * expressions. Free of Bun and Node APIs, so that a browser can evaluate a client manifest with
+ * exactly this code.
+ */
+export { LoadedRuleset, ChannelUnavailableError } from "./bundle/loaded-ruleset.ts";
+export { LoadError, type LoadProblem } from "./bundle/load-problem.ts";
+export type { Channel } from "./bundle/channel.ts";
+export { RequestShapeError, requestShapeProblem } from "./evaluation/request-shape.ts";
+export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution } from "./evaluation/evaluation-result.ts";
+export { EvaluationError } from "./errors.ts";
+export { evaluateExpression, type ExpressionEnvironment } from "./expression/evaluate-expression.ts";
+export type { CustomOperator, CustomOperators } from "./expression/custom-operators.ts";
+export type { JsonValue, JsonObject } from "./value/json-value.ts";
+export { parseJson } from "./value/parse-json.ts";
