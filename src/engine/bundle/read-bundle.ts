@@ -35,9 +35,9 @@ function hasManifestEnvelope(manifest: JsonValue | undefined, channel?: Channel)
 export function readBundle(bundle: JsonValue): ReadRuleset {
   if (!isObject(bundle)) loadFailure("BUNDLE_INVALID", "a bundle must be a JSON object");
   const format = bundle.ruleCascadeBundle;
-  if (typeof format !== "string") loadFailure("BUNDLE_INVALID", "'ruleCascadeBundle' must be a version string");
-  if (format.split(".")[0] !== SUPPORTED_BUNDLE_MAJOR) {
-    loadFailure("BUNDLE_UNSUPPORTED", `bundle format ${format} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`);
+  // A bundle that states no format version is not one of the versions this runtime implements.
+  if (typeof format !== "string" || format.split(".")[0] !== SUPPORTED_BUNDLE_MAJOR) {
+    loadFailure("BUNDLE_UNSUPPORTED", `bundle format ${JSON.stringify(format ?? null)} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`);
   }
   const manifests = bundle.manifests;
   if (!isObject(manifests)) loadFailure("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest");
