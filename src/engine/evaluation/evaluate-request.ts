@@ -7,7 +7,7 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { toLeavingValue } from "../value/leaving-value.ts";
 import { renderText } from "../value/rendered-text.ts";
 import { valuesEqual } from "../value/value-equality.ts";
-import type { Value, ValueObject } from "../value/value-kind.ts";
+import type { ValueObject } from "../value/value-kind.ts";
 import type { Command, Decision, Effect, EvaluationResult, Finding, FindingStatus, Resolution } from "./evaluation-result.ts";
 import { summarize } from "./evaluation-result.ts";
 import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
@@ -219,10 +219,10 @@ class Evaluation {
     };
     if (rule.typeName !== undefined) {
       try {
-        for (const pointer of this.plan.pointersOfType(this.entity, rule.typeName)) {
-          scope.value = readPath(this.working.root, pointer.split("/").slice(1));
-          scope.field = pointer;
-          check([pointer]);
+        for (const bound of this.plan.fieldsOfType(this.entity, rule.typeName)) {
+          scope.value = readPath(this.working.root, bound.path);
+          scope.field = bound.pointer;
+          check([bound.pointer]);
         }
       } finally {
         scope.value = null;
@@ -298,4 +298,3 @@ class Evaluation {
   }
 }
 
-export type { Value };

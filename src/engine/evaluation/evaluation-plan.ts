@@ -1,9 +1,10 @@
 import type { Channel } from "../bundle/channel.ts";
 import { customOperatorsFrom, type CustomOperators } from "../expression/custom-operators.ts";
 import { FunctionTable } from "../expression/function-table.ts";
+import type { PathSegment } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
-import { byPriority, prepareRule, type ActionRule, type ComputeRule, type PreparedRule, type StateRule, type ValidationRule } from "./prepared-rule.ts";
+import { byPriority, pointerPath, prepareRule, type ActionRule, type ComputeRule, type PreparedRule, type StateRule, type ValidationRule } from "./prepared-rule.ts";
 
 /**
  * A manifest read once for evaluation (specification sections 7 and 8): rules prepared and
@@ -15,6 +16,12 @@ export interface RuleSelection {
   readonly state: readonly StateRule[];
   readonly validation: readonly ValidationRule[];
   readonly action: readonly ActionRule[];
+}
+
+/** A field bound to a semantic type: its pointer and the same location as path segments. */
+export interface BoundField {
+  readonly pointer: string;
+  readonly path: readonly PathSegment[];
 }
 
 const EMPTY_SELECTION: RuleSelection = { compute: [], state: [], validation: [], action: [] };
@@ -35,8 +42,8 @@ export class EvaluationPlan {
   private readonly knownEntities = new Set<string>();
   private readonly knownOperations = new Set<string>();
   private readonly selections = new Map<string, RuleSelection>();
-  /** entity → type name → bound pointers in ascending order. */
-  private readonly typeBindings = new Map<string, Map<string, readonly string[]>>();
+  /** entity → type name → bound fields in ascending order of their pointers. */
+  private readonly typeBindings = new Map<string, Map<string, readonly BoundField[]>>();
 
   constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined)) {
     this.id = String(manifest.id);
@@ -81,8 +88,8 @@ export class EvaluationPlan {
     return selection;
   }
 
-  /** The pointers of an entity bound to a type, in ascending order. */
-  pointersOfType(entity: string, typeName: JsonValue | undefined): readonly string[] {
+  /** The fields of an entity bound to a type, in ascending order of their pointers. */
+  fieldsOfType(entity: string, typeName: JsonValue | undefined): readonly BoundField[] {
     if (typeof typeName !== "string") return [];
     return this.typeBindings.get(entity)?.get(typeName) ?? [];
   }
@@ -91,14 +98,14 @@ export class EvaluationPlan {
     if (!isObject(fieldTypes)) return;
     for (const [entity, bindings] of Object.entries(fieldTypes)) {
       if (!isObject(bindings)) continue;
-      const byType = new Map<string, string[]>();
+      const byType = new Map<string, BoundField[]>();
       for (const [pointer, typeName] of Object.entries(bindings)) {
         if (typeof typeName !== "string") continue;
-        const pointers = byType.get(typeName) ?? [];
-        pointers.push(pointer);
-        byType.set(typeName, pointers);
+        const fields = byType.get(typeName) ?? [];
+        fields.push({ pointer, path: pointerPath(pointer) });
+        byType.set(typeName, fields);
       }
-      for (const pointers of byType.values()) pointers.sort();
+      for (const fields of byType.values()) fields.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
       this.typeBindings.set(entity, byType);
     }
   }

@@ -1,6 +1,7 @@
 import { compare } from "../number/arithmetic.ts";
 import type { Node } from "../expression/prepared-node.ts";
 import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
+import { preparePath, type PathSegment } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { isNumberValue } from "../value/value-kind.ts";
 import { VIEW_KEYS } from "./request-shape.ts";
@@ -30,7 +31,7 @@ interface RuleBase {
 
 export interface ComputeRule extends RuleBase {
   readonly kind: "compute";
-  readonly assignments: readonly { readonly field: string; readonly path: readonly string[]; readonly always: boolean; readonly value: Node }[];
+  readonly assignments: readonly { readonly field: string; readonly path: readonly PathSegment[]; readonly always: boolean; readonly value: Node }[];
 }
 
 export interface StateRule extends RuleBase {
@@ -54,7 +55,7 @@ export interface ValidationRule extends RuleBase {
   readonly acknowledgementRequired: boolean;
   readonly acceptance: Acceptance | undefined;
   readonly fields: readonly string[];
-  readonly forEach: { readonly pointer: string; readonly path: readonly string[] } | undefined;
+  readonly forEach: { readonly pointer: string; readonly path: readonly PathSegment[] } | undefined;
   readonly typeName: JsonValue | undefined;
   readonly location: Place | undefined;
 }
@@ -94,8 +95,8 @@ function truthy(value: JsonValue | undefined): boolean {
 }
 
 /** A JSON Pointer's segments, which are also the segments of the matching variable path. */
-export function pointerPath(pointer: string): string[] {
-  return pointer.split("/").slice(1);
+export function pointerPath(pointer: string): PathSegment[] {
+  return preparePath(pointer.split("/").slice(1));
 }
 
 /** Reads a rule for evaluation; undefined for entries that are not rules of a known kind. */

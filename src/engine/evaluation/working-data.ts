@@ -1,3 +1,4 @@
+import type { PathSegment } from "../expression/variable-reference.ts";
 import type { Value, ValueObject } from "../value/value-kind.ts";
 import { isValueObject } from "../value/value-kind.ts";
 
@@ -12,18 +13,18 @@ export class WorkingData {
   constructor(public root: ValueObject) {}
 
   /** Writes a value at a pointer's path, creating objects on the way (a non-object on the way is replaced). */
-  write(path: readonly string[], value: Value): void {
+  write(path: readonly PathSegment[], value: Value): void {
     if (path.length === 0) return;
     this.root = this.own(this.root);
     let node = this.root;
     for (let i = 0; i < path.length - 1; i++) {
-      const key = path[i]!;
+      const key = path[i]!.key;
       const child = Object.hasOwn(node, key) ? node[key] : undefined;
       const next = isValueObject(child) ? this.own(child) : this.fresh();
       setOwn(node, key, next);
       node = next;
     }
-    setOwn(node, path[path.length - 1]!, value);
+    setOwn(node, path[path.length - 1]!.key, value);
   }
 
   private own(object: ValueObject): ValueObject {

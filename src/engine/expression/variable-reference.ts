@@ -7,7 +7,7 @@ import { isRootName, type RootName, type Scope } from "./scope.ts";
  * does not exist, is null. In a list, a segment of ASCII digits is a decimal index (`01` is 1).
  * The path is split once, when the expression is prepared.
  */
-interface PathSegment {
+export interface PathSegment {
   readonly key: string;
   /** The list index the segment names, or -1 when it is not made of ASCII digits. */
   readonly index: number;
@@ -19,17 +19,19 @@ export function readVariable(path: string): (scope: Scope) => Value {
   const [rootName = "", ...rest] = path.split(".");
   if (!isRootName(rootName)) return () => null;
   const root = rootReader(rootName);
-  const segments: PathSegment[] = rest.map((key) => ({ key, index: ASCII_DIGITS.test(key) ? Number(key) : -1 }));
+  const segments = preparePath(rest);
   if (segments.length === 0) return root;
   return (scope) => followSegments(root(scope), segments);
 }
 
-/** Reads a path of segments below a value; null when it does not resolve. */
-export function readPath(value: Value, keys: readonly string[]): Value {
-  return followSegments(
-    value,
-    keys.map((key) => ({ key, index: ASCII_DIGITS.test(key) ? Number(key) : -1 })),
-  );
+/** Splits the keys of a path once into the segments readPath follows. */
+export function preparePath(keys: readonly string[]): PathSegment[] {
+  return keys.map((key) => ({ key, index: ASCII_DIGITS.test(key) ? Number(key) : -1 }));
+}
+
+/** Reads a prepared path below a value; null when it does not resolve. */
+export function readPath(start: Value, segments: readonly PathSegment[]): Value {
+  return followSegments(start, segments);
 }
 
 function followSegments(start: Value, segments: readonly PathSegment[]): Value {

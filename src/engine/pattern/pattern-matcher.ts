@@ -20,10 +20,12 @@ const MAX_SUBJECT_CODE_POINTS = 10000;
  * for good. So memory is bounded by hand: at most MAX_LIVE_EXPRESSIONS are kept compiled (the
  * oldest is freed, and recompiled when used again), and an expression is freed once it has scanned
  * FREE_AFTER_SCANNING UTF-16 units, since RE2 may add a DFA state for each byte it reads.
- * Recompiling a typical pattern takes about 50 µs, so this costs little.
+ * Recompiling a typical pattern takes about 50 µs, so this costs little. Without these bounds the
+ * module aborted after about 3400 distinct patterns, or after a few dozen large ones (a literal of
+ * 1000 astral characters alone builds megabytes of DFA states on one long subject).
  */
-const MAX_LIVE_EXPRESSIONS = 16;
-const FREE_AFTER_SCANNING = 1000000000;
+const MAX_LIVE_EXPRESSIONS = 32;
+const FREE_AFTER_SCANNING = 1024;
 
 /** Patterns are literals in rulesets, but requests can bring their own; this bounds the memo. */
 const MAX_REMEMBERED_PATTERNS = 4096;
@@ -36,6 +38,23 @@ const rememberedPatterns = new Map<string, Remembered>();
 /** The patterns that hold a compiled expression, oldest first. */
 const liveExpressions = new Set<Re2Pattern>();
 
+/**
+ * Set once the module has failed other than by refusing a pattern (in practice, aborted on a full
+ * heap). Its state can no longer be trusted, so every later match fails closed.
+ */
+let engineFailure: string | undefined;
+
+/** Runs a backend call; a failure other than a refused pattern condemns the engine. */
+function onEngine<T>(call: () => T): T {
+  if (engineFailure !== undefined) fail(`the pattern engine failed earlier: ${engineFailure}`);
+  try {
+    return call();
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) engineFailure = messageOf(error);
+    throw error;
+  }
+}
+
 /** Compiles a portable pattern; throws EvaluationError when it is not portable. */
 export function compilePattern(pattern: string): CompiledPattern {
   const remembered = rememberedPatterns.get(pattern) ?? remember(pattern, compileFresh(pattern));
@@ -45,12 +64,14 @@ export function compilePattern(pattern: string): CompiledPattern {
 
 function compileFresh(pattern: string): Remembered {
   const check = checkPortablePattern(pattern);
-  if (!check.ok) return { refusal: `pattern ${JSON.stringify(pattern)} is not portable: ${check.reason}` };
+  const named = `pattern ${JSON.stringify(pattern)}`;
+  if (!check.ok) return { refusal: `${named} is not portable: ${check.reason}` };
   const compiled = new Re2Pattern(pattern, check.re2Source);
   try {
-    compiled.expression();
+    onEngine(() => compiled.expression());
   } catch (error) {
-    return { refusal: `pattern ${JSON.stringify(pattern)} cannot be compiled: ${messageOf(error)}` };
+    if (engineFailure !== undefined) fail(`${named} cannot be compiled: ${engineFailure}`);
+    return { refusal: `${named} cannot be compiled: ${messageOf(error)}` };
   }
   return compiled;
 }
@@ -77,9 +98,10 @@ class Re2Pattern implements CompiledPattern {
   test(subject: string): boolean {
     checkSubjectLength(subject);
     try {
-      return this.expression().test(wellFormed(subject));
+      return onEngine(() => this.expression().test(wellFormed(subject)));
     } catch (error) {
-      return fail(`pattern ${JSON.stringify(this.pattern)} could not be matched: ${messageOf(error)}`);
+      const named = `pattern ${JSON.stringify(this.pattern)}`;
+      return fail(`${named} could not be matched: ${messageOf(error)}`);
     } finally {
       this.scanned += subject.length;
       if (this.scanned > FREE_AFTER_SCANNING) this.free();
@@ -105,7 +127,12 @@ class Re2Pattern implements CompiledPattern {
     this.compiled = undefined;
     this.scanned = 0;
     // re2-wasm has no public way to free an expression; its embind object does.
-    (compiled as unknown as { wrapper?: { delete?: () => void } } | undefined)?.wrapper?.delete?.();
+    const embind = compiled as unknown as { wrapper?: { delete?: () => void } } | undefined;
+    try {
+      embind?.wrapper?.delete?.();
+    } catch {
+      // Only an aborted module refuses, and then every later call fails closed anyway.
+    }
   }
 }
 
@@ -137,6 +164,8 @@ function wellFormed(subject: string): string {
   return subject.replace(/\p{Cs}/gu, "\uFFFD");
 }
 
+/** The first line of an error's message: an aborted module adds its whole stack trace. */
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n", 1)[0] ?? message;
 }

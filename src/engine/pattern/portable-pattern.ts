@@ -152,9 +152,9 @@ class PatternReader {
       this.refuseQuantifierHere("has nothing to repeat");
       return { term: { kind: first === "^" ? "start" : "end" }, shape: PLAIN };
     }
-    if (first === "*" || first === "+" || first === "?" || (first === "{" && this.countsAt(start))) {
-      refuse(`"${first}" at position ${start} has nothing to repeat`);
-    }
+    const quantifierFirst =
+      first === "*" || first === "+" || first === "?" || (first === "{" && this.countsAt(start));
+    if (quantifierFirst) refuse(`"${first}" at position ${start} has nothing to repeat`);
     const atom = this.readAtom();
     const quantified = this.readQuantifier(atom.atom, atom.shape);
     this.refuseQuantifierHere("is a stacked or possessive quantifier, which is not portable");
@@ -189,7 +189,7 @@ class PatternReader {
       case "{":
       case "}":
       case "]":
-        refuse(`an unescaped "${character}" at position ${start} must be escaped as \\${character}`);
+        refuse(`an unescaped "${character}" at position ${start} must be escaped (\\${character})`);
       default:
         this.position++;
         return { atom: { kind: "char", codePoint }, shape: PLAIN };
@@ -202,7 +202,10 @@ class PatternReader {
     if (this.peekIs("?")) {
       if (!this.peekIs(":", 1)) {
         const opening = this.codePoints.slice(start, start + 3).map(show).join("");
-        refuse(`"${opening}" at position ${start} starts a group that is not portable; only (...) and (?:...) are`);
+        refuse(
+          `"${opening}" at position ${start} starts a group that is not portable; ` +
+            "only (...) and (?:...) are",
+        );
       }
       this.position += 2;
     }
@@ -252,7 +255,9 @@ class PatternReader {
         return items;
       }
       if (character === "[") {
-        refuse(`an unescaped "[" at position ${position} inside a character class must be escaped as \\[`);
+        refuse(
+          `an unescaped "[" at position ${position} inside a character class must be escaped (\\[)`,
+        );
       }
       if (character === "&" && this.peekIs("&", 1)) {
         refuse(`"&&" at position ${position} (class intersection) is not portable`);
@@ -277,8 +282,12 @@ class PatternReader {
     if (isPerlClass(letter)) return { kind: "perl", letter, position };
     const control = controlEscape(letter);
     if (control !== undefined) return { kind: "char", codePoint: control, position };
-    if (isSyntaxCharacter(next) || letter === "-") return { kind: "char", codePoint: next, position };
-    return refuse(`\\${letter} is not a portable escape in a character class at position ${position}`);
+    if (isSyntaxCharacter(next) || letter === "-") {
+      return { kind: "char", codePoint: next, position };
+    }
+    return refuse(
+      `\\${letter} is not a portable escape in a character class at position ${position}`,
+    );
   }
 
   /** Whether a well-formed `{n}`, `{n,}` or `{n,m}` starts at `start`. */
@@ -317,8 +326,8 @@ class PatternReader {
     const repeatsMoreThanOnce = max === undefined || max >= 2;
     if (repeatsMoreThanOnce && inner.unbounded) {
       refuse(
-        `the group repeated at position ${start} contains an unbounded quantifier (*, + or {n,}), ` +
-          "which is not portable",
+        `the quantifier at position ${start} repeats a group that contains an unbounded ` +
+          "quantifier (*, + or {n,}), which is not portable",
       );
     }
     const lazy = this.peekIs("?");
@@ -462,13 +471,17 @@ function emitClassMember(member: ClassMember): string {
   }
 }
 
+/** Characters that RE2 reads as syntax, outside or inside a class. */
+const RE2_SYNTAX_CHARACTERS = "\\.+*?()|[]{}^$-";
+
 /**
- * One code point as an RE2 literal, valid both inside and outside a class: ASCII punctuation is
- * escaped (RE2 reads any escaped punctuation as itself), control characters are written in hex,
- * and everything else is the character itself (RE2 reads UTF-8).
+ * One code point as an RE2 literal, valid both inside and outside a class: RE2's syntax characters
+ * are escaped, control characters are written in hex, and everything else is the character itself
+ * (RE2 reads UTF-8, so an astral character is one literal).
  */
 function emitCodePoint(codePoint: number): string {
   if (codePoint < 0x20 || codePoint === 0x7f) return `\\x{${codePoint.toString(16).toUpperCase()}}`;
   const character = show(codePoint);
-  return codePoint < 0x80 && /[!-/:-@[-`{-~]/.test(character) ? "\\" + character : character;
+  const isSyntax = codePoint < 0x80 && RE2_SYNTAX_CHARACTERS.includes(character);
+  return isSyntax ? "\\" + character : character;
 }
