@@ -36,7 +36,7 @@ export function readBundle(bundle: JsonValue): ReadRuleset {
   if (!isObject(bundle)) loadFailure("BUNDLE_INVALID", "a bundle must be a JSON object");
   const format = bundle.ruleCascadeBundle;
   // A bundle that states no format version is not one of the versions this runtime implements.
-  if (typeof format !== "string" || format.split(".")[0] !== SUPPORTED_BUNDLE_MAJOR) {
+  if (typeof format !== "string" || !format.startsWith(`${SUPPORTED_BUNDLE_MAJOR}.`)) {
     loadFailure("BUNDLE_UNSUPPORTED", `bundle format ${JSON.stringify(format ?? null)} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`);
   }
   const manifests = bundle.manifests;

@@ -7,8 +7,8 @@ import { renderText } from "../value/rendered-text.ts";
  * locale, then the key itself is the message. Tags compare exactly, case included.
  */
 
-/** `{name}` in a template; an unknown name stays as written. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
+/** `{name}` in a template (letters, digits, `_`); an unknown name stays as written. */
+export const PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g;
 
 type TemplatePart = string | { readonly arg: string };
 

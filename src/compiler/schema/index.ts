@@ -1,0 +1,1 @@
+export { validateRulesetDocument, type SchemaProblem } from "./validate-document.ts";

@@ -1,0 +1,29 @@
+/** The string patterns of the reference schema's `$defs` (Name, Id, SemVer, Pointer, Slug) and the other named patterns. */
+import { Pattern } from "./keywords.ts";
+
+export const NAME_PATTERN = "^[A-Za-z][A-Za-z0-9_]*$";
+export const ID_PATTERN = "^[a-z](?:[a-z0-9-]|\\.[a-z0-9])*$";
+export const SEMVER_PATTERN = "^\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?$";
+export const POINTER_PATTERN = "^/[A-Za-z0-9_-](?:[A-Za-z0-9_-]|/[A-Za-z0-9_-])*$";
+export const SLUG_PATTERN = "^[a-z0-9][a-z0-9-]*$";
+/** Custom operator names (`operators` member names and `op` values). */
+export const CUSTOM_OPERATOR_PATTERN = "^x-[a-z][a-z0-9-]*$";
+/** Operation names (rule `operations` items and `bindings.openapi[].operations` member names). */
+export const OPERATION_PATTERN = "^[a-z][a-z0-9-]*$";
+/** Locale tags (`messages` member names). */
+export const LOCALE_PATTERN = "^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$";
+export const RULE_CASCADE_VERSION_PATTERN = "^1\\.\\d+\\.\\d+$";
+export const VERSION_RANGE_PATTERN = "^\\^?\\d+\\.\\d+\\.\\d+$";
+export const CHECKSUM_PATTERN = "^sha256:[0-9a-f]{64}$";
+export const COMMAND_NAME_PATTERN = "^[a-z](?:[a-z0-9-]|\\.[a-z0-9-])*$";
+export const FINDING_CODE_PATTERN = "^[A-Z][A-Z0-9]*-[A-Z0-9](?:[A-Z0-9]|-[A-Z0-9])*$";
+export const DURATION_PATTERN =
+  "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))$";
+export const VAR_PATTERN =
+  "^(data|original|actor|ctx|params|item|value|field|arg)(?:\\.[A-Za-z0-9_-](?:[A-Za-z0-9_-]|\\.[A-Za-z0-9_-])*)?$";
+
+export const Name = Pattern(NAME_PATTERN);
+export const Id = Pattern(ID_PATTERN);
+export const SemVer = Pattern(SEMVER_PATTERN);
+export const Pointer = Pattern(POINTER_PATTERN);
+export const Slug = Pattern(SLUG_PATTERN);

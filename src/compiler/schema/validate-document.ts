@@ -1,0 +1,31 @@
+/**
+ * Step 1 of loading (Rule Cascade 1.0, section 5): validate a ruleset document against the
+ * schema. Fails with `SCHEMA_INVALID`.
+ *
+ * The TypeBox schema in `ruleset-document.ts` accepts exactly the documents the reference JSON
+ * Schema (draft 2020-12) accepts. `format: date-time` is treated as an annotation (the draft
+ * 2020-12 default), so `metadata.effective.from` / `until` accept any string. Defaults are
+ * annotations: nothing is filled in and the document is not changed.
+ */
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { toProblems, type SchemaProblem } from "./problems.ts";
+import { RulesetDocument } from "./ruleset-document.ts";
+
+export type { SchemaProblem } from "./problems.ts";
+
+let compiled: TypeCheck<typeof RulesetDocument> | undefined;
+
+/** The compiled checker, built once on first use. */
+function checker(): TypeCheck<typeof RulesetDocument> {
+  compiled ??= TypeCompiler.Compile(RulesetDocument);
+  return compiled;
+}
+
+/** The schema problems of a ruleset document (a parsed JSON value); `[]` when it is valid. */
+export function validateRulesetDocument(document: unknown): SchemaProblem[] {
+  const check = checker();
+  if (check.Check(document)) return [];
+  const problems = toProblems(check.Errors(document));
+  // The compiled check and the error walk are the same rules; never report "invalid" with no reason.
+  return problems.length > 0 ? problems : [{ code: "SCHEMA_INVALID", message: "does not match the ruleset schema", path: "" }];
+}

@@ -1,0 +1,138 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020.js";
+import { parse } from "yaml";
+import { validateRulesetDocument } from "../../../src/compiler/schema/validate-document.ts";
+
+/**
+ * Schema validation (specification section 5, step 1). The TypeBox schema must accept exactly
+ * the documents the reference JSON Schema accepts: every case in test/cases/schema is checked
+ * against our validator and against ajv (draft 2020-12, formats as annotations) with the copy of
+ * the reference schema in test/cases/schema/rule-cascade.schema.json.
+ */
+interface SchemaCase {
+  name: string;
+  document: unknown;
+  valid: boolean;
+  path?: string;
+}
+
+const casesDir = join(import.meta.dir, "../../cases/schema");
+const SCHEMA_FILE = "rule-cascade.schema.json";
+const referenceSchema = JSON.parse(readFileSync(join(casesDir, SCHEMA_FILE), "utf8"));
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+const oracle = ajv.compile(referenceSchema);
+
+const caseFiles = readdirSync(casesDir)
+  .filter((file) => file.endsWith(".json") && file !== SCHEMA_FILE)
+  .sort();
+
+test("case files are present", () => {
+  expect(caseFiles.length).toBeGreaterThan(0);
+});
+
+for (const file of caseFiles) {
+  const cases = JSON.parse(readFileSync(join(casesDir, file), "utf8")) as SchemaCase[];
+  describe(file, () => {
+    for (const c of cases) {
+      test(c.name, () => {
+        const problems = validateRulesetDocument(c.document);
+        const referenceValid = oracle(c.document);
+        expect({ reference: referenceValid, ours: problems.length === 0, errors: referenceValid ? [] : oracle.errors }).toMatchObject({
+          reference: c.valid,
+          ours: c.valid,
+        });
+        for (const problem of problems) {
+          expect(problem.code).toBe("SCHEMA_INVALID");
+          expect(problem.message.length).toBeGreaterThan(0);
+          expect(problem.path === "" || problem.path.startsWith("/")).toBe(true);
+        }
+        if (!c.valid && c.path !== undefined) {
+          expect(problems.map((problem) => problem.path)).toContain(c.path);
+        }
+      });
+    }
+  });
+}
+
+describe("interop rulesets", () => {
+  const interop = join(import.meta.dir, "../../cases/interop");
+  const sources = [
+    "shop/shop-order.ruleset.yaml",
+    ...readdirSync(join(interop, "library"))
+      .filter((file) => file.endsWith(".ruleset.yaml"))
+      .map((file) => `library/${file}`),
+  ];
+  for (const source of sources) {
+    test(source, () => {
+      const document = parse(readFileSync(join(interop, source), "utf8"), { schema: "core" });
+      expect(validateRulesetDocument(document)).toEqual([]);
+      expect(oracle(document)).toBe(true);
+    });
+  }
+});
+
+describe("problems", () => {
+  const minimal = {
+    ruleCascade: "1.0.0",
+    kind: "RuleSet",
+    metadata: { id: "acme", version: "1.0.0", title: "Acme" },
+    scope: [{ level: "enterprise", id: "acme" }],
+    rules: [] as unknown[],
+  };
+  const rule = {
+    id: "r",
+    kind: "validation",
+    target: { entity: "Order" },
+    operations: ["create"],
+    assert: true,
+    severity: "error",
+    finding: { code: "A-1", message: "m" },
+  };
+
+  test("are phrased in plain English", () => {
+    const problems = validateRulesetDocument({ ...minimal, foo: 1, rules: [{ ...rule, severity: "fatal", assert: { op: "xor", args: [] } }] });
+    expect(problems).toEqual([
+      { code: "SCHEMA_INVALID", message: "is not allowed (unknown member)", path: "/foo" },
+      { code: "SCHEMA_INVALID", message: "must be a core operator or match ^x-[a-z][a-z0-9-]*$", path: "/rules/0/assert/op" },
+      { code: "SCHEMA_INVALID", message: "must be one of info, warning, error", path: "/rules/0/severity" },
+    ]);
+  });
+
+  test("name the kind that requires or forbids a member", () => {
+    const { finding: _finding, ...withoutFinding } = rule;
+    const problems = validateRulesetDocument({ ...minimal, rules: [{ ...withoutFinding, effects: [{ field: "/a", set: { visible: true } }] }] });
+    expect(problems).toEqual([
+      { code: "SCHEMA_INVALID", message: "is not allowed when kind is validation", path: "/rules/0/effects" },
+      { code: "SCHEMA_INVALID", message: "is required when kind is validation", path: "/rules/0/finding" },
+    ]);
+  });
+
+  test("report a missing kind once, not as the constraints of every kind", () => {
+    const { kind: _kind, ...withoutKind } = rule;
+    expect(validateRulesetDocument({ ...minimal, rules: [withoutKind] })).toEqual([{ code: "SCHEMA_INVALID", message: "is required", path: "/rules/0/kind" }]);
+  });
+
+  test("report a missing member once, as missing", () => {
+    const { metadata: _metadata, ...withoutMetadata } = minimal;
+    expect(validateRulesetDocument(withoutMetadata)).toEqual([{ code: "SCHEMA_INVALID", message: "is required", path: "/metadata" }]);
+  });
+
+  test("give the pattern a string must match", () => {
+    expect(validateRulesetDocument({ ...minimal, metadata: { ...minimal.metadata, id: "Acme" } })).toEqual([
+      { code: "SCHEMA_INVALID", message: "must match ^[a-z](?:[a-z0-9-]|\\.[a-z0-9])*$", path: "/metadata/id" },
+    ]);
+  });
+
+  test("escape member names in paths (RFC 6901)", () => {
+    const problems = validateRulesetDocument({ ...minimal, entities: { Order: { schema: { $ref: "x" }, fieldTypes: { "/a/b": "not-a-name" } } } });
+    expect(problems).toEqual([{ code: "SCHEMA_INVALID", message: "must match ^[A-Za-z][A-Za-z0-9_]*$", path: "/entities/Order/fieldTypes/~1a~1b" }]);
+  });
+
+  test("a valid document is left unchanged (defaults are annotations)", () => {
+    const document = structuredClone({ ...minimal, rules: [rule] });
+    expect(validateRulesetDocument(document)).toEqual([]);
+    expect(document).toEqual({ ...minimal, rules: [rule] });
+  });
+});
