@@ -5,5 +5,4 @@ export const ENGINE_NAME = "rule-server";
 export const ENGINE_VERSION: string = packageJson.version;
 /** The Rule Cascade specification implemented. */
 export const SPECIFICATION_VERSION = "1.0.0";
-/** The `ruleCascadeBundle` format read and written. */
-export const BUNDLE_FORMAT_VERSION = "1.0.0";
+export { BUNDLE_FORMAT_VERSION } from "./engine/bundle/bundle-format.ts";

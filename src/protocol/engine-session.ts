@@ -6,6 +6,7 @@ import { customOperatorsFrom, type CustomOperator, type CustomOperators } from "
 import { evaluateExpression, type ExpressionEnvironment } from "../engine/expression/evaluate-expression.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
+import { compileRuleset } from "../compiler/compile-ruleset.ts";
 import { BUNDLE_FORMAT_VERSION, ENGINE_NAME, ENGINE_VERSION, SPECIFICATION_VERSION } from "../version.ts";
 import { badRequest, ProtocolError } from "./protocol-error.ts";
 import { isObject, optionalChannel, optionalEnvironment, optionalObject, requiredObject, requiredSource, type Source } from "./request-members.ts";
@@ -66,10 +67,7 @@ export class EngineSession {
         return this.resolve(source).evaluate(request.request!, channel) as unknown as JsonValue;
       }
       case "compile":
-        requiredObject(request, "document");
-        optionalObject(request, "registry");
-        optionalObject(request, "schemaDocuments");
-        return unsupported(command);
+        return this.compile(request);
       default:
         return badRequest(`unknown command ${JSON.stringify(command)}`);
     }
@@ -102,13 +100,23 @@ export class EngineSession {
     return source.bundle ? LoadedRuleset.fromBundle(source.bundle, this.operators) : LoadedRuleset.fromManifest(source.manifest!, this.operators);
   }
 
+  /** Compiler level: a document, its registry and its schema documents to a bundle. */
+  private compile(request: JsonObject): JsonValue {
+    const document = requiredObject(request, "document");
+    const registry = optionalObject(request, "registry") ?? {};
+    const schemaDocuments = optionalObject(request, "schemaDocuments");
+    // Entity schemas are found by the file part of their $ref; without schemaDocuments the path checks are skipped.
+    const loadSchema = schemaDocuments && ((file: string) => (Object.hasOwn(schemaDocuments, file) ? schemaDocuments[file] : undefined));
+    return compileRuleset(document, { registry: new Map(Object.entries(registry)), loadSchema }).bundle;
+  }
+
   private version(): JsonValue {
     return {
       engine: ENGINE_NAME,
       engineVersion: ENGINE_VERSION,
       ruleCascade: SPECIFICATION_VERSION,
       bundle: BUNDLE_FORMAT_VERSION,
-      levels: ["evaluator"],
+      levels: ["evaluator", "compiler"],
       operators: [...this.operators.keys()].sort(),
     };
   }
@@ -119,10 +127,6 @@ export class EngineSession {
     const functions = optionalObject(request, "functions");
     return evaluateExpression(request.expr, env as ExpressionEnvironment, { functions, operators: this.operators });
   }
-}
-
-function unsupported(command: string): never {
-  throw new ProtocolError("UNSUPPORTED", `this engine does not implement '${command}' yet`);
 }
 
 function errorBody(error: unknown): JsonObject {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { CASES_DIR } from "../support/golden-files.ts";
 import { runCli } from "../support/run-cli.ts";
 
@@ -10,6 +11,8 @@ import { runCli } from "../support/run-cli.ts";
  */
 const shopBundle = JSON.parse(readFileSync(join(CASES_DIR, "interop", "shop", "shop-order.bundle.json"), "utf8"));
 const clientManifest = shopBundle.manifests.client;
+const shopSource = parseYaml(readFileSync(join(CASES_DIR, "interop", "shop", "shop-order.ruleset.yaml"), "utf8"), { schema: "core" });
+const orderSchema = JSON.parse(readFileSync(join(CASES_DIR, "interop", "shop", "order.schema.json"), "utf8"));
 const goodOrder = { entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
 
 type Response = { id?: unknown; ok: boolean; result?: any; error?: { code: string; message: string; problems?: { code: string }[] } };
@@ -70,7 +73,7 @@ describe("version", () => {
   test("names the engine, the specification, the bundle format, the levels and the operators", async () => {
     const [plain] = await engine([request({ command: "version" })]);
     expect(plain!.result).toMatchObject({ engine: "rule-server", ruleCascade: "1.0.0", bundle: "1.0.0", operators: [] });
-    expect(plain!.result.levels).toContain("evaluator");
+    expect(plain!.result.levels).toEqual(["evaluator", "compiler"]);
     expect(typeof plain!.result.engineVersion).toBe("string");
   });
   test("--conformance-operators registers the three conformance operators", async () => {
@@ -152,7 +155,9 @@ describe("rulesets", () => {
       request({ id: "bad-bundle", command: "load", bundle: { ruleCascadeBundle: "2.0.0", manifests: {} } }),
       request({ id: "invalid-bundle", command: "evaluate", bundle: { ruleCascadeBundle: "1.0.0", manifests: { server: {} } }, request: goodOrder }),
       request({ id: "invalid-manifest", command: "load", manifest: { id: "x", channel: "browser" } }),
-      request({ id: "compile", command: "compile", document: {} }),
+      request({ id: "compile-invalid", command: "compile", document: {} }),
+      request({ id: "compile", command: "compile", document: shopSource, schemaDocuments: { "./order.schema.json": orderSchema } }),
+      request({ id: "compile-no-schemas", command: "compile", document: shopSource }),
     ]);
   });
   const byId = (id: string): Response => responses.find((response) => response.id === id)!;
@@ -185,7 +190,14 @@ describe("rulesets", () => {
   });
   test("a bundle without both manifests is BUNDLE_INVALID", () => expect(byId("invalid-bundle").error!.problems![0]!.code).toBe("BUNDLE_INVALID"));
   test("a manifest without its envelope is MANIFEST_INVALID", () => expect(byId("invalid-manifest").error!.problems![0]!.code).toBe("MANIFEST_INVALID"));
-  test("compile is not implemented yet", () => expect(byId("compile").error!.code).toBe("UNSUPPORTED"));
+  test("compile refuses an invalid document with LOAD_FAILED and its problems", () => {
+    expect(byId("compile-invalid").error!.code).toBe("LOAD_FAILED");
+    expect(byId("compile-invalid").error!.problems!.every((problem) => problem.code === "SCHEMA_INVALID")).toBe(true);
+  });
+  test("compile produces the bundle, with or without schema documents", () => {
+    expect(byId("compile").result).toEqual(shopBundle);
+    expect(byId("compile-no-schemas").result).toEqual(shopBundle);
+  });
 });
 
 test("an expression that raises answers EVALUATION_ERROR with a message", async () => {

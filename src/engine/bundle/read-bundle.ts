@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { Channel } from "./channel.ts";
 import { isChannel } from "./channel.ts";
+import { SUPPORTED_BUNDLE_MAJOR } from "./bundle-format.ts";
 import { loadFailure } from "./load-problem.ts";
 
 /**
@@ -14,7 +15,6 @@ export interface ReadRuleset {
   readonly manifests: Readonly<Partial<Record<Channel, JsonObject>>>;
 }
 
-const SUPPORTED_BUNDLE_MAJOR = "1";
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);

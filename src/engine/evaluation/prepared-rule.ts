@@ -3,6 +3,7 @@ import type { Node } from "../expression/prepared-node.ts";
 import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
 import { preparePath, type PathSegment } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { isJsonObject, listAt, objectAt, stringAt, truthy } from "../value/json-access.ts";
 import { isNumberValue } from "../value/value-kind.ts";
 import { VIEW_KEYS } from "./request-shape.ts";
 
@@ -73,27 +74,6 @@ export interface ActionRule extends RuleBase {
 
 export type PreparedRule = ComputeRule | StateRule | ValidationRule | ActionRule;
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function objectOf(value: JsonValue | undefined): JsonObject {
-  return isObject(value) ? value : {};
-}
-function listOf(value: JsonValue | undefined): readonly JsonValue[] {
-  return Array.isArray(value) ? value : [];
-}
-function stringOf(value: JsonValue | undefined): string {
-  return typeof value === "string" ? value : "";
-}
-
-/** Truthiness as the reference reads flags that a bundle may give in another type. */
-function truthy(value: JsonValue | undefined): boolean {
-  if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isObject(value)) return Object.keys(value).length > 0;
-  return true;
-}
-
 /** A JSON Pointer's segments, which are also the segments of the matching variable path. */
 export function pointerPath(pointer: string): PathSegment[] {
   return preparePath(pointer.split("/").slice(1));
@@ -101,17 +81,17 @@ export function pointerPath(pointer: string): PathSegment[] {
 
 /** Reads a rule for evaluation; undefined for entries that are not rules of a known kind. */
 export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedRule | undefined {
-  if (!isObject(rule)) return undefined;
-  const target = objectOf(rule.target);
+  if (!isJsonObject(rule)) return undefined;
+  const target = objectAt(rule.target);
   const expression = (value: JsonValue | undefined): Node => prepareExpression(value ?? null, context);
   const triggers = Object.hasOwn(rule, "triggers") ? rule.triggers : ["submit"];
   const base: RuleBase = {
-    id: stringOf(rule.id),
-    origin: stringOf(rule.origin),
+    id: stringAt(rule.id),
+    origin: stringAt(rule.origin),
     priority: isNumberValue(rule.priority) ? rule.priority! : 0,
     enabled: Object.hasOwn(rule, "enabled") ? truthy(rule.enabled) : true,
-    entity: target.entity === undefined || target.entity === null ? undefined : stringOf(target.entity),
-    operations: new Set(listOf(rule.operations).filter((op): op is string => typeof op === "string")),
+    entity: target.entity === undefined || target.entity === null ? undefined : stringAt(target.entity),
+    operations: new Set(listAt(rule.operations).filter((op): op is string => typeof op === "string")),
     enforcement: typeof rule.enforcement === "string" ? rule.enforcement : "both",
     triggers: Array.isArray(triggers) ? new Set(triggers.filter((t): t is string => typeof t === "string")) : undefined,
     places: VIEW_KEYS.filter((key) => target[key] !== undefined && target[key] !== null).map((key) => [key, target[key]!] as const),
@@ -122,9 +102,9 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
       return {
         ...base,
         kind: "compute",
-        assignments: listOf(rule.assign).map((entry) => {
-          const assignment = objectOf(entry);
-          const field = stringOf(assignment.field);
+        assignments: listAt(rule.assign).map((entry) => {
+          const assignment = objectAt(entry);
+          const field = stringAt(assignment.field);
           return { field, path: pointerPath(field), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value) };
         }),
       };
@@ -132,9 +112,9 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
       return {
         ...base,
         kind: "state",
-        effects: listOf(rule.effects).map((entry) => {
-          const effect = objectOf(entry);
-          return { field: stringOf(effect.field), set: Object.entries(objectOf(effect.set)) };
+        effects: listAt(rule.effects).map((entry) => {
+          const effect = objectAt(entry);
+          return { field: stringAt(effect.field), set: Object.entries(objectAt(effect.set)) };
         }),
       };
     case "validation":
@@ -143,14 +123,14 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
       return {
         ...base,
         kind: "action",
-        commands: listOf(rule.commands).map((entry) => {
-          const command = objectOf(entry);
+        commands: listAt(rule.commands).map((entry) => {
+          const command = objectAt(entry);
           return {
             name: command.name ?? null,
             type: command.type ?? null,
             ref: typeof command.ref === "string" ? command.ref : undefined,
-            keyParts: listOf(command.idempotencyKey).map(expression),
-            payload: Object.entries(objectOf(command.payload)).map(([name, value]) => [name, expression(value)] as const),
+            keyParts: listAt(command.idempotencyKey).map(expression),
+            payload: Object.entries(objectAt(command.payload)).map(([name, value]) => [name, expression(value)] as const),
           };
         }),
       };
@@ -161,9 +141,9 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
 }
 
 function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase, expression: (value: JsonValue | undefined) => Node): ValidationRule {
-  const finding = objectOf(rule.finding);
-  const acceptance = isObject(rule.acceptance) ? rule.acceptance : undefined;
-  const fields = typeof target.field === "string" ? [target.field] : listOf(target.fields).map((field) => (typeof field === "string" ? field : String(field)));
+  const finding = objectAt(rule.finding);
+  const acceptance = isJsonObject(rule.acceptance) ? rule.acceptance : undefined;
+  const fields = typeof target.field === "string" ? [target.field] : listAt(target.fields).map((field) => (typeof field === "string" ? field : String(field)));
   const location: Place = {};
   for (const key of VIEW_KEYS) if (typeof target[key] === "string" && target[key] !== "") location[key] = target[key] as string;
   const forEach = typeof rule.forEach === "string" ? rule.forEach : undefined;
@@ -171,14 +151,14 @@ function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase,
     ...base,
     kind: "validation",
     assert: expression(rule.assert),
-    severity: stringOf(rule.severity),
-    code: stringOf(finding.code),
-    messageKey: stringOf(finding.message),
-    args: Object.entries(objectOf(finding.args)).map(([name, value]) => [name, expression(value)] as const),
+    severity: stringAt(rule.severity),
+    code: stringAt(finding.code),
+    messageKey: stringAt(finding.message),
+    args: Object.entries(objectAt(finding.args)).map(([name, value]) => [name, expression(value)] as const),
     acknowledgementRequired: rule.acknowledgement === "required",
     acceptance: acceptance && {
       allowed: truthy(acceptance.allowed),
-      roles: listOf(acceptance.roles).map((role) => (typeof role === "string" ? role : String(role))),
+      roles: listAt(acceptance.roles).map((role) => (typeof role === "string" ? role : String(role))),
       justificationRequired: (acceptance.justification ?? "required") !== "none",
     },
     fields,

@@ -1,0 +1,65 @@
+import { isJsonObject, objectAt } from "../../engine/value/json-access.ts";
+import type { JsonValue } from "../../engine/value/json-value.ts";
+
+/**
+ * Following paths through an entity's JSON Schema, for PATH_UNKNOWN (specification section 5,
+ * step 10). Local `$ref`s (`#/...`) are followed; a schema that says nothing about a path (no
+ * `properties`) accepts everything below it.
+ */
+
+/** A schema that accepts anything; returned where the schema says nothing about the path. */
+export const OPEN_SCHEMA: JsonValue = Object.freeze({}) as JsonValue;
+
+/** The node a `#/a/b` fragment names in a document (with `~1` and `~0` unescaped), or undefined. */
+export function resolveFragment(document: JsonValue, fragment: string): JsonValue | undefined {
+  let node: JsonValue | undefined = document;
+  const path = fragment.replace(/^[#/]+/, "");
+  if (path === "") return node;
+  for (const raw of path.split("/")) {
+    const part = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (!isJsonObject(node) || !Object.hasOwn(node, part)) return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
+/** Follows `$ref`s that stay inside the document; undefined for a chain that does not resolve or loops. */
+function followLocalRefs(document: JsonValue, schema: JsonValue | undefined): JsonValue | undefined {
+  let node = schema;
+  for (let hops = 0; hops < 64; hops++) {
+    const ref = isJsonObject(node) ? node.$ref : undefined;
+    if (typeof ref !== "string" || !ref.startsWith("#")) return node;
+    node = resolveFragment(document, ref);
+  }
+  return undefined;
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * The schema at a path of property names (list elements by a digit segment), OPEN_SCHEMA where
+ * the schema does not describe the path, or undefined where the path is not in the schema.
+ */
+export function schemaAtPath(document: JsonValue, schema: JsonValue, segments: readonly string[]): JsonValue | undefined {
+  let current: JsonValue | undefined = schema;
+  for (const segment of segments) {
+    let node = followLocalRefs(document, current);
+    if (!isJsonObject(node)) return OPEN_SCHEMA;
+    if (node.type === "array" || Object.hasOwn(node, "items")) {
+      node = followLocalRefs(document, Object.hasOwn(node, "items") ? node.items : OPEN_SCHEMA);
+      if (!isJsonObject(node)) return OPEN_SCHEMA;
+      current = node;
+      if (DIGITS.test(segment)) continue;
+    }
+    if (!isJsonObject(node.properties)) return OPEN_SCHEMA;
+    const properties = objectAt(node.properties);
+    if (!Object.hasOwn(properties, segment)) return undefined;
+    current = properties[segment];
+  }
+  return current;
+}
+
+/** The segments of a JSON Pointer as written in a ruleset (`/a/b`). */
+export function pointerSegments(pointer: string): string[] {
+  return pointer.replace(/^\/+|\/+$/g, "").split("/");
+}

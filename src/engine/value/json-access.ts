@@ -1,0 +1,31 @@
+import type { JsonObject, JsonValue } from "./json-value.ts";
+
+/** Reading members of documents that passed the schema, without casts at every step. */
+export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function objectAt(value: JsonValue | undefined): JsonObject {
+  return isJsonObject(value) ? value : {};
+}
+
+export function listAt(value: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function stringAt(value: JsonValue | undefined): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** Truthiness as the reference reads flags: null, false, 0, "" and empty containers are false. */
+export function truthy(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isJsonObject(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/** An object built member by member, so that a key such as `__proto__` stays data. */
+export function setMember(object: JsonObject, key: string, value: JsonValue): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
