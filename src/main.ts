@@ -2,7 +2,10 @@
 /**
  * The `rule-server` command line: `bun src/main.ts <command>`. With no command it serves.
  */
+import { runCheckCommand } from "./cli/check-command.ts";
+import { runCompileCommand, runManifestCommand } from "./cli/compile-command.ts";
 import { runEngineCommand } from "./cli/engine-command.ts";
+import { runEvaluateCommand } from "./cli/evaluate-command.ts";
 import { HELP_TEXT } from "./cli/help-text.ts";
 import { UsageError } from "./cli/usage-error.ts";
 import { versionText } from "./cli/version-command.ts";
@@ -12,6 +15,14 @@ async function main(args: readonly string[]): Promise<number> {
   switch (command) {
     case "engine":
       return runEngineCommand(rest);
+    case "check":
+      return runCheckCommand(rest);
+    case "compile":
+      return runCompileCommand(rest);
+    case "manifest":
+      return runManifestCommand(rest);
+    case "evaluate":
+      return runEvaluateCommand(rest);
     case "version":
     case "--version":
       process.stdout.write(versionText());

@@ -1,0 +1,38 @@
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { isChannel } from "../engine/bundle/channel.ts";
+import { parseCommandArguments } from "./command-arguments.ts";
+import { compileSourceFile, formatProblem, type SourceCompilation } from "./compile-source-file.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** `rule-server compile <file> [-o out.bundle.json]`: the bundle of a ruleset source file. */
+export function runCompileCommand(args: readonly string[]): number {
+  const parsed = parseCommandArguments("compile", args, { options: ["-o", "--output"] });
+  if (parsed.positional.length !== 1) throw new UsageError("compile: name exactly one ruleset file");
+  const compilation = compileOrReport(parsed.positional[0]!);
+  if (!compilation.ok) return 1;
+  const text = JSON.stringify(compilation.compiled.bundle, null, 2) + "\n";
+  const output = parsed.options.get("-o") ?? parsed.options.get("--output");
+  if (output === undefined) process.stdout.write(text);
+  else writeFileSync(output, text);
+  return 0;
+}
+
+/** `rule-server manifest <file> [--channel client|server]`: one manifest of a ruleset source file. */
+export function runManifestCommand(args: readonly string[]): number {
+  const parsed = parseCommandArguments("manifest", args, { options: ["--channel"] });
+  if (parsed.positional.length !== 1) throw new UsageError("manifest: name exactly one ruleset file");
+  const channel = parsed.options.get("--channel") ?? "client";
+  if (!isChannel(channel)) throw new UsageError('manifest: --channel must be "client" or "server"');
+  const compilation = compileOrReport(parsed.positional[0]!);
+  if (!compilation.ok) return 1;
+  const manifests = compilation.compiled.bundle.manifests as Record<string, unknown>;
+  process.stdout.write(JSON.stringify(manifests[channel], null, 2) + "\n");
+  return 0;
+}
+
+function compileOrReport(file: string): SourceCompilation {
+  const compilation = compileSourceFile(resolve(file));
+  if (!compilation.ok) for (const problem of compilation.problems) process.stderr.write(formatProblem(problem) + "\n");
+  return compilation;
+}

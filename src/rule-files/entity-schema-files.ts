@@ -1,0 +1,35 @@
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import type { SchemaLoader } from "../compiler/checks/static-checks.ts";
+import { readSource } from "../compiler/source/read-source.ts";
+import type { JsonValue } from "../engine/value/json-value.ts";
+
+/**
+ * Entity schemas named by `$ref` relative to the directory of the ruleset file (JSON or YAML,
+ * OpenAPI or JSON Schema). A reference that leaves that directory, or a file that cannot be read
+ * or parsed, does not resolve (SCHEMA_REF_UNRESOLVED): rules never reach outside their folder.
+ * Each file is read once per loader.
+ */
+export function entitySchemaLoader(rulesetFile: string): SchemaLoader {
+  const directory = dirname(resolve(rulesetFile));
+  const cache = new Map<string, JsonValue | undefined>();
+  return (ref: string) => {
+    if (cache.has(ref)) return cache.get(ref);
+    const document = readSchemaFile(directory, ref);
+    cache.set(ref, document);
+    return document;
+  };
+}
+
+function readSchemaFile(directory: string, ref: string): JsonValue | undefined {
+  if (ref === "" || isAbsolute(ref)) return undefined;
+  try {
+    const path = realpathSync(resolve(directory, ref));
+    const inside = relative(realpathSync(directory), path);
+    if (inside.startsWith("..") || isAbsolute(inside)) return undefined;
+    const read = readSource(readFileSync(path, "utf8"), path);
+    return read.ok ? read.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
