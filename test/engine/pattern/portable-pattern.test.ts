@@ -18,10 +18,11 @@ const { accepted, refused } = table as { accepted: AcceptedCase[]; refused: Refu
 /** Names a case by its pattern, shortened so that long patterns keep the report readable. */
 function label(pattern: string): string {
   const shown = JSON.stringify(pattern);
-  return shown.length > 60 ? `${shown.slice(0, 50)}... (${[...pattern].length} code points)` : shown;
+  if (shown.length <= 60) return shown;
+  return `${shown.slice(0, 50)}... (${[...pattern].length} code points)`;
 }
 
-/** The pattern read by ECMAScript, which gives portable syntax the same meaning with flags s and u. */
+/** The pattern read by ECMAScript, which gives portable syntax its meaning with flags s and u. */
 function ecmaScriptReading(pattern: string): RegExp {
   return new RegExp(pattern, "su");
 }
@@ -45,8 +46,13 @@ describe("portable patterns from the table", () => {
       const check = checkPortablePattern(pattern);
       expect(check).toMatchObject({ ok: true });
       const compiled = compilePattern(pattern);
-      for (const subject of matches) expect({ subject, matched: compiled.test(subject) }).toEqual({ subject, matched: true });
-      for (const subject of rejects) expect({ subject, matched: compiled.test(subject) }).toEqual({ subject, matched: false });
+      // The subject is in the compared value so that a failure names it.
+      for (const subject of matches) {
+        expect({ subject, matched: compiled.test(subject) }).toEqual({ subject, matched: true });
+      }
+      for (const subject of rejects) {
+        expect({ subject, matched: compiled.test(subject) }).toEqual({ subject, matched: false });
+      }
     });
   }
 
@@ -61,12 +67,16 @@ describe("portable patterns from the table", () => {
   }
 
   // A second engine as a check on the table itself: the expectations must be what the
-  // specification's meaning gives, not whatever RE2 happens to do.
-  test("ECMAScript with flags s and u agrees with every accepted case", () => {
+  // specification's meaning gives, not whatever RE2 happens to do. A backtracking engine needs
+  // seconds for these two, as section 4.4 warns, so they are left to RE2.
+  const slowForBacktracking = new Set(["^((a{10})?){100}$", "^(a{1,2}){1,500}$"]);
+  test("ECMAScript with flags s and u agrees with the accepted cases", () => {
     for (const { pattern, matches, rejects } of accepted) {
+      if (slowForBacktracking.has(pattern)) continue;
       const regex = ecmaScriptReading(pattern);
-      for (const subject of matches) expect({ pattern, subject, matched: regex.test(subject) }).toMatchObject({ matched: true });
-      for (const subject of rejects) expect({ pattern, subject, matched: regex.test(subject) }).toMatchObject({ matched: false });
+      const outcome = (subject: string) => ({ pattern, subject, matched: regex.test(subject) });
+      for (const subject of matches) expect(outcome(subject)).toMatchObject({ matched: true });
+      for (const subject of rejects) expect(outcome(subject)).toMatchObject({ matched: false });
     }
   });
 });
@@ -101,7 +111,7 @@ describe("translation to RE2", () => {
   });
 
   test("writes \\/ as a plain slash and counts as plain decimals", () => {
-    expect(sourceOf("a\\/b{02}")).toBe("(?s)a\\/b{2}");
+    expect(sourceOf("a\\/b{02}")).toBe("(?s)a/b{2}");
     expect(compilePattern("^a\\/b{02}$").test("a/bb")).toBe(true);
   });
 
@@ -122,11 +132,11 @@ describe("the subject limit", () => {
   test("10000 code points are allowed, astral characters counting as one", () => {
     expect(anything().test("😀".repeat(10000))).toBe(true);
     expect(anything().test("a".repeat(10000))).toBe(true);
-    expect(compilePattern("^.{10000}$").test("😀".repeat(5000) + "a".repeat(5000))).toBe(true);
   });
 
   test("10001 code points are an evaluation error, whatever the pattern", () => {
-    for (const subject of ["a".repeat(10001), "😀".repeat(10001), "😀".repeat(9999) + "ab", "😀".repeat(20000)]) {
+    const tooLong = ["a".repeat(10001), "😀".repeat(10001), "😀".repeat(9999) + "ab", "😀".repeat(20000)];
+    for (const subject of tooLong) {
       const error = thrownBy(() => anything().test(subject));
       expect(error).toBeInstanceOf(EvaluationError);
       expect((error as EvaluationError).code).toBe("EVALUATION_ERROR");
