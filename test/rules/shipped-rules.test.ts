@@ -1,0 +1,14 @@
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { PROJECT_ROOT, runCli } from "../support/run-cli.ts";
+
+/** The example rulesets `make run` serves must pass every load check and their own golden tests. */
+test("rule-server check rules/ passes", async () => {
+  const run = await runCli(["check", "--json", join(PROJECT_ROOT, "rules")]);
+  const report = JSON.parse(run.stdout);
+  expect(report.files.flatMap((file: { problems: unknown[] }) => file.problems)).toEqual([]);
+  expect(run.status).toBe(0);
+  const rulesets = report.files.map((file: { ruleset: string }) => file.ruleset).sort();
+  expect(rulesets).toEqual(["acme.customers.onboarding", "acme.payments", "acme.payments.transfers"]);
+  expect(report.files.every((file: { tests: unknown[] }) => file.tests.length >= 3)).toBe(true);
+});
