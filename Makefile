@@ -20,7 +20,9 @@ run: install
 	echo "  curl -H 'Authorization: Bearer $$token' http://localhost:$(PORT)/rulesets"; \
 	RULE_SERVER_TOKEN=$$token RULES_DIR=$(RULES_DIR) PORT=$(PORT) exec $(BUN) src/main.ts
 
+# The type check runs first: a type error fails the build like a failing test.
 test: install
+	node_modules/.bin/tsc --noEmit -p .
 	$(BUN) test
 
 typecheck: install
