@@ -1,5 +1,6 @@
 import { isDeeperThan, MAX_VALUE_DEPTH } from "../engine/value/value-depth.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
+import { isJsonObject as isObject } from "../engine/value/json-access.ts";
 import { badRequest } from "./protocol-error.ts";
 
 /**
@@ -10,9 +11,7 @@ import { badRequest } from "./protocol-error.ts";
 
 export type Channel = "server" | "client";
 
-export function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isJsonObject as isObject } from "../engine/value/json-access.ts";
 
 export function optionalChannel(request: JsonObject): Channel | undefined {
   const channel = request.channel;

@@ -1,3 +1,4 @@
+import { isJsonObject } from "../value/json-access.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { Channel } from "./channel.ts";
 import { isChannel } from "./channel.ts";
@@ -16,14 +17,11 @@ export interface ReadRuleset {
 }
 
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Whether a manifest has the members every evaluator relies on, and the expected channel. */
 function hasManifestEnvelope(manifest: JsonValue | undefined, channel?: Channel): manifest is JsonObject {
   return (
-    isObject(manifest) &&
+    isJsonObject(manifest) &&
     typeof manifest.id === "string" &&
     typeof manifest.version === "string" &&
     typeof manifest.checksum === "string" &&
@@ -33,14 +31,14 @@ function hasManifestEnvelope(manifest: JsonValue | undefined, channel?: Channel)
 }
 
 export function readBundle(bundle: JsonValue): ReadRuleset {
-  if (!isObject(bundle)) loadFailure("BUNDLE_INVALID", "a bundle must be a JSON object");
+  if (!isJsonObject(bundle)) loadFailure("BUNDLE_INVALID", "a bundle must be a JSON object");
   const format = bundle.ruleCascadeBundle;
   // A bundle that states no format version is not one of the versions this runtime implements.
   if (typeof format !== "string" || !format.startsWith(`${SUPPORTED_BUNDLE_MAJOR}.`)) {
     loadFailure("BUNDLE_UNSUPPORTED", `bundle format ${JSON.stringify(format ?? null)} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`);
   }
   const manifests = bundle.manifests;
-  if (!isObject(manifests)) loadFailure("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest");
+  if (!isJsonObject(manifests)) loadFailure("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest");
   const server = manifests.server;
   const client = manifests.client;
   for (const [channel, manifest] of [["server", server], ["client", client]] as const) {

@@ -1,3 +1,4 @@
+import { isJsonObject } from "../value/json-access.ts";
 import type { Channel } from "../bundle/channel.ts";
 import { customOperatorsFrom, type CustomOperators } from "../expression/custom-operators.ts";
 import { FunctionTable } from "../expression/function-table.ts";
@@ -26,9 +27,6 @@ export interface BoundField {
 
 const EMPTY_SELECTION: RuleSelection = { compute: [], state: [], validation: [], action: [] };
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export class EvaluationPlan {
   readonly id: string;
@@ -51,7 +49,7 @@ export class EvaluationPlan {
     this.checksum = String(manifest.checksum);
     this.channel = channel;
     this.conflictPolicy = typeof manifest.conflictPolicy === "string" ? manifest.conflictPolicy : "fail";
-    this.params = isObject(manifest.params) ? manifest.params : {};
+    this.params = isJsonObject(manifest.params) ? manifest.params : {};
     this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en");
     const context = { functions: new FunctionTable(manifest.functions ?? null), operators };
     const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule) => prepareRule(rule, context)).filter((rule) => rule !== undefined);
@@ -95,9 +93,9 @@ export class EvaluationPlan {
   }
 
   private indexTypeBindings(fieldTypes: JsonValue | undefined): void {
-    if (!isObject(fieldTypes)) return;
+    if (!isJsonObject(fieldTypes)) return;
     for (const [entity, bindings] of Object.entries(fieldTypes)) {
-      if (!isObject(bindings)) continue;
+      if (!isJsonObject(bindings)) continue;
       const byType = new Map<string, BoundField[]>();
       for (const [pointer, typeName] of Object.entries(bindings)) {
         if (typeof typeName !== "string") continue;

@@ -1,3 +1,4 @@
+import { isJsonObject } from "../value/json-access.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { isDeeperThan, MAX_VALUE_DEPTH } from "../value/value-depth.ts";
 
@@ -15,7 +16,7 @@ export const VIEW_KEYS = ["page", "screen", "section", "component"] as const;
 
 /** The problem with a request, or undefined when it has the required shape. */
 export function requestShapeProblem(request: JsonValue | undefined): string | undefined {
-  if (!isObject(request)) return "a request is an object";
+  if (!isJsonObject(request)) return "a request is an object";
   for (const key of ["entity", "operation"]) if (typeof request[key] !== "string") return `'${key}' must be a string`;
   for (const key of ["data", "original", "actor", "ctx", "view"]) if (!isObjectOrNull(request[key])) return `'${key}' must be an object`;
   if (!isListOrNull(request.resolutions)) return "'resolutions' must be a list";
@@ -24,15 +25,15 @@ export function requestShapeProblem(request: JsonValue | undefined): string | un
     if (isDeeperThan(request[key], MAX_VALUE_DEPTH)) return `'${key}' is nested more than ${MAX_VALUE_DEPTH} deep`;
   }
   const actor = request.actor;
-  if (isObject(actor)) {
+  if (isJsonObject(actor)) {
     const roles = actor.roles;
     if (!isListOrNull(roles) || (Array.isArray(roles) && roles.some((role) => typeof role !== "string"))) return "'actor.roles' must be a list of strings";
   }
   const view = request.view;
-  if (isObject(view)) for (const key of VIEW_KEYS) if (!isStringOrNull(view[key])) return `'view.${key}' must be a string`;
+  if (isJsonObject(view)) for (const key of VIEW_KEYS) if (!isStringOrNull(view[key])) return `'view.${key}' must be a string`;
   if (Array.isArray(request.resolutions)) {
     for (const resolution of request.resolutions) {
-      if (!isObject(resolution) || typeof resolution.rule !== "string" || typeof resolution.type !== "string" || !isStringOrNull(resolution.justification)) {
+      if (!isJsonObject(resolution) || typeof resolution.rule !== "string" || typeof resolution.type !== "string" || !isStringOrNull(resolution.justification)) {
         return "a resolution is an object with a string 'rule' and 'type' and an optional string 'justification'";
       }
     }
@@ -46,11 +47,8 @@ export function checkRequestShape(request: JsonValue | undefined): asserts reque
   if (problem !== undefined) throw new RequestShapeError(problem);
 }
 
-function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function isObjectOrNull(value: JsonValue | undefined): boolean {
-  return value === undefined || value === null || isObject(value);
+  return value === undefined || value === null || isJsonObject(value);
 }
 function isListOrNull(value: JsonValue | undefined): boolean {
   return value === undefined || value === null || Array.isArray(value);
