@@ -6,6 +6,7 @@ import { runCheckCommand } from "./cli/check-command.ts";
 import { runCompileCommand, runManifestCommand } from "./cli/compile-command.ts";
 import { runEngineCommand } from "./cli/engine-command.ts";
 import { runEvaluateCommand } from "./cli/evaluate-command.ts";
+import { runServeCommand } from "./cli/serve-command.ts";
 import { HELP_TEXT } from "./cli/help-text.ts";
 import { UsageError } from "./cli/usage-error.ts";
 import { versionText } from "./cli/version-command.ts";
@@ -33,7 +34,8 @@ async function main(args: readonly string[]): Promise<number> {
       process.stdout.write(HELP_TEXT);
       return 0;
     case undefined:
-      throw new UsageError("serving arrives with the HTTP server; run `rule-server help` for the commands available");
+    case "serve":
+      return runServeCommand();
     default:
       throw new UsageError(`unknown command ${command}`);
   }

@@ -1,0 +1,44 @@
+import { readEnvironment } from "../server/config/read-environment.ts";
+import { ConfigurationError } from "../server/config/server-options.ts";
+import { Logger } from "../server/logging/logger.ts";
+import { createServer } from "../server/rule-server.ts";
+import { SnapshotError } from "../server/snapshot/rules-snapshot.ts";
+
+/**
+ * `rule-server` with no command: the server with options from the environment. Invalid settings
+ * and a missing token end with a fatal line and status 1 before any rules load; SIGHUP reloads;
+ * SIGTERM and SIGINT drain, and a second one ends the drain at once.
+ */
+export async function runServeCommand(): Promise<number> {
+  const logger = new Logger();
+  let server;
+  try {
+    const options = readEnvironment(process.env);
+    if (options.openModeIgnored) logger.warn("RULE_SERVER_ALLOW_OPEN is ignored because RULE_SERVER_TOKEN is set");
+    server = createServer(options);
+    if (options.allowOpen) logger.warn("open mode: every endpoint is served without a token; acceptable only on a private network");
+    await server.listen();
+  } catch (error) {
+    if (error instanceof ConfigurationError) logger.fatal("invalid configuration", { problems: error.problems });
+    else if (error instanceof SnapshotError) logger.fatal("the rules cannot be served", { rulesDir: server?.rulesDir, problems: error.problems });
+    else logger.fatal("start-up failed", { error: error instanceof Error ? error.message : String(error) });
+    return 1;
+  }
+  const running = server;
+  process.on("SIGHUP", () => void running.reload("SIGHUP"));
+  return new Promise<number>((resolve) => {
+    let signals = 0;
+    const onStop = (signal: string): void => {
+      signals++;
+      if (signals === 1) {
+        logger.info("shutdown requested", { signal });
+        void running.drain().then(() => resolve(0));
+      } else {
+        logger.info("drain ended early", { signal });
+        void running.stop().then(() => resolve(0));
+      }
+    };
+    process.on("SIGTERM", () => onStop("SIGTERM"));
+    process.on("SIGINT", () => onStop("SIGINT"));
+  });
+}

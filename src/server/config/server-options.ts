@@ -1,0 +1,35 @@
+import type { CustomOperator } from "../../engine/expression/custom-operators.ts";
+import type { LogSink } from "../logging/logger.ts";
+
+/** Options of `createServer` (DECISIONS.md, Embedding); the stand-alone binary reads them from the environment. */
+export interface ServerOptions {
+  /** Directory with the rulesets; default `./rules`. */
+  readonly rulesDir?: string;
+  /** Listen port; default 8080, 0 picks a free one. */
+  readonly port?: number;
+  /** Bearer token for the protected endpoints. An empty string counts as none. */
+  readonly token?: string;
+  /** Serve every endpoint without a token; only when no token is given. */
+  readonly allowOpen?: boolean;
+  /** Custom operators, name (`x-...`) to a synchronous pure function of plain JSON values. */
+  readonly operators?: Readonly<Record<string, CustomOperator>>;
+  /** Worker threads that evaluate; 0 evaluates on the event loop. */
+  readonly workers?: number;
+  /** With workers: an evaluation running longer is answered 503. */
+  readonly evaluationTimeoutMs?: number;
+  /** Seconds between readiness turning 503 and the end of service after a drain starts. */
+  readonly drainSeconds?: number;
+  /** Reload schedule; `manual` reloads on SIGHUP (or `reload()`) only. */
+  readonly refresh?: { readonly mode: "manual" };
+  /** Where log lines go; standard output by default. */
+  readonly log?: LogSink;
+}
+
+/** Options that cannot be served; every problem is listed. */
+export class ConfigurationError extends Error {
+  readonly code = "CONFIGURATION_INVALID" as const;
+  override readonly name = "ConfigurationError";
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join("; "));
+  }
+}

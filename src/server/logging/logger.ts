@@ -1,0 +1,27 @@
+/**
+ * Log lines: one JSON object per line with `time` (RFC 3339), `level` and `msg` (DECISIONS.md,
+ * Logs). Neither the token nor the Authorization header is ever passed to it.
+ */
+export type LogLevel = "info" | "warn" | "error" | "fatal";
+export type LogSink = (line: string) => void;
+
+export class Logger {
+  constructor(private readonly sink: LogSink = (line) => process.stdout.write(line)) {}
+
+  log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
+    this.sink(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + "\n");
+  }
+
+  info(msg: string, fields?: Record<string, unknown>): void {
+    this.log("info", msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    this.log("warn", msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>): void {
+    this.log("error", msg, fields);
+  }
+  fatal(msg: string, fields?: Record<string, unknown>): void {
+    this.log("fatal", msg, fields);
+  }
+}

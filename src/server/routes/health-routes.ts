@@ -1,0 +1,11 @@
+import type { RouteHandler } from "../http/route-context.ts";
+import { jsonResponse } from "../http/json-response.ts";
+
+/** `GET /healthz`: liveness, also while draining. */
+export const health: RouteHandler = () => jsonResponse({ status: "ok" }, 200, { "Cache-Control": "no-store" });
+
+/** `GET /readyz`: 503 while draining; `loadedAt` is the time of the last successful load. */
+export const readiness: RouteHandler = (_request, { snapshot, draining }) =>
+  jsonResponse({ status: draining ? "draining" : "ready", loadedAt: snapshot.loadedAt, rulesets: snapshot.rulesets.size }, draining ? 503 : 200, {
+    "Cache-Control": "no-store",
+  });

@@ -1,0 +1,137 @@
+import type { Server } from "bun";
+import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
+import { BearerToken } from "./http/bearer-token.ts";
+import { buildRouteTable, notFound, type RouteDefinition } from "./http/router.ts";
+import type { RouteContext } from "./http/route-context.ts";
+import { eventLoopEvaluator, type RulesetEvaluator } from "./http/ruleset-evaluator.ts";
+import { Logger } from "./logging/logger.ts";
+import { evaluations } from "./routes/evaluation-route.ts";
+import { health, readiness } from "./routes/health-routes.ts";
+import { bundle, manifest, ruleDetails } from "./routes/manifest-route.ts";
+import { rulesetList } from "./routes/ruleset-list-route.ts";
+import { ConfigurationError, type ServerOptions } from "./config/server-options.ts";
+import { loadSnapshot, SnapshotError, type RulesSnapshot } from "./snapshot/rules-snapshot.ts";
+
+/** What caused a reload; logged as `trigger`. */
+export type ReloadTrigger = "SIGHUP" | "interval" | "cron" | "api";
+
+export type ReloadOutcome = { readonly reloaded: true; readonly rulesets: number } | { readonly reloaded: false; readonly error: SnapshotError };
+
+const ROUTES: Readonly<Record<string, RouteDefinition>> = {
+  "/healthz": { GET: health, quiet: true },
+  "/readyz": { GET: readiness, quiet: true },
+  "/rulesets": { GET: rulesetList, preflight: true },
+  "/rulesets/:id/manifest": { GET: manifest, preflight: true },
+  "/rulesets/:id/bundle": { GET: bundle },
+  "/rulesets/:id/rules/:ruleId": { GET: ruleDetails, preflight: true },
+  "/evaluations": { POST: evaluations },
+};
+
+/**
+ * The rule server (DECISIONS.md, Embedding): not listening until `listen()`. The rules being
+ * served are one immutable snapshot; a reload builds a new one and swaps it in one step, or keeps
+ * the previous one.
+ */
+export class RuleServer {
+  private readonly logger: Logger;
+  private readonly token: BearerToken;
+  private readonly operators: CustomOperators;
+  private readonly evaluator: RulesetEvaluator = eventLoopEvaluator;
+  private snapshot: RulesSnapshot | undefined;
+  private server: Server<undefined> | undefined;
+  private draining = false;
+  private drained: Promise<void> | undefined;
+
+  constructor(private readonly options: ServerOptions) {
+    const token = options.token === "" ? undefined : options.token;
+    if (token === undefined && options.allowOpen !== true) {
+      throw new ConfigurationError(["a token is required (RULE_SERVER_TOKEN, or the token option); open mode needs RULE_SERVER_ALLOW_OPEN=1 or allowOpen: true"]);
+    }
+    this.logger = new Logger(options.log);
+    this.token = new BearerToken(token);
+    this.operators = customOperatorsFrom(options.operators);
+  }
+
+  /** The port the server listens on (the real one when 0 was asked for). */
+  get port(): number | undefined {
+    return this.server?.port;
+  }
+
+  get rulesDir(): string {
+    return this.options.rulesDir ?? "./rules";
+  }
+
+  /** Loads the rules and starts listening; throws SnapshotError when the rules cannot be served. */
+  async listen(): Promise<{ port: number }> {
+    if (this.server) return { port: this.server.port! };
+    this.snapshot = loadSnapshot(this.rulesDir, this.operators);
+    this.warnMissingOperators(this.snapshot);
+    const context = (params: Record<string, string>, logFields: Record<string, unknown>): RouteContext => ({
+      snapshot: this.snapshot!,
+      token: this.token,
+      draining: this.draining,
+      logger: this.logger,
+      evaluator: this.evaluator,
+      params,
+      logFields,
+    });
+    this.server = Bun.serve({
+      port: this.options.port ?? 8080,
+      routes: buildRouteTable(ROUTES, context, this.logger),
+      fetch: (request) => notFound(request, this.logger),
+      error: () => new Response(null, { status: 500 }),
+    });
+    this.logger.info("listening", {
+      port: this.server.port,
+      auth: this.token.open ? "open" : "token",
+      rulesets: this.snapshot.rulesets.size,
+      workers: this.options.workers ?? 0,
+      refresh: this.options.refresh?.mode ?? "manual",
+    });
+    return { port: this.server.port! };
+  }
+
+  /** Builds a new snapshot and swaps it in, or keeps serving the previous one and says why. */
+  async reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
+    try {
+      const next = loadSnapshot(this.rulesDir, this.operators);
+      this.snapshot = next;
+      this.logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
+      this.warnMissingOperators(next);
+      return { reloaded: true, rulesets: next.rulesets.size };
+    } catch (error) {
+      if (!(error instanceof SnapshotError)) throw error;
+      this.logger.warn("reload refused, still serving the previous rules", { trigger, reason: error.message, problems: error.problems });
+      return { reloaded: false, error };
+    }
+  }
+
+  /**
+   * Graceful shutdown: readiness answers 503 at once, service goes on for the drain period, then
+   * no new connections are accepted and in-flight requests finish.
+   */
+  drain(): Promise<void> {
+    if (this.drained) return this.drained;
+    this.draining = true;
+    this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
+    this.drained = new Promise<void>((resolve) => setTimeout(resolve, (this.options.drainSeconds ?? 5) * 1000)).then(() => this.server?.stop(false));
+    return this.drained;
+  }
+
+  /** Stops at once: open connections are closed, in-flight requests are cut. */
+  async stop(): Promise<void> {
+    this.draining = true;
+    await this.server?.stop(true);
+  }
+
+  private warnMissingOperators(snapshot: RulesSnapshot): void {
+    for (const missing of snapshot.missingOperators) {
+      this.logger.warn("custom operators are not registered; rules that need them fail closed", { ruleset: missing.ruleset, operators: missing.operators });
+    }
+  }
+}
+
+/** Creates a server that is not yet listening. Throws ConfigurationError without a token or allowOpen. */
+export function createServer(options: ServerOptions): RuleServer {
+  return new RuleServer(options);
+}

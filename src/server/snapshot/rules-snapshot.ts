@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { compileRuleset } from "../../compiler/compile-ruleset.ts";
+import { RulesetResolver } from "../../compiler/resolve/resolve-ruleset.ts";
+import { readSource } from "../../compiler/source/read-source.ts";
+import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
+import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
+import type { JsonObject } from "../../engine/value/json-value.ts";
+import { parseJson } from "../../engine/value/parse-json.ts";
+import { entitySchemaLoader } from "../../rule-files/entity-schema-files.ts";
+import { ruleFileKind } from "../../rule-files/rule-file-kind.ts";
+import { readSourceFile, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
+import { CachePolicy } from "./cache-policy.ts";
+import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
+
+/**
+ * Everything the server serves, loaded from RULES_DIR in one go (SERVER.md, "Rules directory")
+ * and never changed afterwards: a reload builds a whole new snapshot and swaps it in one step.
+ */
+export class RulesSnapshot {
+  readonly entries: readonly RulesetEntry[];
+
+  constructor(
+    readonly rulesets: ReadonlyMap<string, ServedRuleset>,
+    readonly cachePolicy: CachePolicy,
+    readonly loadedAt: string,
+    /** Rulesets that need custom operators the host has not registered. */
+    readonly missingOperators: readonly { ruleset: string; operators: string[] }[],
+  ) {
+    this.entries = [...rulesets.values()].map((served) => served.entry).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
+
+/** A rules directory that cannot be served; `problems` says why, file by file. */
+export class SnapshotError extends Error {
+  override readonly name = "SnapshotError";
+  constructor(readonly problems: readonly LoadProblem[]) {
+    super(`${problems.length} problem(s) in the rules directory: ${problems.map((problem) => `${problem.file ? basename(problem.file) + ": " : ""}${problem.code} ${problem.message}`).join("; ")}`);
+  }
+}
+
+/** Loads every ruleset, bundle and the cache policy of a directory; throws SnapshotError on any problem. */
+export function loadSnapshot(directory: string, operators: CustomOperators, now: Date = new Date()): RulesSnapshot {
+  let names: string[];
+  try {
+    names = readdirSync(directory).filter((name) => !name.startsWith(".")).sort();
+  } catch (error) {
+    throw new SnapshotError([{ code: "RULES_DIR_UNREADABLE", message: `cannot read ${directory}: ${error instanceof Error ? error.message : String(error)}` }]);
+  }
+  const files = (kind: ReturnType<typeof ruleFileKind>): string[] =>
+    names.filter((name) => ruleFileKind(name) === kind && isFile(join(directory, name))).map((name) => join(directory, name));
+  const problems: LoadProblem[] = [];
+  const served = new Map<string, ServedRuleset>();
+  const definedBy = new Map<string, string>();
+  const claim = (id: string, file: string): boolean => {
+    const other = definedBy.get(id);
+    if (other !== undefined) {
+      problems.push({ code: "RULESET_DUPLICATE", message: `ruleset ${id} is also defined by ${basename(other)}`, file });
+      return false;
+    }
+    definedBy.set(id, file);
+    return true;
+  };
+
+  const sources: SourceFile[] = files("source").map(readSourceFile);
+  const resolver = new RulesetResolver(registryOf(sources));
+  for (const source of sources) {
+    problems.push(...source.problems);
+    if (source.document === undefined || source.problems.length > 0) continue;
+    if (source.id !== undefined && !claim(source.id, source.file)) continue;
+    try {
+      const { bundle } = compileRuleset(source.document, { resolver, loadSchema: entitySchemaLoader(source.file) });
+      const ruleset = LoadedRuleset.fromBundle(bundle, operators);
+      served.set(ruleset.id, serveRuleset(bundle, ruleset, source.document as JsonObject));
+    } catch (error) {
+      if (!(error instanceof LoadError)) throw error;
+      problems.push(...error.problems.map((problem) => ({ ...problem, file: source.file })));
+    }
+  }
+  for (const file of files("bundle")) {
+    const parsed = parseJson(readFileSync(file, "utf8"));
+    if (!parsed.ok) {
+      problems.push({ code: "BUNDLE_INVALID", message: parsed.message, file });
+      continue;
+    }
+    try {
+      const ruleset = LoadedRuleset.fromBundle(parsed.value, operators);
+      if (claim(ruleset.id, file)) served.set(ruleset.id, serveRuleset(parsed.value as JsonObject, ruleset, undefined));
+    } catch (error) {
+      if (!(error instanceof LoadError)) throw error;
+      problems.push(...error.problems.map((problem) => ({ ...problem, file })));
+    }
+  }
+
+  const policyFiles = files("cache-policy");
+  let cachePolicy = CachePolicy.DEFAULT;
+  if (policyFiles.length > 1) problems.push({ code: "CACHE_POLICY_INVALID", message: `only one cache policy file is allowed, found ${policyFiles.map((file) => basename(file)).join(", ")}` });
+  else if (policyFiles.length === 1) {
+    const file = policyFiles[0]!;
+    const read = readSource(readFileSync(file, "utf8"), file);
+    if (!read.ok || read.problems.length > 0) problems.push(...read.problems.map((problem) => ({ code: problem.code, message: problem.message, file })));
+    else {
+      const policy = CachePolicy.read(read.value, new Set(served.keys()), file);
+      problems.push(...policy.problems);
+      if (policy.policy) cachePolicy = policy.policy;
+    }
+  }
+  if (problems.length > 0) throw new SnapshotError(problems);
+  const missingOperators = [...served.values()]
+    .map((entry) => ({ ruleset: entry.entry.id, operators: entry.ruleset.missingOperators() }))
+    .filter((missing) => missing.operators.length > 0);
+  return new RulesSnapshot(served, cachePolicy, now.toISOString(), missingOperators);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

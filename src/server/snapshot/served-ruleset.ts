@@ -1,0 +1,65 @@
+import type { Channel } from "../../engine/bundle/channel.ts";
+import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import { listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
+import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
+
+/**
+ * One ruleset as the server serves it, built once per snapshot: the evaluator, the list entry,
+ * and every response body that does not depend on the request, already serialized.
+ */
+export interface RulesetEntry {
+  readonly id: string;
+  readonly version: string;
+  readonly checksum: string;
+  readonly title?: string;
+  readonly scope?: readonly { readonly level: string; readonly id: string }[];
+  readonly status?: string;
+}
+
+export interface RuleBody {
+  readonly body: Uint8Array;
+  /** Not in the client manifest: the token is required. */
+  readonly serverOnly: boolean;
+}
+
+export interface ServedRuleset {
+  readonly entry: RulesetEntry;
+  readonly fromBundle: boolean;
+  readonly ruleset: LoadedRuleset;
+  readonly manifestBodies: Readonly<Record<Channel, Uint8Array>>;
+  readonly bundleBody: Uint8Array;
+  readonly rules: ReadonlyMap<string, RuleBody>;
+}
+
+const encoder = new TextEncoder();
+const bytes = (value: JsonValue): Uint8Array => encoder.encode(JSON.stringify(value));
+
+/** `document` is the source document for a compiled ruleset, undefined for one read from a bundle. */
+export function serveRuleset(bundle: JsonObject, ruleset: LoadedRuleset, document: JsonObject | undefined): ServedRuleset {
+  const server = ruleset.manifest("server");
+  const client = ruleset.manifest("client");
+  const clientRuleIds = new Set(listAt(client.rules).map((rule) => stringAt(objectAt(rule).id)));
+  const rules = new Map<string, RuleBody>();
+  for (const rule of listAt(server.rules)) {
+    const id = stringAt(objectAt(rule).id);
+    rules.set(id, { body: bytes(rule), serverOnly: !clientRuleIds.has(id) });
+  }
+  const entry: RulesetEntry = { id: ruleset.id, version: ruleset.version, checksum: ruleset.checksum };
+  const metadata = objectAt(document?.metadata);
+  const fromSource =
+    document === undefined
+      ? {}
+      : {
+          title: stringAt(metadata.title),
+          scope: listAt(document.scope).map((level) => ({ level: stringAt(objectAt(level).level), id: stringAt(objectAt(level).id) })),
+          status: typeof metadata.status === "string" ? metadata.status : "draft",
+        };
+  return {
+    entry: { ...entry, ...fromSource },
+    fromBundle: document === undefined,
+    ruleset,
+    manifestBodies: { server: bytes(server), client: bytes(client) },
+    bundleBody: bytes(bundle),
+    rules,
+  };
+}
