@@ -28,7 +28,9 @@ test: install
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p .
 
+# wrk drives the HTTP benchmark; it is a Debian package, installed when missing.
 bench: install
+	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk) || sudo apt-get install -y -qq wrk
 	$(BUN) bench/run.ts
 
 build: install

@@ -2,7 +2,9 @@
 import { benchCompile } from "./compile.ts";
 import { benchEvaluate } from "./evaluate.ts";
 import { benchExpressions } from "./expressions.ts";
+import { benchHttp } from "./http.ts";
 
 benchExpressions();
 benchEvaluate();
 benchCompile();
+await benchHttp();

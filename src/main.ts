@@ -10,6 +10,7 @@ import { runServeCommand } from "./cli/serve-command.ts";
 import { HELP_TEXT } from "./cli/help-text.ts";
 import { UsageError } from "./cli/usage-error.ts";
 import { versionText } from "./cli/version-command.ts";
+import { flushStandardOutput } from "./server/logging/standard-output.ts";
 
 async function main(args: readonly string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -42,7 +43,8 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (status) => process.exit(status),
+  // Log lines are batched; write the last ones before exiting.
+  (status) => flushStandardOutput().then(() => process.exit(status)),
   (error: unknown) => {
     if (error instanceof UsageError) {
       process.stderr.write(`rule-server: ${error.message}\n\n${HELP_TEXT}`);

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { assertConformsToOpenApi } from "../support/openapi-conformance.ts";
 import { rulesDirectory } from "../support/rules-directory.ts";
 import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../support/server-process.ts";
 
 /**
  * Every endpoint of SERVER.md and DECISIONS.md against a real server process with a token:
  * statuses, order of checks, ETags and conditional requests, Cache-Control, CORS, HEAD, 405.
+ * Every response is also checked against the OpenAPI description (openapi.yaml).
  */
 let server: ServerProcess;
 let rules: ReturnType<typeof rulesDirectory>;
@@ -23,9 +25,17 @@ afterAll(async () => {
   rules.remove();
 });
 
-const get = (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> => fetch(`${server.url}${path}`, { method, headers });
-const evaluate = (body: unknown, headers: Record<string, string> = auth): Promise<Response> =>
-  fetch(`${server.url}/evaluations`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+/** Every real response is checked against openapi.yaml before a test looks at it. */
+async function conforming(method: string, path: string, response: Response): Promise<Response> {
+  const text = await response.clone().text();
+  const contentType = response.headers.get("content-type");
+  assertConformsToOpenApi(method, path.split("?")[0]!, response.status, contentType, text === "" ? undefined : JSON.parse(text));
+  return response;
+}
+const get = async (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> =>
+  conforming(method, path, await fetch(`${server.url}${path}`, { method, headers }));
+const evaluate = async (body: unknown, headers: Record<string, string> = auth): Promise<Response> =>
+  conforming("POST", "/evaluations", await fetch(`${server.url}/evaluations`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
 const goodOrder = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
 
 describe("health and readiness", () => {

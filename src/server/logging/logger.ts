@@ -2,11 +2,13 @@
  * Log lines: one JSON object per line with `time` (RFC 3339), `level` and `msg` (DECISIONS.md,
  * Logs). Neither the token nor the Authorization header is ever passed to it.
  */
+import { writeToStandardOutput } from "./standard-output.ts";
+
 export type LogLevel = "info" | "warn" | "error" | "fatal";
 export type LogSink = (line: string) => void;
 
 export class Logger {
-  constructor(private readonly sink: LogSink = (line) => process.stdout.write(line)) {}
+  constructor(private readonly sink: LogSink = writeToStandardOutput) {}
 
   log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
     this.sink(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + "\n");
