@@ -13,8 +13,8 @@ const SEGMENT = /^(?:([A-Za-z][A-Za-z0-9_]*):)?([a-z0-9][a-z0-9-]*)$/;
 
 export const rulesetList: RouteHandler = (request, { snapshot }) => {
   const scope = new URL(request.url).searchParams.get("scope");
-  const entries = scope === null ? snapshot.entries : snapshot.entries.filter(matchesScope(parseScope(scope)));
-  return jsonResponse({ rulesets: entries }, 200, { ...PUBLIC_CORS_HEADERS, "Cache-Control": "no-cache" });
+  const body = scope === null ? snapshot.listBody : { rulesets: snapshot.entries.filter(matchesScope(parseScope(scope))) };
+  return jsonResponse(body, 200, { ...PUBLIC_CORS_HEADERS, "Cache-Control": "no-cache" });
 };
 
 function parseScope(scope: string): { level?: string; id: string }[] {

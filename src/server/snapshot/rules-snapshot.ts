@@ -20,6 +20,8 @@ import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ru
  */
 export class RulesSnapshot {
   readonly entries: readonly RulesetEntry[];
+  /** The body of `GET /rulesets` without a filter, serialized once. */
+  readonly listBody: Uint8Array;
 
   constructor(
     readonly rulesets: ReadonlyMap<string, ServedRuleset>,
@@ -29,6 +31,7 @@ export class RulesSnapshot {
     readonly missingOperators: readonly { ruleset: string; operators: string[] }[],
   ) {
     this.entries = [...rulesets.values()].map((served) => served.entry).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.listBody = new TextEncoder().encode(JSON.stringify({ rulesets: this.entries }));
   }
 }
 
