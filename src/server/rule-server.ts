@@ -99,8 +99,9 @@ export class RuleServer {
       this.logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
       this.warnMissingOperators(next);
       return { reloaded: true, rulesets: next.rulesets.size };
-    } catch (error) {
-      if (!(error instanceof SnapshotError)) throw error;
+    } catch (caught) {
+      // Whatever went wrong, the previous rules keep being served: a reload never takes the server down.
+      const error = caught instanceof SnapshotError ? caught : new SnapshotError([{ code: "RELOAD_FAILED", message: caught instanceof Error ? caught.message : String(caught) }]);
       this.logger.warn("reload refused, still serving the previous rules", { trigger, reason: error.message, problems: error.problems });
       return { reloaded: false, error };
     }

@@ -61,3 +61,19 @@ describe("with custom operators", () => {
     }
   });
 });
+
+test("a reload never throws: an unreadable rules directory is refused and the previous rules stay", async () => {
+  const dir = rulesDirectory();
+  const lines: string[] = [];
+  const server = createServer({ rulesDir: dir.path, port: 0, token: "t", log: (line) => void lines.push(line) });
+  const { port } = await server.listen();
+  try {
+    dir.remove();
+    const outcome = await server.reload("SIGHUP");
+    expect(outcome.reloaded).toBe(false);
+    expect(lines.some((line) => line.includes("reload refused"))).toBe(true);
+    expect((await fetch(`http://127.0.0.1:${port}/rulesets/shop.orders.order/manifest`)).status).toBe(200);
+  } finally {
+    await server.stop();
+  }
+});

@@ -82,7 +82,9 @@ export function loadSnapshot(directory: string, operators: CustomOperators, now:
     }
   }
   for (const file of files("bundle")) {
-    const parsed = parseJson(readFileSync(file, "utf8"));
+    const text = readText(file, problems);
+    if (text === undefined) continue;
+    const parsed = parseJson(text);
     if (!parsed.ok) {
       problems.push({ code: "BUNDLE_INVALID", message: parsed.message, file });
       continue;
@@ -101,7 +103,8 @@ export function loadSnapshot(directory: string, operators: CustomOperators, now:
   if (policyFiles.length > 1) problems.push({ code: "CACHE_POLICY_INVALID", message: `only one cache policy file is allowed, found ${policyFiles.map((file) => basename(file)).join(", ")}` });
   else if (policyFiles.length === 1) {
     const file = policyFiles[0]!;
-    const read = readSource(readFileSync(file, "utf8"), file);
+    const text = readText(file, problems);
+    const read = text === undefined ? { ok: false as const, problems: [] } : readSource(text, file);
     if (!read.ok || read.problems.length > 0) problems.push(...read.problems.map((problem) => ({ code: problem.code, message: problem.message, file })));
     else {
       const policy = CachePolicy.read(read.value, new Set(served.keys()), file);
@@ -114,6 +117,16 @@ export function loadSnapshot(directory: string, operators: CustomOperators, now:
     .map((entry) => ({ ruleset: entry.entry.id, operators: entry.ruleset.missingOperators() }))
     .filter((missing) => missing.operators.length > 0);
   return new RulesSnapshot(served, cachePolicy, now.toISOString(), missingOperators);
+}
+
+/** A file's text, or undefined with a problem when it cannot be read (it may vanish while a volume is swapped). */
+function readText(file: string, problems: LoadProblem[]): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    problems.push({ code: "FILE_UNREADABLE", message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, file });
+    return undefined;
+  }
 }
 
 function isFile(path: string): boolean {
