@@ -23,7 +23,7 @@ run: install
 # The type check runs first: a type error fails the build like a failing test.
 test: install
 	node_modules/.bin/tsc --noEmit -p .
-	$(BUN) test
+	$(BUN) test --timeout 30000
 
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p .

@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { SchemaLoader } from "../compiler/checks/static-checks.ts";
 import { readSource } from "../compiler/source/read-source.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
@@ -26,7 +26,8 @@ function readSchemaFile(directory: string, ref: string): JsonValue | undefined {
   try {
     const path = realpathSync(resolve(directory, ref));
     const inside = relative(realpathSync(directory), path);
-    if (inside.startsWith("..") || isAbsolute(inside)) return undefined;
+    // Outside means a `..` segment first; a name such as `..data` (a ConfigMap's) is inside.
+    if (inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
     const read = readSource(readFileSync(path, "utf8"), path);
     return read.ok ? read.value : undefined;
   } catch {

@@ -11,6 +11,9 @@ import { bundle, manifest, ruleDetails } from "./routes/manifest-route.ts";
 import { rulesetList } from "./routes/ruleset-list-route.ts";
 import { ConfigurationError, type ServerOptions } from "./config/server-options.ts";
 import { loadSnapshot, SnapshotError, type RulesSnapshot } from "./snapshot/rules-snapshot.ts";
+import { rulesDirectoryHash } from "../rule-files/rules-directory-hash.ts";
+import { cronDelay, cronSettingProblem } from "./refresh/cron-setting.ts";
+import { RefreshTimer } from "./refresh/refresh-timer.ts";
 
 /** What caused a reload; logged as `trigger`. */
 export type ReloadTrigger = "SIGHUP" | "interval" | "cron" | "api";
@@ -41,11 +44,20 @@ export class RuleServer {
   private server: Server<undefined> | undefined;
   private draining = false;
   private drained: Promise<void> | undefined;
+  /** The hash of the rules directory at the last load attempted (start-up, SIGHUP or schedule). */
+  private lastAttemptedHash: string | undefined;
+  private refreshTimer: RefreshTimer | undefined;
 
   constructor(private readonly options: ServerOptions) {
     const token = options.token === "" ? undefined : options.token;
     if (token === undefined && options.allowOpen !== true) {
       throw new ConfigurationError(["a token is required (RULE_SERVER_TOKEN, or the token option); open mode needs RULE_SERVER_ALLOW_OPEN=1 or allowOpen: true"]);
+    }
+    const refresh = options.refresh ?? { mode: "manual" };
+    if (refresh.mode === "interval" && !(refresh.intervalMs >= 1000)) throw new ConfigurationError(["the refresh interval must be at least one second"]);
+    if (refresh.mode === "cron") {
+      const problem = cronSettingProblem(refresh.expression, refresh.timeZone);
+      if (problem !== undefined) throw new ConfigurationError([problem]);
     }
     this.logger = new Logger(options.log);
     this.token = new BearerToken(token);
@@ -64,6 +76,7 @@ export class RuleServer {
   /** Loads the rules and starts listening; throws SnapshotError when the rules cannot be served. */
   async listen(): Promise<{ port: number }> {
     if (this.server) return { port: this.server.port! };
+    this.lastAttemptedHash = rulesDirectoryHash(this.rulesDir);
     this.snapshot = loadSnapshot(this.rulesDir, this.operators);
     this.warnMissingOperators(this.snapshot);
     const context = (params: Record<string, string>, logFields: Record<string, unknown>): RouteContext => ({
@@ -88,11 +101,29 @@ export class RuleServer {
       workers: this.options.workers ?? 0,
       refresh: this.options.refresh?.mode ?? "manual",
     });
+    this.startRefresh();
     return { port: this.server.port! };
   }
 
+  /** A scheduled check: reload only when the directory's contents differ from the last load attempted. */
+  async checkForChanges(trigger: "interval" | "cron"): Promise<ReloadOutcome | undefined> {
+    const hash = rulesDirectoryHash(this.rulesDir);
+    if (hash === this.lastAttemptedHash) return undefined;
+    return this.reload(trigger, hash);
+  }
+
+  private startRefresh(): void {
+    const refresh = this.options.refresh ?? { mode: "manual" };
+    if (refresh.mode === "manual") return;
+    const nextDelay = refresh.mode === "interval" ? () => refresh.intervalMs : cronDelay(refresh.expression, refresh.timeZone);
+    this.refreshTimer = new RefreshTimer(nextDelay, () => void this.checkForChanges(refresh.mode));
+    this.refreshTimer.start();
+  }
+
   /** Builds a new snapshot and swaps it in, or keeps serving the previous one and says why. */
-  async reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
+  async reload(trigger: ReloadTrigger = "api", hash?: string): Promise<ReloadOutcome> {
+    // Every load counts as an attempt, so a schedule does not load the same files again.
+    this.lastAttemptedHash = hash ?? rulesDirectoryHash(this.rulesDir);
     try {
       const next = loadSnapshot(this.rulesDir, this.operators);
       this.snapshot = next;
@@ -114,6 +145,7 @@ export class RuleServer {
   drain(): Promise<void> {
     if (this.drained) return this.drained;
     this.draining = true;
+    this.refreshTimer?.stop();
     this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
     this.drained = new Promise<void>((resolve) => setTimeout(resolve, (this.options.drainSeconds ?? 5) * 1000)).then(() => this.server?.stop(false));
     return this.drained;
@@ -122,6 +154,7 @@ export class RuleServer {
   /** Stops at once: open connections are closed, in-flight requests are cut. */
   async stop(): Promise<void> {
     this.draining = true;
+    this.refreshTimer?.stop();
     await this.server?.stop(true);
   }
 

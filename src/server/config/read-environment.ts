@@ -1,4 +1,6 @@
-import { ConfigurationError, type ServerOptions } from "./server-options.ts";
+import { parseRefreshInterval } from "../../schedule/refresh-interval.ts";
+import { cronSettingProblem } from "../refresh/cron-setting.ts";
+import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
 
 /**
  * The stand-alone server's options from its environment (SERVER.md, Configuration). Every bad
@@ -27,11 +29,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     drainSeconds = Number(drainText);
     if (!/^\s*[0-9]+(\.[0-9]+)?\s*$/.test(drainText) || !Number.isFinite(drainSeconds)) problems.push(`DRAIN_SECONDS must be a non-negative number, got ${JSON.stringify(drainText)}`);
   }
-  const refresh = env.RULES_REFRESH ?? "manual";
-  if (refresh !== "manual") {
-    if (refresh === "interval" || refresh === "cron") problems.push(`RULES_REFRESH=${refresh} is not supported by this version; use manual and reload with SIGHUP`);
-    else problems.push(`RULES_REFRESH must be manual, interval or cron, got ${JSON.stringify(refresh)}`);
-  }
+  const refresh = readRefresh(env, problems);
   if (workers > 0) problems.push("RULE_SERVER_WORKERS above 0 is not supported by this version; evaluations run on the event loop (0)");
   if (problems.length > 0) throw new ConfigurationError(problems);
   const token = env.RULE_SERVER_TOKEN === "" ? undefined : env.RULE_SERVER_TOKEN;
@@ -45,6 +43,38 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     workers,
     evaluationTimeoutMs,
     drainSeconds,
-    refresh: { mode: "manual" },
+    refresh,
   };
+}
+
+function readRefresh(env: Readonly<Record<string, string | undefined>>, problems: string[]): RefreshSetting {
+  const mode = env.RULES_REFRESH || "manual";
+  switch (mode) {
+    case "manual":
+      return { mode };
+    case "interval": {
+      const text = env.RULES_REFRESH_INTERVAL;
+      if (text === undefined || text === "") {
+        problems.push("RULES_REFRESH=interval needs RULES_REFRESH_INTERVAL (30s, 5m, 1h, 1500ms or a number of seconds)");
+        return { mode: "manual" };
+      }
+      const interval = parseRefreshInterval(text);
+      if (!interval.ok) {
+        problems.push(`RULES_REFRESH_INTERVAL: ${interval.reason}`);
+        return { mode: "manual" };
+      }
+      return { mode, intervalMs: interval.milliseconds };
+    }
+    case "cron": {
+      const problem = cronSettingProblem(env.RULES_REFRESH_CRON, env.RULES_REFRESH_TZ || "UTC");
+      if (problem !== undefined) {
+        problems.push(problem);
+        return { mode: "manual" };
+      }
+      return { mode, expression: env.RULES_REFRESH_CRON!, timeZone: env.RULES_REFRESH_TZ || "UTC" };
+    }
+    default:
+      problems.push(`RULES_REFRESH must be manual, interval or cron, got ${JSON.stringify(mode)}`);
+      return { mode: "manual" };
+  }
 }

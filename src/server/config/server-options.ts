@@ -20,10 +20,19 @@ export interface ServerOptions {
   /** Seconds between readiness turning 503 and the end of service after a drain starts. */
   readonly drainSeconds?: number;
   /** Reload schedule; `manual` reloads on SIGHUP (or `reload()`) only. */
-  readonly refresh?: { readonly mode: "manual" };
+  readonly refresh?: RefreshSetting;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
 }
+
+/**
+ * When the rules directory is checked for changes besides SIGHUP: never, every interval, or at a
+ * cron schedule's fire times in a time zone.
+ */
+export type RefreshSetting =
+  | { readonly mode: "manual" }
+  | { readonly mode: "interval"; readonly intervalMs: number }
+  | { readonly mode: "cron"; readonly expression: string; readonly timeZone: string };
 
 /** Options that cannot be served; every problem is listed. */
 export class ConfigurationError extends Error {

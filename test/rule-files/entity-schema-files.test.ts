@@ -1,0 +1,43 @@
+import { expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { entitySchemaLoader } from "../../src/rule-files/entity-schema-files.ts";
+import { temporaryDirectory } from "../support/temp-directory.ts";
+
+/** Entity schemas are read relative to the ruleset's directory and never from outside it. */
+test("a schema beside the ruleset resolves, YAML or JSON", () => {
+  const dir = temporaryDirectory({ "a.schema.json": '{"type":"object"}', "b.openapi.yaml": "components: { schemas: { B: { type: object } } }\n" });
+  try {
+    const load = entitySchemaLoader(join(dir.path, "x.ruleset.yaml"));
+    expect(load("./a.schema.json")).toEqual({ type: "object" });
+    expect(load("b.openapi.yaml")).toEqual({ components: { schemas: { B: { type: "object" } } } });
+    expect(load("./missing.json")).toBeUndefined();
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a reference that leaves the directory does not resolve", () => {
+  const outer = temporaryDirectory({ "secret.json": '{"type":"object"}' });
+  try {
+    mkdirSync(join(outer.path, "rules"));
+    const load = entitySchemaLoader(join(outer.path, "rules", "x.ruleset.yaml"));
+    expect(load("../secret.json")).toBeUndefined();
+    expect(load(join(outer.path, "secret.json"))).toBeUndefined();
+  } finally {
+    outer.remove();
+  }
+});
+
+test("in a ConfigMap layout the files behind ..data links are inside the directory", () => {
+  const dir = temporaryDirectory({});
+  try {
+    mkdirSync(join(dir.path, "..2026_01"));
+    writeFileSync(join(dir.path, "..2026_01", "a.schema.json"), '{"type":"object"}');
+    symlinkSync("..2026_01", join(dir.path, "..data"));
+    symlinkSync("..data/a.schema.json", join(dir.path, "a.schema.json"));
+    expect(entitySchemaLoader(join(dir.path, "x.ruleset.yaml"))("./a.schema.json")).toEqual({ type: "object" });
+  } finally {
+    dir.remove();
+  }
+});
