@@ -4,6 +4,7 @@
  */
 import { runCheckCommand } from "./cli/check-command.ts";
 import { runCompileCommand, runManifestCommand } from "./cli/compile-command.ts";
+import { runCronCommand } from "./cli/cron-command.ts";
 import { runEngineCommand } from "./cli/engine-command.ts";
 import { runEvaluateCommand } from "./cli/evaluate-command.ts";
 import { runServeCommand } from "./cli/serve-command.ts";
@@ -25,6 +26,8 @@ async function main(args: readonly string[]): Promise<number> {
       return runManifestCommand(rest);
     case "evaluate":
       return runEvaluateCommand(rest);
+    case "cron":
+      return runCronCommand(rest);
     case "version":
     case "--version":
       process.stdout.write(versionText());

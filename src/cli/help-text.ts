@@ -11,6 +11,8 @@ Usage:
                                    print one manifest of a ruleset (default: client)
   rule-server evaluate --bundle <file> [--channel client|server] [request.json|-]
                                    evaluate one request against a bundle
+  rule-server cron '<expr>' [--tz Zone] [--after RFC3339] [--count N]
+                                   print a refresh schedule's next fire times, or why it is refused
   rule-server engine [--conformance-operators]
                                    speak the engine protocol (JSON Lines) on stdin/stdout
   rule-server version              print the engine, specification and bundle versions

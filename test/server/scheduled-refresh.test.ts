@@ -138,3 +138,39 @@ test("the timers stop when the drain starts", async () => {
     rules.remove();
   }
 });
+
+describe("cron", () => {
+  const rules = rulesDirectory();
+  const refused: [string, Record<string, string>][] = [
+    ["an expression that is not cron", { RULES_REFRESH: "cron", RULES_REFRESH_CRON: "every day" }],
+    ["a schedule that can never fire", { RULES_REFRESH: "cron", RULES_REFRESH_CRON: "0 0 30 2 *" }],
+    ["an unknown time zone", { RULES_REFRESH: "cron", RULES_REFRESH_CRON: "0 3 * * *", RULES_REFRESH_TZ: "Mars/Olympus" }],
+    ["a time that always falls in a DST gap of its zone", { RULES_REFRESH: "cron", RULES_REFRESH_CRON: "30 2 8-14 3 */7", RULES_REFRESH_TZ: "America/New_York" }],
+  ];
+  for (const [name, env] of refused) {
+    test(`${name} stops start-up with a fatal line and status 1`, async () => {
+      const run = await startExpectingFailure(serverEnvironment(rules.path, env));
+      expect(run.status).toBe(1);
+      expect(JSON.stringify(run.logs.at(-1))).toContain("RULES_REFRESH_");
+    });
+  }
+
+  test(
+    "a cron schedule reloads changed files at its next fire time, logged with trigger cron",
+    async () => {
+      const dir = rulesDirectory();
+      const server = await startServer(serverEnvironment(dir.path, { RULES_REFRESH: "cron", RULES_REFRESH_CRON: "* * * * *", RULES_REFRESH_TZ: "Europe/Berlin" }));
+      try {
+        expect(server.logs().find((line) => line.msg === "listening")!.refresh).toBe("cron");
+        dir.write("shop-order.ruleset.yaml", readFileSync(join(dir.path, "shop-order.ruleset.yaml"), "utf8").replace("default: 100", "default: 110"));
+        const reloaded = await server.waitForLog((line) => line.msg === "rules reloaded", 65000);
+        expect(reloaded.trigger).toBe("cron");
+        expect(new Date(String(reloaded.time)).getUTCSeconds()).toBeLessThan(5);
+      } finally {
+        await server.kill();
+        dir.remove();
+      }
+    },
+    70000,
+  );
+});
