@@ -14,6 +14,7 @@ import { loadSnapshot, SnapshotError, type RulesSnapshot } from "./snapshot/rule
 import { rulesDirectoryHash } from "../rule-files/rules-directory-hash.ts";
 import { cronDelay, cronSettingProblem } from "./refresh/cron-setting.ts";
 import { RefreshTimer } from "./refresh/refresh-timer.ts";
+import { WorkerPool } from "./workers/worker-pool.ts";
 
 /** What caused a reload; logged as `trigger`. */
 export type ReloadTrigger = "SIGHUP" | "interval" | "cron" | "api";
@@ -38,8 +39,10 @@ const ROUTES: Readonly<Record<string, RouteDefinition>> = {
 export class RuleServer {
   private readonly logger: Logger;
   private readonly token: BearerToken;
-  private readonly operators: CustomOperators;
-  private readonly evaluator: RulesetEvaluator = eventLoopEvaluator;
+  private operators: CustomOperators;
+  private readonly evaluator: RulesetEvaluator;
+  private readonly workerPool: WorkerPool | undefined;
+  private generation = 0;
   private snapshot: RulesSnapshot | undefined;
   private server: Server<undefined> | undefined;
   private draining = false;
@@ -59,9 +62,16 @@ export class RuleServer {
       const problem = cronSettingProblem(refresh.expression, refresh.timeZone);
       if (problem !== undefined) throw new ConfigurationError([problem]);
     }
+    const workers = options.workers ?? 0;
+    if (!Number.isSafeInteger(workers) || workers < 0) throw new ConfigurationError(["workers must be a non-negative integer"]);
+    if (workers > 0 && options.operators && !options.operatorsModule) {
+      throw new ConfigurationError(["with workers, custom operators must come from operatorsModule: functions cannot cross threads"]);
+    }
     this.logger = new Logger(options.log);
     this.token = new BearerToken(token);
     this.operators = customOperatorsFrom(options.operators);
+    this.workerPool = workers > 0 ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger) : undefined;
+    this.evaluator = this.workerPool ?? eventLoopEvaluator;
   }
 
   /** The port the server listens on (the real one when 0 was asked for). */
@@ -76,9 +86,11 @@ export class RuleServer {
   /** Loads the rules and starts listening; throws SnapshotError when the rules cannot be served. */
   async listen(): Promise<{ port: number }> {
     if (this.server) return { port: this.server.port! };
+    if (this.options.operatorsModule && !this.options.operators) this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     this.lastAttemptedHash = rulesDirectoryHash(this.rulesDir);
-    this.snapshot = loadSnapshot(this.rulesDir, this.operators);
+    this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
     this.warnMissingOperators(this.snapshot);
+    await this.workerPool?.start(this.snapshot);
     const context = (params: Record<string, string>, logFields: Record<string, unknown>): RouteContext => ({
       snapshot: this.snapshot!,
       token: this.token,
@@ -125,7 +137,9 @@ export class RuleServer {
     // Every load counts as an attempt, so a schedule does not load the same files again.
     this.lastAttemptedHash = hash ?? rulesDirectoryHash(this.rulesDir);
     try {
-      const next = loadSnapshot(this.rulesDir, this.operators);
+      const next = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
+      // Workers get the new snapshot before any request can name it; evaluations under way finish on the old one.
+      await this.evaluator.useSnapshot(next);
       this.snapshot = next;
       this.logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
       this.warnMissingOperators(next);
@@ -147,7 +161,9 @@ export class RuleServer {
     this.draining = true;
     this.refreshTimer?.stop();
     this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
-    this.drained = new Promise<void>((resolve) => setTimeout(resolve, (this.options.drainSeconds ?? 5) * 1000)).then(() => this.server?.stop(false));
+    this.drained = new Promise<void>((resolve) => setTimeout(resolve, (this.options.drainSeconds ?? 5) * 1000))
+      .then(() => this.server?.stop(false))
+      .then(() => this.evaluator.close());
     return this.drained;
   }
 
@@ -156,6 +172,7 @@ export class RuleServer {
     this.draining = true;
     this.refreshTimer?.stop();
     await this.server?.stop(true);
+    await this.evaluator.close();
   }
 
   private warnMissingOperators(snapshot: RulesSnapshot): void {

@@ -30,7 +30,6 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     if (!/^\s*[0-9]+(\.[0-9]+)?\s*$/.test(drainText) || !Number.isFinite(drainSeconds)) problems.push(`DRAIN_SECONDS must be a non-negative number, got ${JSON.stringify(drainText)}`);
   }
   const refresh = readRefresh(env, problems);
-  if (workers > 0) problems.push("RULE_SERVER_WORKERS above 0 is not supported by this version; evaluations run on the event loop (0)");
   if (problems.length > 0) throw new ConfigurationError(problems);
   const token = env.RULE_SERVER_TOKEN === "" ? undefined : env.RULE_SERVER_TOKEN;
   const allowOpen = env.RULE_SERVER_ALLOW_OPEN === "1" || env.RULE_SERVER_ALLOW_OPEN === "true";

@@ -15,6 +15,13 @@ export interface ServerOptions {
   readonly operators?: Readonly<Record<string, CustomOperator>>;
   /** Worker threads that evaluate; 0 evaluates on the event loop. */
   readonly workers?: number;
+  /**
+   * With workers: the module (a path or URL) every worker imports its custom operators from, as
+   * `export const operators = { "x-...": fn }`. Functions cannot cross threads, so `operators`
+   * alone only works without workers; the server itself imports this module too when `operators`
+   * is not given.
+   */
+  readonly operatorsModule?: string;
   /** With workers: an evaluation running longer is answered 503. */
   readonly evaluationTimeoutMs?: number;
   /** Seconds between readiness turning 503 and the end of service after a drain starts. */

@@ -1,16 +1,30 @@
 import type { Channel } from "../../engine/bundle/channel.ts";
-import type { EvaluationResult } from "../../engine/evaluation/evaluation-result.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
+import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { ServedRuleset } from "../snapshot/served-ruleset.ts";
 
 /**
- * Where evaluations run. On the event loop it is a direct call; worker threads ([6/7]) implement
- * the same interface, so the HTTP layer does not change.
+ * Where evaluations run: on the event loop, or on worker threads (workers/worker-pool.ts). Both
+ * answer the serialized result, so a worker's bytes reach the client unchanged.
  */
+export interface EvaluationAnswer {
+  readonly body: string;
+  readonly decision: string;
+}
+
 export interface RulesetEvaluator {
-  evaluate(served: ServedRuleset, request: JsonValue, channel: Channel): Promise<EvaluationResult>;
+  evaluate(snapshot: RulesSnapshot, served: ServedRuleset, request: JsonValue, channel: Channel): Promise<EvaluationAnswer>;
+  /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
+  useSnapshot(snapshot: RulesSnapshot): Promise<void>;
+  /** Ends the evaluator after the evaluations in flight. */
+  close(): Promise<void>;
 }
 
 export const eventLoopEvaluator: RulesetEvaluator = {
-  evaluate: async (served, request, channel) => served.ruleset.evaluate(request, channel),
+  evaluate: async (_snapshot, served, request, channel) => {
+    const result = served.ruleset.evaluate(request, channel);
+    return { body: JSON.stringify(result), decision: result.decision };
+  },
+  useSnapshot: async () => undefined,
+  close: async () => undefined,
 };

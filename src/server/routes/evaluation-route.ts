@@ -2,7 +2,6 @@ import { requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
 import { isJsonObject } from "../../engine/value/json-access.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { HttpError } from "../http/http-error.ts";
-import { jsonResponse } from "../http/json-response.ts";
 import { readLimitedBody } from "../http/request-body.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 import { findRuleset } from "./ruleset-lookup.ts";
@@ -25,7 +24,7 @@ export const evaluations: RouteHandler = async (request, { snapshot, token, eval
   if (problem !== undefined) throw new HttpError(400, problem);
   logFields.ruleset = body.ruleset;
   const served = findRuleset(snapshot, body.ruleset, (body.version as string | null | undefined) ?? undefined);
-  const result = await evaluator.evaluate(served, body, channel);
-  logFields.decision = result.decision;
-  return jsonResponse(result, 200, { "Cache-Control": "no-store" });
+  const answer = await evaluator.evaluate(snapshot, served, body, channel);
+  logFields.decision = answer.decision;
+  return new Response(answer.body, { status: 200, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
 };

@@ -29,6 +29,10 @@ export class RulesSnapshot {
     readonly loadedAt: string,
     /** Rulesets that need custom operators the host has not registered. */
     readonly missingOperators: readonly { ruleset: string; operators: string[] }[],
+    /** The bundle of each ruleset, as worker threads receive the snapshot. */
+    readonly bundles: ReadonlyMap<string, JsonObject> = new Map(),
+    /** Counts the snapshots of one server: evaluations name the one they run against. */
+    readonly generation = 0,
   ) {
     this.entries = [...rulesets.values()].map((served) => served.entry).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.listBody = new TextEncoder().encode(JSON.stringify({ rulesets: this.entries }));
@@ -44,7 +48,7 @@ export class SnapshotError extends Error {
 }
 
 /** Loads every ruleset, bundle and the cache policy of a directory; throws SnapshotError on any problem. */
-export function loadSnapshot(directory: string, operators: CustomOperators, now: Date = new Date()): RulesSnapshot {
+export function loadSnapshot(directory: string, operators: CustomOperators, generation = 0, now: Date = new Date()): RulesSnapshot {
   let names: string[];
   try {
     names = readdirSync(directory).filter((name) => !name.startsWith(".")).sort();
@@ -55,6 +59,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, now:
     names.filter((name) => ruleFileKind(name) === kind && isFile(join(directory, name))).map((name) => join(directory, name));
   const problems: LoadProblem[] = [];
   const served = new Map<string, ServedRuleset>();
+  const bundles = new Map<string, JsonObject>();
   const definedBy = new Map<string, string>();
   const claim = (id: string, file: string): boolean => {
     const other = definedBy.get(id);
@@ -76,6 +81,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, now:
       const { bundle } = compileRuleset(source.document, { resolver, loadSchema: entitySchemaLoader(source.file) });
       const ruleset = LoadedRuleset.fromBundle(bundle, operators);
       served.set(ruleset.id, serveRuleset(bundle, ruleset, source.document as JsonObject));
+      bundles.set(ruleset.id, bundle);
     } catch (error) {
       if (!(error instanceof LoadError)) throw error;
       problems.push(...error.problems.map((problem) => ({ ...problem, file: source.file })));
@@ -91,7 +97,10 @@ export function loadSnapshot(directory: string, operators: CustomOperators, now:
     }
     try {
       const ruleset = LoadedRuleset.fromBundle(parsed.value, operators);
-      if (claim(ruleset.id, file)) served.set(ruleset.id, serveRuleset(parsed.value as JsonObject, ruleset, undefined));
+      if (claim(ruleset.id, file)) {
+        served.set(ruleset.id, serveRuleset(parsed.value as JsonObject, ruleset, undefined));
+        bundles.set(ruleset.id, parsed.value as JsonObject);
+      }
     } catch (error) {
       if (!(error instanceof LoadError)) throw error;
       problems.push(...error.problems.map((problem) => ({ ...problem, file })));
@@ -116,7 +125,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, now:
   const missingOperators = [...served.values()]
     .map((entry) => ({ ruleset: entry.entry.id, operators: entry.ruleset.missingOperators() }))
     .filter((missing) => missing.operators.length > 0);
-  return new RulesSnapshot(served, cachePolicy, now.toISOString(), missingOperators);
+  return new RulesSnapshot(served, cachePolicy, now.toISOString(), missingOperators, bundles, generation);
 }
 
 /** A file's text, or undefined with a problem when it cannot be read (it may vanish while a volume is swapped). */

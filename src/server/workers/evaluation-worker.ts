@@ -1,0 +1,55 @@
+/**
+ * The entry point of an evaluation worker thread. It holds the rulesets of the current snapshot
+ * (and of the previous one, for evaluations that started on it) and evaluates one request at a
+ * time. Custom operators come from a module every worker imports: functions cannot cross threads.
+ */
+import type { Channel } from "../../engine/bundle/channel.ts";
+import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
+import type { JsonValue } from "../../engine/value/json-value.ts";
+import { resultMessage, type ToWorker } from "./worker-messages.ts";
+
+declare const self: Worker;
+
+let operators: CustomOperators = NO_CUSTOM_OPERATORS;
+const generations = new Map<number, Map<string, LoadedRuleset>>();
+
+const post = (message: string): void => self.postMessage(message);
+
+self.onmessage = async (event: MessageEvent<string>) => {
+  const message = JSON.parse(event.data) as ToWorker;
+  switch (message.kind) {
+    case "init":
+      try {
+        if (message.operatorsModule) operators = customOperatorsFrom((await import(message.operatorsModule)).operators);
+        post(JSON.stringify({ kind: "ready" }));
+      } catch (error) {
+        post(JSON.stringify({ kind: "failed", message: error instanceof Error ? error.message : String(error) }));
+      }
+      return;
+    case "snapshot": {
+      const rulesets = new Map<string, LoadedRuleset>();
+      for (const bundle of message.bundles) {
+        const ruleset = LoadedRuleset.fromBundle(bundle as JsonValue, operators);
+        rulesets.set(ruleset.id, ruleset);
+      }
+      generations.set(message.generation, rulesets);
+      // Keep the two newest: evaluations that started on the previous snapshot finish on it.
+      for (const generation of [...generations.keys()].sort((a, b) => a - b).slice(0, -2)) generations.delete(generation);
+      return;
+    }
+    case "evaluate": {
+      const ruleset = generations.get(message.generation)?.get(message.ruleset);
+      if (!ruleset) {
+        post(JSON.stringify({ kind: "error", job: message.job, message: `snapshot ${message.generation} has no ruleset ${message.ruleset}` }));
+        return;
+      }
+      try {
+        const result = ruleset.evaluate(message.request as JsonValue, message.channel as Channel);
+        post(resultMessage(message.job, result.decision, JSON.stringify(result)));
+      } catch (error) {
+        post(JSON.stringify({ kind: "error", job: message.job, message: error instanceof Error ? error.message : String(error) }));
+      }
+    }
+  }
+};

@@ -1,0 +1,180 @@
+import type { Channel } from "../../engine/bundle/channel.ts";
+import type { JsonValue } from "../../engine/value/json-value.ts";
+import { HttpError } from "../http/http-error.ts";
+import type { EvaluationAnswer, RulesetEvaluator } from "../http/ruleset-evaluator.ts";
+import type { Logger } from "../logging/logger.ts";
+import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import type { ServedRuleset } from "../snapshot/served-ruleset.ts";
+import { readWorkerMessage, type ToWorker } from "./worker-messages.ts";
+
+/**
+ * Evaluation on worker threads (RULE_SERVER_WORKERS). One evaluation at a time per worker; the
+ * rest wait in order. An evaluation that outlives the timeout is answered 503 and its worker is
+ * terminated and replaced; nothing queued is lost. Only workers that reported ready are ever
+ * terminated: terminating a Bun worker that is still starting can bring the process down.
+ */
+const WORKER_ENTRY = new URL("./evaluation-worker.ts", import.meta.url);
+
+interface Job {
+  readonly id: number;
+  readonly message: string;
+  readonly resolve: (answer: EvaluationAnswer) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface PooledWorker {
+  readonly worker: Worker;
+  ready: boolean;
+  job: Job | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  retired: boolean;
+}
+
+export class WorkerPool implements RulesetEvaluator {
+  private readonly workers = new Set<PooledWorker>();
+  private readonly queue: Job[] = [];
+  /** The snapshot messages workers need: the current one and the one before it. */
+  private snapshotMessages: string[] = [];
+  private nextJob = 1;
+  private closing = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly size: number,
+    private readonly timeoutMs: number,
+    private readonly operatorsModule: string | undefined,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts every worker and waits until all are ready with the snapshot; rejects when one cannot start. */
+  async start(snapshot: RulesSnapshot): Promise<void> {
+    this.snapshotMessages = [snapshotMessage(snapshot)];
+    await Promise.all(Array.from({ length: this.size }, () => this.spawn()));
+  }
+
+  async useSnapshot(snapshot: RulesSnapshot): Promise<void> {
+    const message = snapshotMessage(snapshot);
+    this.snapshotMessages = [...this.snapshotMessages.slice(-1), message];
+    for (const pooled of this.workers) if (pooled.ready) pooled.worker.postMessage(message);
+  }
+
+  evaluate(snapshot: RulesSnapshot, served: ServedRuleset, request: JsonValue, channel: Channel): Promise<EvaluationAnswer> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextJob++;
+      const message: ToWorker = { kind: "evaluate", job: id, generation: snapshot.generation, ruleset: served.entry.id, channel, request };
+      this.queue.push({ id, message: JSON.stringify(message), resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Waits for the evaluations queued and in flight, then ends every worker. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.queue.length > 0 || [...this.workers].some((pooled) => pooled.job)) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    for (const pooled of this.workers) {
+      pooled.retired = true;
+      if (pooled.ready) pooled.worker.terminate();
+    }
+    this.workers.clear();
+  }
+
+  private spawn(): Promise<void> {
+    const worker = new Worker(WORKER_ENTRY);
+    const pooled: PooledWorker = { worker, ready: false, job: undefined, timer: undefined, retired: false };
+    this.workers.add(pooled);
+    return new Promise<void>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<string>) => {
+        const { header, body } = readWorkerMessage(event.data);
+        switch (header.kind) {
+          case "ready":
+            for (const message of this.snapshotMessages) worker.postMessage(message);
+            pooled.ready = true;
+            resolve();
+            this.dispatch();
+            return;
+          case "failed":
+            this.workers.delete(pooled);
+            reject(new Error(`an evaluation worker could not start: ${header.message}`));
+            return;
+          case "result":
+            this.finish(pooled, (job) => job.resolve({ body, decision: header.decision }));
+            return;
+          case "error":
+            this.finish(pooled, (job) => job.reject(new HttpError(500, "the evaluation failed", { detail: header.message })));
+        }
+      };
+      worker.addEventListener("close", () => this.lost(pooled, reject));
+      worker.addEventListener("error", (event) => {
+        this.logger.error("an evaluation worker failed", { error: (event as ErrorEvent).message });
+        this.lost(pooled, reject);
+      });
+      worker.postMessage(JSON.stringify({ kind: "init", operatorsModule: this.operatorsModule } satisfies ToWorker));
+    });
+  }
+
+  /** A worker ended without being retired: its evaluation is answered 503 and it is replaced. */
+  private lost(pooled: PooledWorker, rejectStart: (error: Error) => void): void {
+    if (pooled.retired || !this.workers.has(pooled)) return;
+    this.workers.delete(pooled);
+    if (pooled.timer) clearTimeout(pooled.timer);
+    if (!pooled.ready) {
+      rejectStart(new Error("an evaluation worker stopped while starting"));
+      return;
+    }
+    pooled.job?.reject(new HttpError(503, "the worker evaluating this request stopped; try again"));
+    pooled.job = undefined;
+    this.replace();
+  }
+
+  private finish(pooled: PooledWorker, settle: (job: Job) => void): void {
+    const job = pooled.job;
+    if (!job) return;
+    if (pooled.timer) clearTimeout(pooled.timer);
+    pooled.job = undefined;
+    pooled.timer = undefined;
+    settle(job);
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    for (const pooled of this.workers) {
+      if (this.queue.length === 0) break;
+      if (!pooled.ready || pooled.job || pooled.retired) continue;
+      const job = this.queue.shift()!;
+      pooled.job = job;
+      pooled.timer = setTimeout(() => this.timedOut(pooled, job), this.timeoutMs);
+      pooled.worker.postMessage(job.message);
+    }
+    if (this.queue.length === 0 && ![...this.workers].some((pooled) => pooled.job)) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  /** The evaluation outlived the timeout: answer 503, end that worker (it is ready), start another. */
+  private timedOut(pooled: PooledWorker, job: Job): void {
+    if (pooled.job !== job) return;
+    pooled.job = undefined;
+    pooled.retired = true;
+    this.workers.delete(pooled);
+    pooled.worker.terminate();
+    job.reject(new HttpError(503, `the evaluation took longer than ${this.timeoutMs} ms`));
+    this.logger.warn("evaluation timed out; its worker is replaced", { ms: this.timeoutMs });
+    this.replace();
+    this.dispatch();
+  }
+
+  private replace(): void {
+    if (this.closing) return;
+    this.spawn().catch((error: Error) => {
+      this.logger.error("an evaluation worker could not be replaced", { error: error.message });
+      // Try again shortly rather than in a tight loop.
+      setTimeout(() => this.replace(), 1000).unref?.();
+    });
+  }
+}
+
+function snapshotMessage(snapshot: RulesSnapshot): string {
+  return JSON.stringify({ kind: "snapshot", generation: snapshot.generation, bundles: [...snapshot.bundles.values()] } satisfies ToWorker);
+}

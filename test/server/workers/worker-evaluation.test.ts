@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createServer } from "../../../src/index.ts";
+import { goldenJsonFiles } from "../../support/golden-files.ts";
+import { PROJECT_ROOT } from "../../support/run-cli.ts";
+import { rulesDirectory } from "../../support/rules-directory.ts";
+import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
+import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
+
+/** RULE_SERVER_WORKERS and RULE_EVALUATION_TIMEOUT_MS against real processes. */
+const auth = { Authorization: `Bearer ${TOKEN}` };
+const post = (server: ServerProcess, body: unknown): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+
+describe("results are byte for byte those of the event loop", () => {
+  interface EvaluationFile {
+    bundle?: { id: string };
+    cases: { name: string; channel?: string; request: unknown }[];
+  }
+  const files = goldenJsonFiles("evaluations")
+    .map((file) => file.content as EvaluationFile)
+    .filter((file) => file.bundle !== undefined);
+  const bundles = new Map<string, EvaluationFile>();
+  for (const file of files) if (!bundles.has(file.bundle!.id)) bundles.set(file.bundle!.id, file);
+  const rules = rulesDirectory();
+  let inline: ServerProcess;
+  let workers: ServerProcess;
+
+  beforeAll(async () => {
+    for (const [id, file] of bundles) rules.write(`${id}.bundle.json`, JSON.stringify(file.bundle));
+    [inline, workers] = await Promise.all([startServer(serverEnvironment(rules.path)), startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2" }))]);
+  });
+  afterAll(async () => {
+    await Promise.all([inline.kill(), workers.kill()]);
+    rules.remove();
+  });
+
+  test("every golden evaluation case gives the same status and bytes with 0 and with 2 workers", async () => {
+    let compared = 0;
+    for (const [id, file] of bundles) {
+      for (const c of file.cases) {
+        const body = typeof c.request === "object" && c.request !== null && !Array.isArray(c.request) ? { ...c.request, ruleset: id, channel: c.channel ?? null } : c.request;
+        const [a, b] = await Promise.all([post(inline, body), post(workers, body)]);
+        expect(`${c.name}: ${b.status} ${await b.text()}`).toBe(`${c.name}: ${a.status} ${await a.text()}`);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
+});
+
+describe("timeouts and dead workers", () => {
+  const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "300" }));
+  });
+  afterAll(async () => {
+    await server.kill();
+    rules.remove();
+  });
+  const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1 } };
+
+  test("a deliberately slow rule is answered 503 within the timeout, and the next request is served", async () => {
+    const started = Date.now();
+    const response = await post(server, slowRequest());
+    expect(response.status).toBe(503);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await post(server, order)).status).toBe(200);
+    await server.waitForLog((line) => line.msg === "evaluation timed out; its worker is replaced");
+  });
+
+  test("under load, timeouts replace only ready workers: the process survives and nothing queued is lost", async () => {
+    const requests = Array.from({ length: 60 }, (_, i) => (i % 6 === 0 ? slowRequest() : order));
+    const statuses = await Promise.all(requests.map(async (body) => (await post(server, body)).status));
+    statuses.forEach((status, i) => expect(status).toBe(i % 6 === 0 ? 503 : 200));
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await post(server, order)).status).toBe(200);
+  });
+});
+
+describe("reload while evaluations are in flight", () => {
+  test("none is lost, and each reports the checksum of the snapshot that answered it", async () => {
+    const rules = rulesDirectory();
+    const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2" }));
+    try {
+      const checksum = async (): Promise<string> => ((await (await fetch(`${server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] }).rulesets.find((r) => r.id === "shop.orders.order")!.checksum;
+      const before = await checksum();
+      const shop = await Bun.file(join(rules.path, "shop-order.ruleset.yaml")).text();
+      rules.write("shop-order.ruleset.yaml", shop.replace("default: 100", "default: 160"));
+      const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } } };
+      const inFlight = Array.from({ length: 300 }, async (_, i) => {
+        if (i === 100) server.signal("SIGHUP");
+        const response = await post(server, order);
+        return { status: response.status, result: (await response.json()) as { checksum: string; decision: string } };
+      });
+      const answers = await Promise.all(inFlight);
+      await server.waitForLog((line) => line.msg === "rules reloaded");
+      const after = await checksum();
+      expect(after).not.toBe(before);
+      for (const answer of answers) {
+        expect(answer.status).toBe(200);
+        // The old rules deny 150 items, the new ones allow them: decision and checksum must agree.
+        expect(answer.result.checksum === before ? "deny" : answer.result.checksum === after ? "allow" : "unknown checksum").toBe(answer.result.decision);
+      }
+      const late = (await (await post(server, order)).json()) as { checksum: string };
+      expect(late.checksum).toBe(after);
+    } finally {
+      await server.kill();
+      rules.remove();
+    }
+  });
+});
+
+describe("drain with workers", () => {
+  test("in-flight evaluations finish, then the workers end and the process exits 0", async () => {
+    const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
+    const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "60000", DRAIN_SECONDS: "0" }));
+    try {
+      const inFlight = post(server, slowRequest("shop.slow", 2500));
+      await Bun.sleep(100);
+      server.signal("SIGTERM");
+      expect((await inFlight).status).toBe(200);
+      expect(await server.exited).toBe(0);
+    } finally {
+      await server.kill();
+      rules.remove();
+    }
+  });
+});
+
+describe("custom operators in workers (embedding)", () => {
+  const operatorsModule = join(PROJECT_ROOT, "test", "support", "operator-modules", "test-operators.ts");
+  const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
+  afterAll(() => rules.remove());
+
+  test("functions alone cannot reach workers: operatorsModule is required", () => {
+    expect(() => createServer({ rulesDir: rules.path, token: "t", workers: 2, operators: { "x-die": () => true } })).toThrow("operatorsModule");
+  });
+
+  test("operators come from the module every worker imports; a worker that dies is answered 503 and replaced", async () => {
+    const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 2, operatorsModule, log: () => undefined });
+    const { port } = await server.listen();
+    const call = (body: unknown): Promise<Response> => fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t" }, body: JSON.stringify(body) });
+    try {
+      const dying = await call({ ruleset: "shop.slow", entity: "Order", operation: "die", data: {} });
+      expect(dying.status).toBe(503);
+      for (let i = 0; i < 6; i++) expect((await call({ ruleset: "shop.slow", entity: "Order", operation: "create", data: { quantity: 1, unitPrice: 1 } })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
