@@ -42,10 +42,10 @@ async function wrk(url: string, script: string): Promise<WrkFigures> {
   };
 }
 
-async function startRuleServer(): Promise<{ url: string; stop: () => void }> {
+async function startRuleServer(workers: number): Promise<{ url: string; stop: () => void }> {
   const child = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts")], {
     cwd: ROOT,
-    env: { ...process.env, RULES_DIR: join(ROOT, "rules"), PORT: "0", RULE_SERVER_TOKEN: TOKEN, DRAIN_SECONDS: "0" },
+    env: { ...process.env, RULES_DIR: join(ROOT, "rules"), PORT: "0", RULE_SERVER_TOKEN: TOKEN, DRAIN_SECONDS: "0", RULE_SERVER_WORKERS: String(workers) },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -70,19 +70,26 @@ export async function benchHttp(): Promise<void> {
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(request))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${TOKEN}"\n`);
   const fixedBody = JSON.stringify({ decision: "allow", findings: [], effects: [], commands: [] });
   const baseline = Bun.serve({ port: 0, fetch: () => new Response(fixedBody, { headers: { "Content-Type": "application/json" } }) });
-  const server = await startRuleServer();
+  const rows: [string, WrkFigures][] = [["bare Bun.serve, fixed JSON body", await wrk(`http://127.0.0.1:${baseline.port}/`, script)]];
   try {
-    const probe = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(request) });
-    if (probe.status !== 200) throw new Error(`the bench request is answered ${probe.status}: ${await probe.text()}`);
-    const bare = await wrk(`http://127.0.0.1:${baseline.port}/`, script);
-    const rules = await wrk(`${server.url}/evaluations`, script);
-    console.log(`\nHTTP, wrk -t2 -c64 -d${DURATION}s (target: POST /evaluations at 60% of the baseline or more)`);
-    console.log(`${"server".padEnd(44)} ${"req/s".padStart(12)} ${"p99".padStart(9)}`);
-    console.log(`${"bare Bun.serve, fixed JSON body".padEnd(44)} ${Math.round(bare.requestsPerSecond).toLocaleString("en-US").padStart(12)} ${bare.p99.padStart(9)}`);
-    console.log(`${"rule-server POST /evaluations (0 workers)".padEnd(44)} ${Math.round(rules.requestsPerSecond).toLocaleString("en-US").padStart(12)} ${rules.p99.padStart(9)}`);
-    console.log(`ratio ${((rules.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)}% of the baseline${rules.non2xx > 0 ? `; ${rules.non2xx} non-2xx answers!` : ""}`);
+    for (const workers of [0, 1, 2]) {
+      const server = await startRuleServer(workers);
+      try {
+        const probe = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(request) });
+        if (probe.status !== 200) throw new Error(`the bench request is answered ${probe.status}: ${await probe.text()}`);
+        rows.push([`rule-server POST /evaluations, ${workers} worker(s)`, await wrk(`${server.url}/evaluations`, script)]);
+      } finally {
+        server.stop();
+      }
+    }
+    const base = rows[0]![1].requestsPerSecond;
+    console.log(`\nHTTP, wrk -t2 -c64 -d${DURATION}s on the example rulesets (target: 60% of the baseline or more)`);
+    console.log(`${"server".padEnd(44)} ${"req/s".padStart(12)} ${"p99".padStart(9)} ${"share".padStart(7)}`);
+    for (const [name, figures] of rows) {
+      const share = `${((figures.requestsPerSecond / base) * 100).toFixed(0)}%`;
+      console.log(`${name.padEnd(44)} ${Math.round(figures.requestsPerSecond).toLocaleString("en-US").padStart(12)} ${figures.p99.padStart(9)} ${share.padStart(7)}${figures.non2xx > 0 ? `  (${figures.non2xx} non-2xx!)` : ""}`);
+    }
   } finally {
-    server.stop();
     baseline.stop(true);
     rmSync(scratch, { recursive: true, force: true });
   }
