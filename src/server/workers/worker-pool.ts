@@ -13,7 +13,11 @@ import { readWorkerMessage, type ToWorker } from "./worker-messages.ts";
  * terminated and replaced; nothing queued is lost. Only workers that reported ready are ever
  * terminated: terminating a Bun worker that is still starting can bring the process down.
  */
-const WORKER_ENTRY = new URL("./evaluation-worker.ts", import.meta.url);
+/**
+ * The worker's entry point. In a compiled executable (build.ts names it as an entry point) it is
+ * found by its path in the project; otherwise next to this file.
+ */
+const WORKER_ENTRY = import.meta.url.includes("$bunfs") ? "./server/workers/evaluation-worker.ts" : new URL("./evaluation-worker.ts", import.meta.url).href;
 
 interface Job {
   readonly id: number;
