@@ -31,6 +31,9 @@ const ROUTES: Readonly<Record<string, RouteDefinition>> = {
   "/evaluations": { POST: evaluations },
 };
 
+/** The paths the server answers, for tools that must agree with it (deployment probes). */
+export const ROUTE_PATHS: readonly string[] = Object.keys(ROUTES);
+
 /**
  * The rule server (DECISIONS.md, Embedding): not listening until `listen()`. The rules being
  * served are one immutable snapshot; a reload builds a new one and swaps it in one step, or keeps

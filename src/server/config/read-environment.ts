@@ -6,6 +6,21 @@ import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./s
  * The stand-alone server's options from its environment (SERVER.md, Configuration). Every bad
  * value is reported; the caller logs one fatal line and exits with status 1.
  */
+/** Every variable the stand-alone server reads. */
+export const ENVIRONMENT_VARIABLES = [
+  "RULES_DIR",
+  "PORT",
+  "RULE_SERVER_TOKEN",
+  "RULE_SERVER_ALLOW_OPEN",
+  "DRAIN_SECONDS",
+  "RULES_REFRESH",
+  "RULES_REFRESH_INTERVAL",
+  "RULES_REFRESH_CRON",
+  "RULES_REFRESH_TZ",
+  "RULE_SERVER_WORKERS",
+  "RULE_EVALUATION_TIMEOUT_MS",
+] as const;
+
 export interface EnvironmentOptions extends ServerOptions {
   /** `RULE_SERVER_ALLOW_OPEN` was set while a token was given: it is ignored, with a warning. */
   readonly openModeIgnored: boolean;
