@@ -27,6 +27,14 @@ const MAX_SUBJECT_CODE_POINTS = 10000;
 const MAX_LIVE_EXPRESSIONS = 32;
 const FREE_AFTER_SCANNING = 1024;
 
+/**
+ * A pattern is a pure function of its subject, and short subjects (country codes, IBANs,
+ * currency codes) recur constantly: each pattern remembers its last answers for them, which
+ * spares the round trip into WebAssembly and the RE2 scanning that leads to recompiles.
+ */
+const MAX_REMEMBERED_SUBJECT = 64;
+const MAX_REMEMBERED_ANSWERS = 512;
+
 /** Patterns are literals in rulesets, but requests can bring their own; this bounds the memo. */
 const MAX_REMEMBERED_PATTERNS = 4096;
 
@@ -89,6 +97,8 @@ class Re2Pattern implements CompiledPattern {
   private compiled: RE2 | undefined;
   /** UTF-16 units scanned since the expression was compiled. */
   private scanned = 0;
+  /** Answers for recent short subjects. */
+  private readonly answers = new Map<string, boolean>();
 
   constructor(
     private readonly pattern: string,
@@ -97,8 +107,15 @@ class Re2Pattern implements CompiledPattern {
 
   test(subject: string): boolean {
     checkSubjectLength(subject);
+    const remembered = subject.length <= MAX_REMEMBERED_SUBJECT ? this.answers.get(subject) : undefined;
+    if (remembered !== undefined) return remembered;
     try {
-      return onEngine(() => this.expression().test(wellFormed(subject)));
+      const answer = onEngine(() => this.expression().test(wellFormed(subject)));
+      if (subject.length <= MAX_REMEMBERED_SUBJECT) {
+        if (this.answers.size >= MAX_REMEMBERED_ANSWERS) this.answers.clear();
+        this.answers.set(subject, answer);
+      }
+      return answer;
     } catch (error) {
       const named = `pattern ${JSON.stringify(this.pattern)}`;
       return fail(`${named} could not be matched: ${messageOf(error)}`);

@@ -170,3 +170,20 @@ describe("compilation", () => {
     expect(compilePattern("_$").test(subject)).toBe(true);
   });
 });
+
+describe("remembered answers", () => {
+  test("a short subject asked again gets the same answer, also after many other subjects", () => {
+    const pattern = compilePattern("^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$");
+    expect(pattern.test("DE89370400440532013000")).toBe(true);
+    expect(pattern.test("not an iban")).toBe(false);
+    for (let i = 0; i < 2000; i++) pattern.test(`XX${String(i).padStart(13, "0")}`);
+    expect(pattern.test("DE89370400440532013000")).toBe(true);
+    expect(pattern.test("not an iban")).toBe(false);
+  });
+  test("long subjects are not remembered and are still matched", () => {
+    const pattern = compilePattern("b$");
+    const long = "a".repeat(100);
+    expect(pattern.test(long + "b")).toBe(true);
+    expect(pattern.test(long)).toBe(false);
+  });
+});
