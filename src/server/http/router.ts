@@ -26,8 +26,8 @@ export function buildRouteTable(definitions: Readonly<Record<string, RouteDefini
   for (const [pattern, definition] of Object.entries(definitions)) {
     const allow = [...(definition.GET ? ["GET", "HEAD"] : []), ...(definition.POST ? ["POST"] : []), ...(definition.preflight ? ["OPTIONS"] : [])].join(", ");
     table[pattern] = (request) =>
-      handleLogged(request, definition.quiet ?? false, logger, async (logFields) => {
-        const params = decodeParams(pattern, new URL(request.url).pathname);
+      handleLogged(request, definition.quiet ?? false, logger, async (logFields, path) => {
+        const params = decodeParams(pattern, path);
         if (request.method === "OPTIONS" && definition.preflight) return preflightResponse();
         const handler = request.method === "GET" || request.method === "HEAD" ? definition.GET : request.method === "POST" ? definition.POST : undefined;
         if (!handler) throw new HttpError(405, `${request.method} is not allowed here`, { headers: { Allow: allow } });
@@ -40,27 +40,38 @@ export function buildRouteTable(definitions: Readonly<Record<string, RouteDefini
 /** The answer for a path no route knows. */
 export function notFound(request: Request, logger: Logger): Promise<Response> {
   return handleLogged(request, false, logger, async () => {
-    throw new HttpError(404, `no resource at ${new URL(request.url).pathname}`);
+    throw new HttpError(404, `no resource at ${pathOf(request.url)}`);
   });
 }
 
-async function handleLogged(request: Request, quiet: boolean, logger: Logger, handle: (logFields: Record<string, unknown>) => Promise<Response>): Promise<Response> {
+async function handleLogged(request: Request, quiet: boolean, logger: Logger, handle: (logFields: Record<string, unknown>, path: string) => Promise<Response>): Promise<Response> {
   const started = performance.now();
   const logFields: Record<string, unknown> = {};
+  const path = pathOf(request.url);
   let response: Response;
   try {
-    response = await handle(logFields);
+    response = await handle(logFields, path);
   } catch (error) {
     if (error instanceof HttpError) response = problemResponse(error);
     else {
-      logger.error("request failed", { method: request.method, path: new URL(request.url).pathname, error: error instanceof Error ? error.message : String(error) });
+      logger.error("request failed", { method: request.method, path, error: error instanceof Error ? error.message : String(error) });
       response = problemResponse(new HttpError(500, "the server failed to answer this request"));
     }
   }
   if (!quiet) {
-    logger.info("request", { method: request.method, path: new URL(request.url).pathname, status: response.status, ms: Math.round((performance.now() - started) * 100) / 100, ...logFields });
+    logger.info("request", { method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 100) / 100, ...logFields });
   }
   return response;
+}
+
+/** The path of a request URL, without the query: `http://host:port/a/b?c` → `/a/b`. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  const hash = url.indexOf("#", start);
+  const end = query === -1 ? (hash === -1 ? url.length : hash) : query;
+  return url.slice(start, end);
 }
 
 function decodeParams(pattern: string, pathname: string): Record<string, string> {
