@@ -8,9 +8,9 @@ import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { objectAt } from "../engine/value/json-access.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
-import { filesOfKind, isDirectory, readSourceFile, repeatedIdProblems } from "../rule-files/source-documents.ts";
+import { filesOfKind, isDirectory, repeatedIdProblems } from "../rule-files/source-documents.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
-import { compileSourceFile, formatProblem } from "./compile-source-file.ts";
+import { compileSourceFile, formatProblem, readRulesDirectory, type RulesDirectory } from "./compile-source-file.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**
@@ -33,9 +33,16 @@ export function runCheckCommand(args: readonly string[]): number {
     if (isDirectory(target)) files.push(...filesOfKind(target, "source"), ...filesOfKind(target, "bundle"));
     else files.push(resolve(target));
   }
-  const reports = files.map(checkFile);
-  for (const directory of new Set(files.map((file) => dirname(file)))) {
-    for (const problem of repeatedIdProblems(filesOfKind(directory, "source").map(readSourceFile))) {
+  const directories = new Map<string, RulesDirectory>();
+  const directoryOf = (file: string): RulesDirectory => {
+    const directory = dirname(file);
+    let read = directories.get(directory);
+    if (!read) directories.set(directory, (read = readRulesDirectory(directory)));
+    return read;
+  };
+  const reports = files.map((file) => checkFile(file, directoryOf));
+  for (const directory of directories.values()) {
+    for (const problem of repeatedIdProblems(directory.sources)) {
       const report = reports.find((candidate) => candidate.file === problem.file);
       report?.problems.push(problem);
     }
@@ -45,10 +52,10 @@ export function runCheckCommand(args: readonly string[]): number {
   return failed ? 1 : 0;
 }
 
-function checkFile(file: string): FileReport {
+function checkFile(file: string, directoryOf: (file: string) => RulesDirectory): FileReport {
   const kind = ruleFileKind(file.split("/").pop() ?? file);
   if (kind === "bundle") return checkBundle(file);
-  const compilation = compileSourceFile(file);
+  const compilation = compileSourceFile(file, directoryOf(file));
   if (!compilation.ok) return { file, ruleset: compilation.source.id, problems: compilation.problems, tests: [] };
   const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, customOperatorsFrom(conformanceOperators));
   const tests = runGoldenTests(ruleset, objectAt(compilation.source.document).tests);

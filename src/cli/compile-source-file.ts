@@ -1,20 +1,34 @@
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
+import type { SchemaLoader } from "../compiler/checks/static-checks.ts";
 import { compileRuleset, type CompiledRuleset } from "../compiler/compile-ruleset.ts";
+import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 import { entitySchemaLoader } from "../rule-files/entity-schema-files.ts";
 import { filesOfKind, readSourceFile, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
 
 /**
- * Compiles one ruleset source file as the server would: the other rulesets of its directory form
- * the registry `extends` reads, and entity schemas are read relative to it.
+ * Compiles ruleset source files as the server would: the rulesets of a file's directory form the
+ * registry `extends` reads, and entity schemas are read relative to it. What a directory needs
+ * (its sources, a resolver, a schema loader) is read once and shared by its files.
  */
+export interface RulesDirectory {
+  readonly sources: readonly SourceFile[];
+  readonly resolver: RulesetResolver;
+  readonly loadSchema: SchemaLoader;
+}
+
+export function readRulesDirectory(directory: string): RulesDirectory {
+  const sources = filesOfKind(directory, "source").map(readSourceFile);
+  return { sources, resolver: new RulesetResolver(registryOf(sources)), loadSchema: entitySchemaLoader(directory) };
+}
+
 export type SourceCompilation = { ok: true; source: SourceFile; compiled: CompiledRuleset } | { ok: false; source: SourceFile; problems: LoadProblem[] };
 
-export function compileSourceFile(file: string, neighbours: readonly SourceFile[] = filesOfKind(dirname(file), "source").map(readSourceFile)): SourceCompilation {
-  const source = readSourceFile(file);
+export function compileSourceFile(file: string, directory: RulesDirectory = readRulesDirectory(dirname(file))): SourceCompilation {
+  const source = directory.sources.find((candidate) => resolve(candidate.file) === resolve(file)) ?? readSourceFile(file);
   if (source.document === undefined || source.problems.length > 0) return { ok: false, source, problems: [...source.problems] };
   try {
-    const compiled = compileRuleset(source.document, { registry: registryOf(neighbours), loadSchema: entitySchemaLoader(file) });
+    const compiled = compileRuleset(source.document, { resolver: directory.resolver, loadSchema: directory.loadSchema });
     return { ok: true, source, compiled };
   } catch (error) {
     if (error instanceof LoadError) return { ok: false, source, problems: error.problems.map((problem) => ({ ...problem, file })) };

@@ -1,9 +1,8 @@
 import { readFileSync } from "node:fs";
 import { isChannel } from "../engine/bundle/channel.ts";
-import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import { ChannelUnavailableError, LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import { RequestShapeError } from "../engine/evaluation/request-shape.ts";
-import { ChannelUnavailableError } from "../engine/bundle/loaded-ruleset.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { UsageError } from "./usage-error.ts";

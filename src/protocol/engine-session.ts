@@ -6,10 +6,11 @@ import { customOperatorsFrom, type CustomOperator, type CustomOperators } from "
 import { evaluateExpression, type ExpressionEnvironment } from "../engine/expression/evaluate-expression.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
+import { isJsonObject } from "../engine/value/json-access.ts";
 import { compileRuleset } from "../compiler/compile-ruleset.ts";
 import { BUNDLE_FORMAT_VERSION, ENGINE_NAME, ENGINE_VERSION, SPECIFICATION_VERSION } from "../version.ts";
 import { badRequest, ProtocolError } from "./protocol-error.ts";
-import { isObject, optionalChannel, optionalEnvironment, optionalObject, requiredObject, requiredSource, type Source } from "./request-members.ts";
+import { optionalChannel, optionalEnvironment, optionalObject, requiredObject, requiredSource, type Source } from "./request-members.ts";
 
 /**
  * One run of the engine protocol (specification section 13): JSON Lines in, one response line per
@@ -34,9 +35,9 @@ export class EngineSession {
     const parsed = parseJson(text);
     if (!parsed.ok) return JSON.stringify({ ok: false, error: { code: "BAD_REQUEST", message: parsed.message } });
     const request = parsed.value;
-    const id = isObject(request) && Object.hasOwn(request, "id") ? { id: request.id } : {};
+    const id = isJsonObject(request) && Object.hasOwn(request, "id") ? { id: request.id } : {};
     try {
-      if (!isObject(request)) badRequest("a request must be a JSON object");
+      if (!isJsonObject(request)) badRequest("a request must be a JSON object");
       const result = this.handle(request);
       return JSON.stringify({ ...id, ok: true, result });
     } catch (error) {

@@ -1,11 +1,7 @@
 /** Error codes of the engine protocol (specification section 13). */
 export type ProtocolErrorCode = "BAD_REQUEST" | "UNKNOWN_RULESET" | "CHANNEL_UNAVAILABLE" | "LOAD_FAILED" | "EVALUATION_ERROR" | "UNSUPPORTED";
 
-export interface LoadProblem {
-  readonly code: string;
-  readonly message: string;
-  readonly rule?: string;
-}
+import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 
 /** A request the engine answers with `{"ok": false, "error": ...}`. */
 export class ProtocolError extends Error {

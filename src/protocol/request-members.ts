@@ -11,7 +11,6 @@ import { badRequest } from "./protocol-error.ts";
 
 export type Channel = "server" | "client";
 
-export { isJsonObject as isObject } from "../engine/value/json-access.ts";
 
 export function optionalChannel(request: JsonObject): Channel | undefined {
   const channel = request.channel;

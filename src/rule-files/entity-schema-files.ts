@@ -1,17 +1,17 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { SchemaLoader } from "../compiler/checks/static-checks.ts";
 import { readSource } from "../compiler/source/read-source.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
 
 /**
- * Entity schemas named by `$ref` relative to the directory of the ruleset file (JSON or YAML,
+ * Entity schemas named by `$ref` relative to the directory of the rulesets (JSON or YAML,
  * OpenAPI or JSON Schema). A reference that leaves that directory, or a file that cannot be read
  * or parsed, does not resolve (SCHEMA_REF_UNRESOLVED): rules never reach outside their folder.
- * Each file is read once per loader.
+ * Each file is read once per loader, so rulesets of one directory share one.
  */
-export function entitySchemaLoader(rulesetFile: string): SchemaLoader {
-  const directory = dirname(resolve(rulesetFile));
+export function entitySchemaLoader(rulesDirectory: string): SchemaLoader {
+  const directory = resolve(rulesDirectory);
   const cache = new Map<string, JsonValue | undefined>();
   return (ref: string) => {
     if (cache.has(ref)) return cache.get(ref);

@@ -90,7 +90,7 @@ export class RuleServer {
   async listen(): Promise<{ port: number }> {
     if (this.server) return { port: this.server.port! };
     if (this.options.operatorsModule && !this.options.operators) this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
-    this.lastAttemptedHash = rulesDirectoryHash(this.rulesDir);
+    this.lastAttemptedHash = this.hashForSchedule();
     this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
     this.warnMissingOperators(this.snapshot);
     await this.workerPool?.start(this.snapshot);
@@ -127,6 +127,11 @@ export class RuleServer {
     return this.reload(trigger, hash);
   }
 
+  /** The directory's hash, which only a refresh schedule compares; manual mode never reads it. */
+  private hashForSchedule(): string | undefined {
+    return (this.options.refresh?.mode ?? "manual") === "manual" ? undefined : rulesDirectoryHash(this.rulesDir);
+  }
+
   private startRefresh(): void {
     const refresh = this.options.refresh ?? { mode: "manual" };
     if (refresh.mode === "manual") return;
@@ -138,7 +143,7 @@ export class RuleServer {
   /** Builds a new snapshot and swaps it in, or keeps serving the previous one and says why. */
   async reload(trigger: ReloadTrigger = "api", hash?: string): Promise<ReloadOutcome> {
     // Every load counts as an attempt, so a schedule does not load the same files again.
-    this.lastAttemptedHash = hash ?? rulesDirectoryHash(this.rulesDir);
+    this.lastAttemptedHash = hash ?? this.hashForSchedule();
     try {
       const next = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
       // Workers get the new snapshot before any request can name it; evaluations under way finish on the old one.

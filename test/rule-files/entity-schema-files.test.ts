@@ -8,7 +8,7 @@ import { temporaryDirectory } from "../support/temp-directory.ts";
 test("a schema beside the ruleset resolves, YAML or JSON", () => {
   const dir = temporaryDirectory({ "a.schema.json": '{"type":"object"}', "b.openapi.yaml": "components: { schemas: { B: { type: object } } }\n" });
   try {
-    const load = entitySchemaLoader(join(dir.path, "x.ruleset.yaml"));
+    const load = entitySchemaLoader(dir.path);
     expect(load("./a.schema.json")).toEqual({ type: "object" });
     expect(load("b.openapi.yaml")).toEqual({ components: { schemas: { B: { type: "object" } } } });
     expect(load("./missing.json")).toBeUndefined();
@@ -21,7 +21,7 @@ test("a reference that leaves the directory does not resolve", () => {
   const outer = temporaryDirectory({ "secret.json": '{"type":"object"}' });
   try {
     mkdirSync(join(outer.path, "rules"));
-    const load = entitySchemaLoader(join(outer.path, "rules", "x.ruleset.yaml"));
+    const load = entitySchemaLoader(join(outer.path, "rules"));
     expect(load("../secret.json")).toBeUndefined();
     expect(load(join(outer.path, "secret.json"))).toBeUndefined();
   } finally {
@@ -36,7 +36,7 @@ test("in a ConfigMap layout the files behind ..data links are inside the directo
     writeFileSync(join(dir.path, "..2026_01", "a.schema.json"), '{"type":"object"}');
     symlinkSync("..2026_01", join(dir.path, "..data"));
     symlinkSync("..data/a.schema.json", join(dir.path, "a.schema.json"));
-    expect(entitySchemaLoader(join(dir.path, "x.ruleset.yaml"))("./a.schema.json")).toEqual({ type: "object" });
+    expect(entitySchemaLoader(dir.path)("./a.schema.json")).toEqual({ type: "object" });
   } finally {
     dir.remove();
   }

@@ -41,6 +41,8 @@ export function schemaProblems(document: JsonValue): LoadProblem[] {
 export class RulesetResolver {
   /** Parents resolved once per registry: a chain of children does not resolve its root again. */
   private readonly resolvedById = new Map<string, ResolvedRuleset>();
+  /** Schema problems per document, so a parent is validated once however many children it has. */
+  private readonly checkedDocuments = new WeakMap<object, LoadProblem[]>();
 
   constructor(private readonly registry: Registry) {}
 
@@ -49,8 +51,15 @@ export class RulesetResolver {
     return this.resolveWithin(document, []);
   }
 
+  private schemaProblemsOf(document: JsonValue): LoadProblem[] {
+    if (typeof document !== "object" || document === null) return schemaProblems(document);
+    let problems = this.checkedDocuments.get(document);
+    if (!problems) this.checkedDocuments.set(document, (problems = schemaProblems(document)));
+    return problems;
+  }
+
   private resolveWithin(document: JsonValue, descendants: readonly string[]): ResolvedRuleset {
-    const problems = schemaProblems(document);
+    const problems = this.schemaProblemsOf(document);
     if (problems.length > 0) throw new LoadError(problems);
     const doc = document as JsonObject;
     const metadata = objectAt(doc.metadata);
@@ -72,7 +81,7 @@ export class RulesetResolver {
       const parentId = stringAt(extension.ruleset);
       const parentDocument = this.registry.get(parentId);
       if (parentDocument === undefined) failWith("EXTENDS_NOT_FOUND", `${id}: parent ${parentId} is not in the registry`);
-      const parentProblems = schemaProblems(parentDocument);
+      const parentProblems = this.schemaProblemsOf(parentDocument);
       if (parentProblems.length > 0) throw new LoadError(parentProblems.map((problem) => ({ ...problem, message: `parent ${parentId}: ${problem.message}` })));
       const parentVersion = stringAt(objectAt(objectAt(parentDocument).metadata).version);
       const wanted = stringAt(extension.version);

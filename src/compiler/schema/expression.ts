@@ -1,16 +1,14 @@
 /** `$defs/Expr`: the expression AST (a literal, a `var` reference, an operator call or a function call). */
 import { Type } from "@sinclair/typebox";
+import { coreOperators } from "../../engine/expression/operators/core-operators.ts";
 import { Enum, Pattern } from "./keywords.ts";
 import { CUSTOM_OPERATOR_PATTERN, Name, VAR_PATTERN } from "./names.ts";
 
-/** The core operators of profile 1.0, in the order of the reference schema. */
-export const CORE_OPERATORS = [
-  "and", "or", "not", "eq", "ne", "lt", "lte", "gt", "gte", "between", "in", "exists", "empty",
-  "coalesce", "if", "add", "sub", "mul", "div", "mod", "abs", "min", "max", "round", "len",
-  "lower", "upper", "trim", "concat", "substring", "text", "matches", "startsWith", "endsWith",
-  "contains", "list", "all", "some", "none", "sum", "map", "filter", "typeOf", "daysBetween",
-  "yearsBetween",
-] as const;
+/**
+ * The core operators of profile 1.0: the names the engine implements, so that the schema and the
+ * evaluator can never disagree about which operators exist.
+ */
+export const CORE_OPERATORS: readonly string[] = [...coreOperators.keys()];
 
 const Operator = Type.Union([Enum(CORE_OPERATORS), Pattern(CUSTOM_OPERATOR_PATTERN)], {
   errorMessage: `must be a core operator or match ${CUSTOM_OPERATOR_PATTERN}`,

@@ -1,6 +1,6 @@
 import type { CustomOperators } from "../expression/custom-operators.ts";
 import { NO_CUSTOM_OPERATORS } from "../expression/custom-operators.ts";
-import { evaluateRequest } from "../evaluation/evaluate-request.ts";
+import { evaluateCheckedRequest, evaluateRequest } from "../evaluation/evaluate-request.ts";
 import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
 import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
@@ -75,6 +75,14 @@ export class LoadedRuleset {
   /** Evaluates a request (specification section 8); throws RequestShapeError for a malformed one. */
   evaluate(request: JsonValue, channel?: Channel): EvaluationResult {
     return evaluateRequest(this.plan(channel), request);
+  }
+
+  /**
+   * Evaluates a request the host has already checked with `requestShapeProblem`, as the HTTP
+   * server does before it looks the ruleset up; the shape is not walked a second time.
+   */
+  evaluateChecked(request: JsonObject, channel?: Channel): EvaluationResult {
+    return evaluateCheckedRequest(this.plan(channel), request);
   }
 
   /** The custom operators this ruleset's manifests need, sorted. */

@@ -1,4 +1,5 @@
 import { fail } from "../errors.ts";
+import { daysInMonth } from "./gregorian-calendar.ts";
 
 /**
  * Dates of `daysBetween` and `yearsBetween` (specification 4.3): an RFC 3339 full-date
@@ -78,15 +79,6 @@ function digitsAt(text: string, at: number, count: number): number | undefined {
     n = n * 10 + (code - 48);
   }
   return n;
-}
-
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's civil algorithm). */

@@ -26,6 +26,11 @@ export function evaluateRequest(plan: EvaluationPlan, request: JsonValue): Evalu
   return new Evaluation(plan, request).run();
 }
 
+/** Evaluates a request that has already passed `requestShapeProblem` (a host that checks first). */
+export function evaluateCheckedRequest(plan: EvaluationPlan, request: JsonObject): EvaluationResult {
+  return new Evaluation(plan, request).run();
+}
+
 export const EVALUATION_ERROR_CODE = "RULE-EVALUATION-ERROR";
 export const EVALUATION_ERROR_MESSAGE = "This rule could not be evaluated.";
 

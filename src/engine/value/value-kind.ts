@@ -1,5 +1,4 @@
 import { isDecimal, type NumberValue } from "../number/decimal.ts";
-import type { JsonValue } from "./json-value.ts";
 
 /**
  * A value inside an expression: JSON, except that a number may be an exact decimal
@@ -35,9 +34,4 @@ export function typeName(value: Value): TypeName {
       if (Array.isArray(value)) return "list";
       return isDecimal(value) ? "number" : "object";
   }
-}
-
-/** JSON values are values; the reverse needs ./leaving-value.ts. */
-export function fromJson(value: JsonValue): Value {
-  return value;
 }

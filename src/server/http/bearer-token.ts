@@ -27,15 +27,6 @@ export class BearerToken {
     }
   }
 
-  allows(request: Request): boolean {
-    try {
-      this.require(request);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   private matches(candidate: string): boolean {
     const given = Buffer.from(candidate, "utf8");
     const expected = this.expected!;

@@ -1,5 +1,5 @@
 import type { Channel } from "../../engine/bundle/channel.ts";
-import type { JsonValue } from "../../engine/value/json-value.ts";
+import type { JsonObject } from "../../engine/value/json-value.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { ServedRuleset } from "../snapshot/served-ruleset.ts";
 
@@ -13,7 +13,8 @@ export interface EvaluationAnswer {
 }
 
 export interface RulesetEvaluator {
-  evaluate(snapshot: RulesSnapshot, served: ServedRuleset, request: JsonValue, channel: Channel): Promise<EvaluationAnswer>;
+  /** `request` has passed the shape check already. */
+  evaluate(snapshot: RulesSnapshot, served: ServedRuleset, request: JsonObject, channel: Channel): Promise<EvaluationAnswer>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;
   /** Ends the evaluator after the evaluations in flight. */
@@ -22,7 +23,7 @@ export interface RulesetEvaluator {
 
 export const eventLoopEvaluator: RulesetEvaluator = {
   evaluate: async (_snapshot, served, request, channel) => {
-    const result = served.ruleset.evaluate(request, channel);
+    const result = served.ruleset.evaluateChecked(request, channel);
     return { body: JSON.stringify(result), decision: result.decision };
   },
   useSnapshot: async () => undefined,

@@ -73,12 +73,13 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
 
   const sources: SourceFile[] = files("source").map(readSourceFile);
   const resolver = new RulesetResolver(registryOf(sources));
+  const loadSchema = entitySchemaLoader(directory);
   for (const source of sources) {
     problems.push(...source.problems);
     if (source.document === undefined || source.problems.length > 0) continue;
     if (source.id !== undefined && !claim(source.id, source.file)) continue;
     try {
-      const { bundle } = compileRuleset(source.document, { resolver, loadSchema: entitySchemaLoader(source.file) });
+      const { bundle } = compileRuleset(source.document, { resolver, loadSchema });
       const ruleset = LoadedRuleset.fromBundle(bundle, operators);
       served.set(ruleset.id, serveRuleset(bundle, ruleset, source.document as JsonObject));
       bundles.set(ruleset.id, bundle);

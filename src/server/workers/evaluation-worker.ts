@@ -6,7 +6,7 @@
 import type { Channel } from "../../engine/bundle/channel.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
-import type { JsonValue } from "../../engine/value/json-value.ts";
+import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { resultMessage, type ToWorker } from "./worker-messages.ts";
 
 declare const self: Worker;
@@ -45,7 +45,8 @@ self.onmessage = async (event: MessageEvent<string>) => {
         return;
       }
       try {
-        const result = ruleset.evaluate(message.request as JsonValue, message.channel as Channel);
+        // The server checked the request's shape before sending it.
+        const result = ruleset.evaluateChecked(message.request as JsonObject, message.channel as Channel);
         post(resultMessage(message.job, result.decision, JSON.stringify(result)));
       } catch (error) {
         post(JSON.stringify({ kind: "error", job: message.job, message: error instanceof Error ? error.message : String(error) }));

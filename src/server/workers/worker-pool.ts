@@ -1,5 +1,5 @@
 import type { Channel } from "../../engine/bundle/channel.ts";
-import type { JsonValue } from "../../engine/value/json-value.ts";
+import type { JsonObject } from "../../engine/value/json-value.ts";
 import { HttpError } from "../http/http-error.ts";
 import type { EvaluationAnswer, RulesetEvaluator } from "../http/ruleset-evaluator.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -62,7 +62,7 @@ export class WorkerPool implements RulesetEvaluator {
     for (const pooled of this.workers) if (pooled.ready) pooled.worker.postMessage(message);
   }
 
-  evaluate(snapshot: RulesSnapshot, served: ServedRuleset, request: JsonValue, channel: Channel): Promise<EvaluationAnswer> {
+  evaluate(snapshot: RulesSnapshot, served: ServedRuleset, request: JsonObject, channel: Channel): Promise<EvaluationAnswer> {
     return new Promise((resolve, reject) => {
       const id = this.nextJob++;
       const message: ToWorker = { kind: "evaluate", job: id, generation: snapshot.generation, ruleset: served.entry.id, channel, request };
