@@ -41,3 +41,35 @@ test("in a ConfigMap layout the files behind ..data links are inside the directo
     dir.remove();
   }
 });
+
+test("a $ref without a fragment names the whole schema file, and paths are checked against it", async () => {
+  const { compileSourceFile } = await import("../../src/cli/compile-source-file.ts");
+  const ruleset = (path: string): string => `ruleCascade: "1.0.0"
+kind: RuleSet
+metadata: { id: acme.whole, version: 1.0.0, title: Whole-file schema }
+scope: [{ level: organization, id: acme }]
+entities:
+  Order: { schema: { $ref: ./order.schema.json } }
+rules:
+  - id: order.total.positive
+    kind: validation
+    target: { entity: Order, field: /total }
+    operations: [create]
+    assert: { op: gt, args: [{ var: ${path} }, 0] }
+    severity: error
+    finding: { code: ACME-TOT-001, message: totalPositive }
+messages: { en: { totalPositive: "The total must be positive." } }
+`;
+  const dir = temporaryDirectory({
+    "order.schema.json": '{"type":"object","properties":{"total":{"type":"number"}}}',
+    "good.ruleset.yaml": ruleset("data.total"),
+    "bad.ruleset.yaml": ruleset("data.missing").replace("acme.whole", "acme.whole-bad").replace("ACME-TOT-001", "ACME-TOT-002"),
+  });
+  try {
+    expect(compileSourceFile(join(dir.path, "good.ruleset.yaml")).ok).toBe(true);
+    const bad = compileSourceFile(join(dir.path, "bad.ruleset.yaml"));
+    expect(bad.ok ? [] : bad.problems.map((problem) => problem.code)).toEqual(["PATH_UNKNOWN"]);
+  } finally {
+    dir.remove();
+  }
+});

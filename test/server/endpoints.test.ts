@@ -43,9 +43,12 @@ describe("health and readiness", () => {
     const response = await get("/healthz");
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok" });
+    expect(response.headers.get("cache-control")).toBe("no-store");
   });
   test("GET /readyz reports ready, loadedAt and the number of rulesets", async () => {
-    const body = (await (await get("/readyz")).json()) as { status: string; loadedAt: string; rulesets: number };
+    const response = await get("/readyz");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = (await response.json()) as { status: string; loadedAt: string; rulesets: number };
     expect(body.status).toBe("ready");
     expect(body.rulesets).toBe(4);
     expect(new Date(body.loadedAt).toISOString()).toBe(body.loadedAt);
@@ -57,6 +60,7 @@ describe("GET /rulesets", () => {
     const response = await get("/rulesets");
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
     const { rulesets } = (await response.json()) as { rulesets: Record<string, unknown>[] };
     expect(rulesets.map((r) => r.id)).toEqual(["library.base", "library.branch.loans", BUNDLED, SHOP]);
   });
@@ -177,6 +181,7 @@ describe("POST /evaluations", () => {
   test("evaluates with the token and answers the result with the summary members", async () => {
     const response = await evaluate(goodOrder);
     expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
     const result = (await response.json()) as Record<string, unknown>;
     expect(result).toMatchObject({ ruleset: SHOP, checksum: shopChecksum, decision: "allow", blocking: false, resolution: "none" });
     expect((result.commands as { idempotencyKey: string }[])[0]!.idempotencyKey).toBe("order:0.3");
