@@ -3,7 +3,7 @@ import { customOperatorsFrom, type CustomOperators } from "../engine/expression/
 import { BearerToken } from "./http/bearer-token.ts";
 import { buildRouteTable, notFound, type RouteDefinition } from "./http/router.ts";
 import type { RouteContext } from "./http/route-context.ts";
-import { eventLoopEvaluator, type RulesetEvaluator } from "./http/ruleset-evaluator.ts";
+import { eventLoopEvaluator, type RulesetEvaluator } from "./evaluation/ruleset-evaluator.ts";
 import { Logger } from "./logging/logger.ts";
 import { evaluations } from "./routes/evaluation-route.ts";
 import { health, readiness } from "./routes/health-routes.ts";

@@ -16,9 +16,22 @@ export interface CalendarDate {
 
 const SECONDS_PER_DAY = 86400;
 
+/** Dates read recently: an evaluation reads the same few (`ctx.now`, a field, a constant) many times. */
+const recentDates = new Map<string, CalendarDate>();
+const RECENT_DATES_LIMIT = 256;
+
 export function parseCalendarDate(value: unknown): CalendarDate {
   if (typeof value !== "string") fail(`a date must be a string, got ${describe(value)}`);
-  const text = value;
+  let date = recentDates.get(value);
+  if (date === undefined) {
+    date = readCalendarDate(value);
+    if (recentDates.size >= RECENT_DATES_LIMIT) recentDates.clear();
+    recentDates.set(value, date);
+  }
+  return date;
+}
+
+function readCalendarDate(text: string): CalendarDate {
   const malformed = (): never => fail(`an RFC 3339 date or date-time is expected, got ${JSON.stringify(text)}`);
   const invalid = (): never => fail(`${JSON.stringify(text)} is not a valid date`);
   if (text.length < 10 || text[4] !== "-" || text[7] !== "-") malformed();
@@ -56,7 +69,7 @@ export function parseCalendarDate(value: unknown): CalendarDate {
   const dayNumber = Math.floor(utcSeconds / SECONDS_PER_DAY);
   const utc = civilFromDays(dayNumber);
   if (utc.year < 1 || utc.year > 9999) invalid();
-  return { ...utc, dayNumber };
+  return Object.freeze({ ...utc, dayNumber });
 }
 
 /** Completed calendar years from `from` to `to`, as ages are counted; negative when `to` is earlier. */

@@ -15,11 +15,19 @@ export class HttpError extends Error {
 }
 
 export function problemResponse(error: HttpError): Response {
-  const body: Record<string, unknown> = { type: "about:blank", title: error.title, status: error.status };
-  if (error.options.detail !== undefined) body.detail = error.options.detail;
-  Object.assign(body, error.options.members);
-  return new Response(JSON.stringify(body), {
+  return new Response(problemBody(error), {
     status: error.status,
     headers: { "Content-Type": "application/problem+json", ...error.options.headers },
   });
 }
+
+/** The problem+json text of an error. */
+export function problemBody(error: HttpError): string {
+  const body: Record<string, unknown> = { type: "about:blank", title: error.title, status: error.status };
+  if (error.options.detail !== undefined) body.detail = error.options.detail;
+  Object.assign(body, error.options.members);
+  return JSON.stringify(body);
+}
+
+/** The headers of a problem answer that carries no headers of its own. */
+export const PROBLEM_HEADERS = { "Content-Type": "application/problem+json" } as const;

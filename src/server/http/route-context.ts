@@ -1,7 +1,7 @@
 import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { BearerToken } from "./bearer-token.ts";
-import type { RulesetEvaluator } from "./ruleset-evaluator.ts";
+import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 
 /** What a handler may read: the snapshot being served (current at the start of the request), and the server's state. */
 export interface RouteContext {

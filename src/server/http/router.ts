@@ -25,32 +25,37 @@ export function buildRouteTable(definitions: Readonly<Record<string, RouteDefini
   const table: Record<string, BunRouteHandler> = {};
   for (const [pattern, definition] of Object.entries(definitions)) {
     const allow = [...(definition.GET ? ["GET", "HEAD"] : []), ...(definition.POST ? ["POST"] : []), ...(definition.preflight ? ["OPTIONS"] : [])].join(", ");
-    table[pattern] = (request) =>
-      handleLogged(request, definition.quiet ?? false, logger, async (logFields, path) => {
-        const params = decodeParams(pattern, path);
-        if (request.method === "OPTIONS" && definition.preflight) return preflightResponse();
-        const handler = request.method === "GET" || request.method === "HEAD" ? definition.GET : request.method === "POST" ? definition.POST : undefined;
-        if (!handler) throw new HttpError(405, `${request.method} is not allowed here`, { headers: { Allow: allow } });
-        return handler(request, context(params, logFields));
-      });
+    const parameters = parameterPositions(pattern);
+    const quiet = definition.quiet ?? false;
+    const dispatch = (request: Request, path: string, logFields: Record<string, unknown>): Response | Promise<Response> => {
+      const params = decodeParams(parameters, path);
+      if (request.method === "OPTIONS" && definition.preflight) return preflightResponse();
+      const handler = request.method === "GET" || request.method === "HEAD" ? definition.GET : request.method === "POST" ? definition.POST : undefined;
+      if (!handler) throw new HttpError(405, `${request.method} is not allowed here`, { headers: { Allow: allow } });
+      return handler(request, context(params, logFields));
+    };
+    // A path without parameters is the pattern itself, so the URL need not be read.
+    table[pattern] = (request) => handleLogged(request, parameters.length === 0 ? pattern : pathOf(request.url), quiet, logger, dispatch);
   }
   return table;
 }
 
 /** The answer for a path no route knows. */
 export function notFound(request: Request, logger: Logger): Promise<Response> {
-  return handleLogged(request, false, logger, async () => {
-    throw new HttpError(404, `no resource at ${pathOf(request.url)}`);
+  return handleLogged(request, pathOf(request.url), false, logger, (_request, path) => {
+    throw new HttpError(404, `no resource at ${path}`);
   });
 }
 
-async function handleLogged(request: Request, quiet: boolean, logger: Logger, handle: (logFields: Record<string, unknown>, path: string) => Promise<Response>): Promise<Response> {
+type Dispatch = (request: Request, path: string, logFields: Record<string, unknown>) => Response | Promise<Response>;
+
+async function handleLogged(request: Request, path: string, quiet: boolean, logger: Logger, dispatch: Dispatch): Promise<Response> {
   const started = performance.now();
-  const logFields: Record<string, unknown> = {};
-  const path = pathOf(request.url);
+  // The log line's members in their order; handlers add theirs (ruleset, decision) after these.
+  const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0 };
   let response: Response;
   try {
-    response = await handle(logFields, path);
+    response = await dispatch(request, path, logFields);
   } catch (error) {
     if (error instanceof HttpError) response = problemResponse(error);
     else {
@@ -59,7 +64,9 @@ async function handleLogged(request: Request, quiet: boolean, logger: Logger, ha
     }
   }
   if (!quiet) {
-    logger.info("request", { method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 100) / 100, ...logFields });
+    logFields.status = response.status;
+    logFields.ms = Math.round((performance.now() - started) * 100) / 100;
+    logger.info("request", logFields);
   }
   return response;
 }
@@ -74,17 +81,27 @@ function pathOf(url: string): string {
   return url.slice(start, end);
 }
 
-function decodeParams(pattern: string, pathname: string): Record<string, string> {
-  const names = pattern.split("/");
+/** Where a pattern's `:name` segments are: `/rulesets/:id/manifest` → [[2, "id"]]. */
+function parameterPositions(pattern: string): [number, string][] {
+  const positions: [number, string][] = [];
+  pattern.split("/").forEach((segment, index) => {
+    if (segment.startsWith(":")) positions.push([index, segment.slice(1)]);
+  });
+  return positions;
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+function decodeParams(positions: readonly [number, string][], pathname: string): Record<string, string> {
+  if (positions.length === 0) return NO_PARAMS;
   const segments = pathname.split("/");
   const params: Record<string, string> = {};
-  names.forEach((name, index) => {
-    if (!name.startsWith(":")) return;
+  for (const [index, name] of positions) {
     try {
-      params[name.slice(1)] = decodeURIComponent(segments[index] ?? "");
+      params[name] = decodeURIComponent(segments[index] ?? "");
     } catch {
       throw new HttpError(400, "the path has malformed percent-encoding");
     }
-  });
+  }
   return params;
 }

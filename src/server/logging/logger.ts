@@ -11,7 +11,7 @@ export class Logger {
   constructor(private readonly sink: LogSink = writeToStandardOutput) {}
 
   log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-    this.sink(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }) + "\n");
+    this.sink(JSON.stringify({ time: timestamp(), level, msg, ...fields }) + "\n");
   }
 
   info(msg: string, fields?: Record<string, unknown>): void {
@@ -26,4 +26,17 @@ export class Logger {
   fatal(msg: string, fields?: Record<string, unknown>): void {
     this.log("fatal", msg, fields);
   }
+}
+
+let lastMillisecond = Number.NaN;
+let lastTimestamp = "";
+
+/** The current time in RFC 3339; formatted once per millisecond, since busy servers log many lines in one. */
+function timestamp(): string {
+  const now = Date.now();
+  if (now !== lastMillisecond) {
+    lastMillisecond = now;
+    lastTimestamp = new Date(now).toISOString();
+  }
+  return lastTimestamp;
 }

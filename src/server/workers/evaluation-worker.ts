@@ -3,11 +3,11 @@
  * (and of the previous one, for evaluations that started on it) and evaluates one request at a
  * time. Custom operators come from a module every worker imports: functions cannot cross threads.
  */
-import type { Channel } from "../../engine/bundle/channel.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
-import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
-import { resultMessage, type ToWorker } from "./worker-messages.ts";
+import type { JsonValue } from "../../engine/value/json-value.ts";
+import { answerEvaluation } from "../evaluation/evaluation-reply.ts";
+import { readMessage, replyMessage, type ToWorker } from "./worker-messages.ts";
 
 declare const self: Worker;
 
@@ -17,7 +17,7 @@ const generations = new Map<number, Map<string, LoadedRuleset>>();
 const post = (message: string): void => self.postMessage(message);
 
 self.onmessage = async (event: MessageEvent<string>) => {
-  const message = JSON.parse(event.data) as ToWorker;
+  const { header: message, body } = readMessage<ToWorker>(event.data);
   switch (message.kind) {
     case "init":
       try {
@@ -39,15 +39,13 @@ self.onmessage = async (event: MessageEvent<string>) => {
       return;
     }
     case "evaluate": {
-      const ruleset = generations.get(message.generation)?.get(message.ruleset);
-      if (!ruleset) {
-        post(JSON.stringify({ kind: "error", job: message.job, message: `snapshot ${message.generation} has no ruleset ${message.ruleset}` }));
+      const rulesets = generations.get(message.generation);
+      if (!rulesets) {
+        post(JSON.stringify({ kind: "error", job: message.job, message: `this worker has no snapshot ${message.generation}` }));
         return;
       }
       try {
-        // The server checked the request's shape before sending it.
-        const result = ruleset.evaluateChecked(message.request as JsonObject, message.channel as Channel);
-        post(resultMessage(message.job, result.decision, JSON.stringify(result)));
+        post(replyMessage(message.job, answerEvaluation(body, (id) => rulesets.get(id))));
       } catch (error) {
         post(JSON.stringify({ kind: "error", job: message.job, message: error instanceof Error ? error.message : String(error) }));
       }

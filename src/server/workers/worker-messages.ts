@@ -1,25 +1,34 @@
+import type { EvaluationReply } from "../evaluation/evaluation-reply.ts";
+
 /**
  * Messages between the server and its evaluation workers. All are strings, which Bun passes
- * between threads without a structured clone: a JSON header, and for results a second line
- * holding the result's JSON exactly as the client receives it.
+ * between threads without a structured clone: a JSON header line, and after it, for evaluations
+ * and their replies, the body exactly as the client sent it or will receive it.
  */
 export type ToWorker =
   | { readonly kind: "init"; readonly operatorsModule?: string }
   | { readonly kind: "snapshot"; readonly generation: number; readonly bundles: readonly unknown[] }
-  | { readonly kind: "evaluate"; readonly job: number; readonly generation: number; readonly ruleset: string; readonly channel: string; readonly request: unknown };
+  | { readonly kind: "evaluate"; readonly job: number; readonly generation: number };
 
 export type FromWorker =
   | { readonly kind: "ready" }
   | { readonly kind: "failed"; readonly message: string }
-  | { readonly kind: "result"; readonly job: number; readonly decision: string }
+  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly decision?: string }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
-/** A result message: the header line, then the result body. */
-export function resultMessage(job: number, decision: string, body: string): string {
-  return `${JSON.stringify({ kind: "result", job, decision })}\n${body}`;
+/** An evaluation job: the header line, then the request body as received. */
+export function evaluateMessage(job: number, generation: number, body: string): string {
+  return `${JSON.stringify({ kind: "evaluate", job, generation } satisfies ToWorker)}\n${body}`;
 }
 
-export function readWorkerMessage(text: string): { header: FromWorker; body: string } {
+/** A reply message: the header line, then the reply body. */
+export function replyMessage(job: number, reply: EvaluationReply): string {
+  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, decision: reply.decision };
+  return `${JSON.stringify(header)}\n${reply.body}`;
+}
+
+/** Splits a message into its header and the body after the first line (empty when there is none). */
+export function readMessage<Header>(text: string): { header: Header; body: string } {
   const newline = text.indexOf("\n");
-  return newline === -1 ? { header: JSON.parse(text), body: "" } : { header: JSON.parse(text.slice(0, newline)), body: text.slice(newline + 1) };
+  return newline === -1 ? { header: JSON.parse(text) as Header, body: "" } : { header: JSON.parse(text.slice(0, newline)) as Header, body: text.slice(newline + 1) };
 }

@@ -1,11 +1,9 @@
-import type { Channel } from "../../engine/bundle/channel.ts";
-import type { JsonObject } from "../../engine/value/json-value.ts";
+import type { EvaluationReply } from "../evaluation/evaluation-reply.ts";
+import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 import { HttpError } from "../http/http-error.ts";
-import type { EvaluationAnswer, RulesetEvaluator } from "../http/ruleset-evaluator.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
-import type { ServedRuleset } from "../snapshot/served-ruleset.ts";
-import { readWorkerMessage, type ToWorker } from "./worker-messages.ts";
+import { evaluateMessage, readMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
 
 /**
  * Evaluation on worker threads (RULE_SERVER_WORKERS). One evaluation at a time per worker; the
@@ -22,7 +20,7 @@ const WORKER_ENTRY = import.meta.url.includes("$bunfs") ? "./server/workers/eval
 interface Job {
   readonly id: number;
   readonly message: string;
-  readonly resolve: (answer: EvaluationAnswer) => void;
+  readonly resolve: (reply: EvaluationReply) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -62,11 +60,10 @@ export class WorkerPool implements RulesetEvaluator {
     for (const pooled of this.workers) if (pooled.ready) pooled.worker.postMessage(message);
   }
 
-  evaluate(snapshot: RulesSnapshot, served: ServedRuleset, request: JsonObject, channel: Channel): Promise<EvaluationAnswer> {
+  evaluate(snapshot: RulesSnapshot, body: string): Promise<EvaluationReply> {
     return new Promise((resolve, reject) => {
       const id = this.nextJob++;
-      const message: ToWorker = { kind: "evaluate", job: id, generation: snapshot.generation, ruleset: served.entry.id, channel, request };
-      this.queue.push({ id, message: JSON.stringify(message), resolve, reject });
+      this.queue.push({ id, message: evaluateMessage(id, snapshot.generation, body), resolve, reject });
       this.dispatch();
     });
   }
@@ -74,7 +71,7 @@ export class WorkerPool implements RulesetEvaluator {
   /** Waits for the evaluations queued and in flight, then ends every worker. */
   async close(): Promise<void> {
     this.closing = true;
-    if (this.queue.length > 0 || [...this.workers].some((pooled) => pooled.job)) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    if (this.queue.length > 0 || this.anyBusy()) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     for (const pooled of this.workers) {
       pooled.retired = true;
       if (pooled.ready) pooled.worker.terminate();
@@ -88,7 +85,7 @@ export class WorkerPool implements RulesetEvaluator {
     this.workers.add(pooled);
     return new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<string>) => {
-        const { header, body } = readWorkerMessage(event.data);
+        const { header, body } = readMessage<FromWorker>(event.data);
         switch (header.kind) {
           case "ready":
             for (const message of this.snapshotMessages) worker.postMessage(message);
@@ -101,7 +98,7 @@ export class WorkerPool implements RulesetEvaluator {
             reject(new Error(`an evaluation worker could not start: ${header.message}`));
             return;
           case "result":
-            this.finish(pooled, (job) => job.resolve({ body, decision: header.decision }));
+            this.finish(pooled, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, decision: header.decision }));
             return;
           case "error":
             this.finish(pooled, (job) => job.reject(new HttpError(500, "the evaluation failed", { detail: header.message })));
@@ -149,11 +146,16 @@ export class WorkerPool implements RulesetEvaluator {
       pooled.timer = setTimeout(() => this.timedOut(pooled, job), this.timeoutMs);
       pooled.worker.postMessage(job.message);
     }
-    if (this.queue.length === 0 && ![...this.workers].some((pooled) => pooled.job)) {
+    if (this.queue.length === 0 && !this.anyBusy()) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
     }
+  }
+
+  private anyBusy(): boolean {
+    for (const pooled of this.workers) if (pooled.job) return true;
+    return false;
   }
 
   /** The evaluation outlived the timeout: answer 503, end that worker (it is ready), start another. */

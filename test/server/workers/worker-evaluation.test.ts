@@ -46,6 +46,41 @@ describe("results are byte for byte those of the event loop", () => {
     }
     expect(compared).toBeGreaterThan(200);
   });
+
+  test("refused bodies get the same status, type and bytes with 0 and with 2 workers, whichever check refuses them", async () => {
+    const [id] = bundles.keys();
+    const deep = `${"[".repeat(65)}${"]".repeat(65)}`;
+    const refused = [
+      "{not json",
+      `{"ruleset":"${id}","entity":"E","operation":"create","data":{"n":1e999}}`,
+      "[1,2]",
+      `{"entity":"E","operation":"create"}`,
+      `{"ruleset":"${id}","version":3,"entity":"E","operation":"create"}`,
+      `{"ruleset":"${id}","channel":"browser","entity":"E","operation":"create"}`,
+      `{"ruleset":"${id}","entity":"E","operation":"create","data":{"deep":${deep}}}`,
+      `{"ruleset":"${id}","operation":"create"}`,
+      `{"ruleset":"no.such.ruleset","entity":"E","operation":"create"}`,
+      `{"ruleset":"${id}","version":"0.0.0-not-served","entity":"E","operation":"create"}`,
+    ];
+    for (const body of refused) {
+      const send = (server: ServerProcess) => fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body });
+      const [a, b] = await Promise.all([send(inline), send(workers)]);
+      expect(a.status === 400 || a.status === 404).toBe(true);
+      expect(`${b.status} ${b.headers.get("content-type")} ${await b.text()}`).toBe(`${a.status} ${a.headers.get("content-type")} ${await a.text()}`);
+    }
+  });
+
+  test("with workers, an evaluation's log line still names the ruleset and the decision, and a 404's names the ruleset", async () => {
+    const [id, file] = [...bundles][0]!;
+    const request = { ...(file.cases[0]!.request as object), ruleset: id };
+    const answered = (await (await post(workers, request)).json()) as { decision: string };
+    const evaluated = await workers.waitForLog((line) => line.msg === "request" && line.status === 200 && line.ruleset === id && line.decision === answered.decision);
+    expect(evaluated).toMatchObject({ method: "POST", path: "/evaluations" });
+    expect((await post(workers, { ...request, version: "0.0.0-not-served" })).status).toBe(404);
+    const missing = await workers.waitForLog((line) => line.msg === "request" && line.status === 404 && line.ruleset === id);
+    expect(missing).toMatchObject({ method: "POST", path: "/evaluations" });
+    expect(missing.decision).toBeUndefined();
+  });
 });
 
 describe("timeouts and dead workers", () => {

@@ -1,0 +1,59 @@
+import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import { requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
+import { isJsonObject } from "../../engine/value/json-access.ts";
+import type { JsonObject } from "../../engine/value/json-value.ts";
+import { parseJson } from "../../engine/value/parse-json.ts";
+import { HttpError, problemBody } from "../http/http-error.ts";
+import { requireVersion } from "../routes/ruleset-lookup.ts";
+
+/**
+ * The answer to one `POST /evaluations` body, ready to send. The whole of it (body checks, ruleset
+ * lookup, evaluation, serialization) is computed by whichever thread evaluates, the event loop or a
+ * worker, with this one function: both answer the same bytes, and with workers the event loop is
+ * left with HTTP alone.
+ */
+export interface EvaluationReply {
+  readonly status: number;
+  /** The result JSON, or a problem+json body for any other status. */
+  readonly body: string;
+  /** For the log line: the ruleset the request names, once its body has passed the checks. */
+  readonly ruleset?: string;
+  readonly decision?: string;
+}
+
+/** The rulesets of the snapshot the request is evaluated against, by id. */
+export type RulesetFinder = (id: string) => LoadedRuleset | undefined;
+
+/**
+ * Order of checks after the token and the size (SERVER.md): the body is JSON, the server's own
+ * members (`ruleset`, `version`, `channel`), the request shape every runtime checks, then the
+ * ruleset and version, then the evaluation.
+ */
+export function answerEvaluation(text: string, find: RulesetFinder): EvaluationReply {
+  let ruleset: string | undefined;
+  try {
+    const request = readEvaluationRequest(text);
+    ruleset = request.ruleset as string;
+    const version = (request.version as string | null | undefined) ?? undefined;
+    const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
+    const result = loaded.evaluateChecked(request, (request.channel as "server" | "client" | null | undefined) ?? "server");
+    return { status: 200, body: JSON.stringify(result), ruleset, decision: result.decision };
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return { status: error.status, body: problemBody(error), ruleset };
+  }
+}
+
+function readEvaluationRequest(text: string): JsonObject {
+  const parsed = parseJson(text);
+  if (!parsed.ok) throw new HttpError(400, parsed.reason === "number-too-large" ? "a number is too large for a double" : "body is not valid JSON");
+  const body = parsed.value;
+  if (!isJsonObject(body)) throw new HttpError(400, "the body must be a JSON object");
+  if (typeof body.ruleset !== "string") throw new HttpError(400, "'ruleset' must be a string");
+  if (body.version !== undefined && body.version !== null && typeof body.version !== "string") throw new HttpError(400, "'version' must be a string");
+  const channel = body.channel ?? "server";
+  if (channel !== "server" && channel !== "client") throw new HttpError(400, `'channel' must be "client" or "server"`);
+  const problem = requestShapeProblem(body);
+  if (problem !== undefined) throw new HttpError(400, problem);
+  return body;
+}

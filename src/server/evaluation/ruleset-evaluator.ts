@@ -1,0 +1,21 @@
+import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import { answerEvaluation, type EvaluationReply } from "./evaluation-reply.ts";
+
+/**
+ * Where evaluations run: on the event loop, or on worker threads (workers/worker-pool.ts). Both
+ * compute the reply with `answerEvaluation`, so a worker's bytes reach the client unchanged.
+ */
+export interface RulesetEvaluator {
+  /** Answers a request body (within the size limit) against a snapshot's rulesets. */
+  evaluate(snapshot: RulesSnapshot, body: string): EvaluationReply | Promise<EvaluationReply>;
+  /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
+  useSnapshot(snapshot: RulesSnapshot): Promise<void>;
+  /** Ends the evaluator after the evaluations in flight. */
+  close(): Promise<void>;
+}
+
+export const eventLoopEvaluator: RulesetEvaluator = {
+  evaluate: (snapshot, body) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset),
+  useSnapshot: async () => undefined,
+  close: async () => undefined,
+};
