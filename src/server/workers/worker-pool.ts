@@ -6,11 +6,17 @@ import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { evaluateMessage, readMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
 
 /**
- * Evaluation on worker threads (RULE_SERVER_WORKERS). One evaluation at a time per worker; the
- * rest wait in order. An evaluation that outlives the timeout is answered 503 and its worker is
- * terminated and replaced; nothing queued is lost. Only workers that reported ready are ever
- * terminated: terminating a Bun worker that is still starting can bring the process down.
+ * Evaluation on worker threads (RULE_SERVER_WORKERS). Each worker evaluates one request at a time,
+ * in the order it was sent them. Under load a worker is sent up to PIPELINE_DEPTH jobs ahead, since
+ * a thread woken once per message costs the event loop more than the evaluation itself; jobs go
+ * to the least busy worker. The timeout counts from when an evaluation starts running (when the
+ * one before it on its worker finished): one that outlives it is answered 503, its worker is
+ * terminated and replaced, and the jobs waiting behind it go back to the front of the queue, so
+ * nothing queued is lost. Only workers that reported ready are ever terminated: terminating a
+ * Bun worker that is still starting can bring the process down.
  */
+const PIPELINE_DEPTH = 8;
+
 /**
  * The worker's entry point. In a compiled executable (build.ts names it as an entry point) it is
  * found by its path in the project; otherwise next to this file.
@@ -27,7 +33,9 @@ interface Job {
 interface PooledWorker {
   readonly worker: Worker;
   ready: boolean;
-  job: Job | undefined;
+  /** Jobs sent and not answered, in order: the first one is running, the others wait behind it. */
+  readonly jobs: Job[];
+  /** The deadline of the running job. */
   timer: ReturnType<typeof setTimeout> | undefined;
   retired: boolean;
 }
@@ -81,7 +89,7 @@ export class WorkerPool implements RulesetEvaluator {
 
   private spawn(): Promise<void> {
     const worker = new Worker(WORKER_ENTRY);
-    const pooled: PooledWorker = { worker, ready: false, job: undefined, timer: undefined, retired: false };
+    const pooled: PooledWorker = { worker, ready: false, jobs: [], timer: undefined, retired: false };
     this.workers.add(pooled);
     return new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<string>) => {
@@ -98,10 +106,10 @@ export class WorkerPool implements RulesetEvaluator {
             reject(new Error(`an evaluation worker could not start: ${header.message}`));
             return;
           case "result":
-            this.finish(pooled, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, decision: header.decision }));
+            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, decision: header.decision }));
             return;
           case "error":
-            this.finish(pooled, (job) => job.reject(new HttpError(500, "the evaluation failed", { detail: header.message })));
+            this.finish(pooled, header.job, (job) => job.reject(new HttpError(500, "the evaluation failed", { detail: header.message })));
         }
       };
       worker.addEventListener("close", () => this.lost(pooled, reject));
@@ -113,7 +121,7 @@ export class WorkerPool implements RulesetEvaluator {
     });
   }
 
-  /** A worker ended without being retired: its evaluation is answered 503 and it is replaced. */
+  /** A worker ended without being retired: its running evaluation is answered 503 and it is replaced. */
   private lost(pooled: PooledWorker, rejectStart: (error: Error) => void): void {
     if (pooled.retired || !this.workers.has(pooled)) return;
     this.workers.delete(pooled);
@@ -122,29 +130,37 @@ export class WorkerPool implements RulesetEvaluator {
       rejectStart(new Error("an evaluation worker stopped while starting"));
       return;
     }
-    pooled.job?.reject(new HttpError(503, "the worker evaluating this request stopped; try again"));
-    pooled.job = undefined;
+    pooled.jobs.shift()?.reject(new HttpError(503, "the worker evaluating this request stopped; try again"));
+    this.requeueWaiting(pooled);
     this.replace();
+    this.dispatch();
   }
 
-  private finish(pooled: PooledWorker, settle: (job: Job) => void): void {
-    const job = pooled.job;
-    if (!job) return;
+  /** The running job answered (a worker answers its jobs in the order they were sent). */
+  private finish(pooled: PooledWorker, jobId: number, settle: (job: Job) => void): void {
+    if (pooled.jobs[0]?.id !== jobId) return;
+    const job = pooled.jobs.shift()!;
     if (pooled.timer) clearTimeout(pooled.timer);
-    pooled.job = undefined;
     pooled.timer = undefined;
+    // The next job on this worker starts now.
+    if (pooled.jobs.length > 0) this.startDeadline(pooled);
     settle(job);
     this.dispatch();
   }
 
+  /** Sends queued jobs to the least busy ready workers, each up to PIPELINE_DEPTH ahead. */
   private dispatch(): void {
-    for (const pooled of this.workers) {
-      if (this.queue.length === 0) break;
-      if (!pooled.ready || pooled.job || pooled.retired) continue;
+    while (this.queue.length > 0) {
+      let least: PooledWorker | undefined;
+      for (const pooled of this.workers) {
+        if (!pooled.ready || pooled.retired || pooled.jobs.length >= PIPELINE_DEPTH) continue;
+        if (!least || pooled.jobs.length < least.jobs.length) least = pooled;
+      }
+      if (!least) break;
       const job = this.queue.shift()!;
-      pooled.job = job;
-      pooled.timer = setTimeout(() => this.timedOut(pooled, job), this.timeoutMs);
-      pooled.worker.postMessage(job.message);
+      least.jobs.push(job);
+      if (least.jobs.length === 1) this.startDeadline(least);
+      least.worker.postMessage(job.message);
     }
     if (this.queue.length === 0 && !this.anyBusy()) {
       const waiters = this.idleWaiters;
@@ -154,21 +170,33 @@ export class WorkerPool implements RulesetEvaluator {
   }
 
   private anyBusy(): boolean {
-    for (const pooled of this.workers) if (pooled.job) return true;
+    for (const pooled of this.workers) if (pooled.jobs.length > 0) return true;
     return false;
+  }
+
+  private startDeadline(pooled: PooledWorker): void {
+    const running = pooled.jobs[0]!;
+    pooled.timer = setTimeout(() => this.timedOut(pooled, running), this.timeoutMs);
   }
 
   /** The evaluation outlived the timeout: answer 503, end that worker (it is ready), start another. */
   private timedOut(pooled: PooledWorker, job: Job): void {
-    if (pooled.job !== job) return;
-    pooled.job = undefined;
+    if (pooled.jobs[0] !== job) return;
+    pooled.jobs.shift();
     pooled.retired = true;
+    pooled.timer = undefined;
     this.workers.delete(pooled);
     pooled.worker.terminate();
     job.reject(new HttpError(503, `the evaluation took longer than ${this.timeoutMs} ms`));
     this.logger.warn("evaluation timed out; its worker is replaced", { ms: this.timeoutMs });
+    this.requeueWaiting(pooled);
     this.replace();
     this.dispatch();
+  }
+
+  /** Jobs that waited behind the running one on a worker that is gone never started: they go first. */
+  private requeueWaiting(pooled: PooledWorker): void {
+    this.queue.unshift(...pooled.jobs.splice(0));
   }
 
   private replace(): void {

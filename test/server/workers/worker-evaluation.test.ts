@@ -186,3 +186,63 @@ describe("custom operators in workers (embedding)", () => {
     }
   });
 });
+
+describe("jobs sent ahead to a worker", () => {
+  const operatorsModule = join(PROJECT_ROOT, "test", "support", "operator-modules", "test-operators.ts");
+  const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
+  afterAll(() => rules.remove());
+  const order = { ruleset: "shop.slow", entity: "Order", operation: "create", data: { quantity: 1, unitPrice: 1 } };
+
+  // One worker, so the requests sent with the first one all wait behind it on the same thread.
+  async function oneWorkerServer(timeoutMs: number): Promise<{ call: (body: unknown) => Promise<number>; stop: () => Promise<void> }> {
+    const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 1, evaluationTimeoutMs: timeoutMs, operatorsModule, log: () => undefined });
+    const { port } = await server.listen();
+    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t" }, body: JSON.stringify(body) })).status;
+    return { call, stop: () => server.stop() };
+  }
+
+  test("those waiting behind an evaluation that times out never ran: they are evaluated by the replacement", async () => {
+    const { call, stop } = await oneWorkerServer(300);
+    try {
+      const statuses = await Promise.all([call(slowRequest()), ...Array.from({ length: 12 }, () => call(order))]);
+      expect(statuses).toEqual([503, ...Array.from({ length: 12 }, () => 200)]);
+    } finally {
+      await stop();
+    }
+  });
+
+  test("those waiting behind an evaluation whose worker dies are evaluated by the replacement", async () => {
+    const { call, stop } = await oneWorkerServer(5000);
+    try {
+      const statuses = await Promise.all([call({ ...order, operation: "die" }), ...Array.from({ length: 12 }, () => call(order))]);
+      expect(statuses).toEqual([503, ...Array.from({ length: 12 }, () => 200)]);
+    } finally {
+      await stop();
+    }
+  });
+
+  test("the timeout counts from when an evaluation starts, not from when it was queued", async () => {
+    // Measure one evaluation first, then queue enough of them on one worker that the last waits
+    // twice the timeout in all, while each runs for a third of it at most.
+    const slow = slowRequest("shop.slow", 3000);
+    const probe = await oneWorkerServer(60_000);
+    let each: number;
+    try {
+      await probe.call(slow);
+      const started = performance.now();
+      expect(await probe.call(slow)).toBe(200);
+      each = Math.max(performance.now() - started, 1);
+    } finally {
+      await probe.stop();
+    }
+    const timeoutMs = Math.max(300, Math.ceil(each * 3));
+    const count = Math.min(40, Math.ceil((2 * timeoutMs) / each) + 1);
+    const { call, stop } = await oneWorkerServer(timeoutMs);
+    try {
+      const statuses = await Promise.all(Array.from({ length: count }, () => call(slow)));
+      expect(statuses).toEqual(Array.from({ length: count }, () => 200));
+    } finally {
+      await stop();
+    }
+  });
+});
