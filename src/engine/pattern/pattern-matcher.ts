@@ -1,6 +1,8 @@
 /**
- * Runs portable patterns (specification 4.4) with RE2, which matches in time linear in the subject.
- * This is the only file that knows the backend, so that a browser build can swap it.
+ * Runs portable patterns (specification 4.4) in time linear in the subject: RE2 in general, and
+ * the JavaScript engine for the linear subset of format checks, which it provably matches in
+ * linear time too (portable-pattern.ts) and which is most of what rulesets hold. This is the only
+ * file that knows the backends, so that a browser build can swap them.
  */
 
 import { RE2 } from "re2-wasm";
@@ -38,7 +40,7 @@ const MAX_REMEMBERED_ANSWERS = 512;
 /** Patterns are literals in rulesets, but requests can bring their own; this bounds the memo. */
 const MAX_REMEMBERED_PATTERNS = 4096;
 
-type Remembered = Re2Pattern | { refusal: string };
+type Remembered = Re2Pattern | LinearPattern | { refusal: string };
 
 /** Each distinct pattern is checked and compiled once; refusals are remembered too. */
 const rememberedPatterns = new Map<string, Remembered>();
@@ -66,14 +68,15 @@ function onEngine<T>(call: () => T): T {
 /** Compiles a portable pattern; throws EvaluationError when it is not portable. */
 export function compilePattern(pattern: string): CompiledPattern {
   const remembered = rememberedPatterns.get(pattern) ?? remember(pattern, compileFresh(pattern));
-  if (remembered instanceof Re2Pattern) return remembered;
-  return fail(remembered.refusal);
+  if ("refusal" in remembered) return fail(remembered.refusal);
+  return remembered;
 }
 
 function compileFresh(pattern: string): Remembered {
   const check = checkPortablePattern(pattern);
   const named = `pattern ${JSON.stringify(pattern)}`;
   if (!check.ok) return { refusal: `${named} is not portable: ${check.reason}` };
+  if (check.linearSource !== undefined) return new LinearPattern(new RegExp(check.linearSource, "su"));
   const compiled = new Re2Pattern(pattern, check.re2Source);
   try {
     onEngine(() => compiled.expression());
@@ -91,6 +94,20 @@ function remember(pattern: string, entry: Remembered): Remembered {
   }
   rememberedPatterns.set(pattern, entry);
   return entry;
+}
+
+/**
+ * A pattern of the linear subset (portable-pattern.ts), run by the JavaScript engine: it gives the
+ * answers RE2 gives, in time linear in the subject, without a call into WebAssembly or any of its
+ * heap. Most format checks (IBANs, codes, identifiers) are of this kind.
+ */
+class LinearPattern implements CompiledPattern {
+  constructor(private readonly expression: RegExp) {}
+
+  test(subject: string): boolean {
+    checkSubjectLength(subject);
+    return this.expression.test(wellFormed(subject));
+  }
 }
 
 class Re2Pattern implements CompiledPattern {

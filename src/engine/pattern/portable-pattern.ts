@@ -7,7 +7,12 @@
  * first problem from the left is the one reported. Positions in reasons count code points from 0.
  */
 
-export type PatternCheck = { ok: true; re2Source: string } | { ok: false; reason: string };
+/**
+ * `linearSource`, when present, is the same pattern in JavaScript syntax (flags "su"), given only
+ * for patterns that a backtracking engine provably matches in time linear in the subject (see
+ * linearJavaScriptSource); the matcher runs those without the cost of a call into RE2.
+ */
+export type PatternCheck = { ok: true; re2Source: string; linearSource?: string } | { ok: false; reason: string };
 
 /** A pattern has at most this many code points. */
 const MAX_PATTERN_CODE_POINTS = 1000;
@@ -58,7 +63,8 @@ export function checkPortablePattern(pattern: string): PatternCheck {
   try {
     const alternatives = new PatternReader(codePoints).readPattern();
     // (?s): `.` matches line breaks. Without (?m), RE2's ^ and $ are the very start and end.
-    return { ok: true, re2Source: "(?s)" + emitAlternatives(alternatives) };
+    const linearSource = linearJavaScriptSource(alternatives);
+    return linearSource === undefined ? { ok: true, re2Source: "(?s)" + emitAlternatives(alternatives) } : { ok: true, re2Source: "(?s)" + emitAlternatives(alternatives), linearSource };
   } catch (error) {
     if (error instanceof NotPortable) return { ok: false, reason: error.message };
     throw error;
@@ -484,4 +490,84 @@ function emitCodePoint(codePoint: number): string {
   const character = show(codePoint);
   const isSyntax = codePoint < 0x80 && RE2_SYNTAX_CHARACTERS.includes(character);
   return isSyntax ? "\\" + character : character;
+}
+
+/*
+ * The linear subset. Most patterns in rulesets check a whole field's format: `^`, then characters
+ * or sets with counts, then `$`. A backtracking engine matches such a pattern, anchored at the
+ * start, with at most one choice point (the one term whose count can vary); for each count it
+ * tries, the rest is a fixed-length check. So the work is at most (subject length + 1) × (fixed
+ * length), which is bounded by keeping the fixed length at MAX_LINEAR_FIXED_LENGTH. Anything else
+ * (alternation, a second variable count, no leading `^`) goes to RE2.
+ */
+const MAX_LINEAR_FIXED_LENGTH = 64;
+
+function linearJavaScriptSource(alternatives: readonly Term[][]): string | undefined {
+  if (alternatives.length !== 1) return undefined;
+  const terms = alternatives[0]!;
+  if (terms[0]?.kind !== "start") return undefined;
+  const endAnchored = terms.length > 1 && terms[terms.length - 1]!.kind === "end";
+  const body = terms.slice(1, endAnchored ? -1 : undefined);
+  let variableTerms = 0;
+  let fixedLength = 0;
+  let source = "^";
+  for (const term of body) {
+    if (term.kind === "start" || term.kind === "end") return undefined;
+    const atom = term.kind === "repeat" ? term.atom : term;
+    const atomLength = fixedAtomLength(atom);
+    if (atomLength === undefined) return undefined;
+    const min = term.kind === "repeat" ? term.min : 1;
+    const max = term.kind === "repeat" ? term.max : 1;
+    if (min !== max) variableTerms++;
+    else fixedLength += atomLength * min;
+    if (variableTerms > 1 || fixedLength > MAX_LINEAR_FIXED_LENGTH) return undefined;
+    source += javaScriptAtom(atom) + (term.kind === "repeat" ? emitQuantifier(term.min, term.max) + (term.lazy ? "?" : "") : "");
+  }
+  return endAnchored ? source + "$" : source;
+}
+
+/** Code points an atom always matches: 1 for a character or set, the sum for a group of such; undefined otherwise. */
+function fixedAtomLength(atom: Atom): number | undefined {
+  if (atom.kind !== "group") return 1;
+  if (atom.alternatives.length !== 1) return undefined;
+  let length = 0;
+  for (const term of atom.alternatives[0]!) {
+    if (term.kind === "start" || term.kind === "end") return undefined;
+    const inner = term.kind === "repeat" ? term.atom : term;
+    if (inner.kind === "group") return undefined;
+    if (term.kind === "repeat" && term.min !== term.max) return undefined;
+    length += term.kind === "repeat" ? term.min : 1;
+  }
+  return length;
+}
+
+/** An atom in JavaScript syntax for flags "su": every literal as \u{…}, which is valid inside and outside a set. */
+function javaScriptAtom(atom: Atom): string {
+  switch (atom.kind) {
+    case "char":
+      return javaScriptCodePoint(atom.codePoint);
+    case "any":
+      return ".";
+    case "perl":
+      return "\\" + atom.letter;
+    case "class":
+      return "[" + (atom.negated ? "^" : "") + atom.members.map(javaScriptClassMember).join("") + "]";
+    case "group":
+      return "(?:" + atom.alternatives[0]!.map((term) => (term.kind === "repeat" ? javaScriptAtom(term.atom) + emitQuantifier(term.min, term.max) : term.kind === "start" || term.kind === "end" ? "" : javaScriptAtom(term))).join("") + ")";
+  }
+}
+
+function javaScriptClassMember(member: ClassMember): string {
+  switch (member.kind) {
+    case "char":
+      return javaScriptCodePoint(member.codePoint);
+    case "range":
+      return javaScriptCodePoint(member.low) + "-" + javaScriptCodePoint(member.high);
+    case "perl":
+      return "\\" + member.letter;
+  }
+}
+
+function javaScriptCodePoint(codePoint: number): string {
+  return `\\u{${codePoint.toString(16)}}`;
 }
