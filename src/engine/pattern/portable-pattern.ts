@@ -426,20 +426,23 @@ function classMembers(items: readonly ClassItem[]): ClassMember[] {
 
 // ---- Translation to RE2 syntax ----
 
-function emitAlternatives(alternatives: readonly Term[][]): string {
-  return alternatives.map((sequence) => sequence.map(emitTerm).join("")).join("|");
+/** Writes one literal code point, valid both inside and outside a set. */
+type CodePointWriter = (codePoint: number) => string;
+
+function emitAlternatives(alternatives: readonly Term[][], literal: CodePointWriter = emitCodePoint): string {
+  return alternatives.map((sequence) => sequence.map((term) => emitTerm(term, literal)).join("")).join("|");
 }
 
-function emitTerm(term: Term): string {
+function emitTerm(term: Term, literal: CodePointWriter): string {
   switch (term.kind) {
     case "start":
       return "^";
     case "end":
       return "$";
     case "repeat":
-      return emitAtom(term.atom) + emitQuantifier(term.min, term.max) + (term.lazy ? "?" : "");
+      return emitAtom(term.atom, literal) + emitQuantifier(term.min, term.max) + (term.lazy ? "?" : "");
     default:
-      return emitAtom(term);
+      return emitAtom(term, literal);
   }
 }
 
@@ -450,28 +453,28 @@ function emitQuantifier(min: number, max: number | undefined): string {
   return min === max ? `{${min}}` : `{${min},${max}}`;
 }
 
-function emitAtom(atom: Atom): string {
+function emitAtom(atom: Atom, literal: CodePointWriter): string {
   switch (atom.kind) {
     case "char":
-      return emitCodePoint(atom.codePoint);
+      return literal(atom.codePoint);
     case "any":
       return ".";
     case "perl":
       return "\\" + atom.letter;
     case "class":
-      return "[" + (atom.negated ? "^" : "") + atom.members.map(emitClassMember).join("") + "]";
+      return "[" + (atom.negated ? "^" : "") + atom.members.map((member) => emitClassMember(member, literal)).join("") + "]";
     case "group":
       // Captures do not change whether a pattern matches, and cost RE2 work.
-      return "(?:" + emitAlternatives(atom.alternatives) + ")";
+      return "(?:" + emitAlternatives(atom.alternatives, literal) + ")";
   }
 }
 
-function emitClassMember(member: ClassMember): string {
+function emitClassMember(member: ClassMember, literal: CodePointWriter): string {
   switch (member.kind) {
     case "char":
-      return emitCodePoint(member.codePoint);
+      return literal(member.codePoint);
     case "range":
-      return emitCodePoint(member.low) + "-" + emitCodePoint(member.high);
+      return literal(member.low) + "-" + literal(member.high);
     case "perl":
       return "\\" + member.letter;
   }
@@ -510,7 +513,6 @@ function linearJavaScriptSource(alternatives: readonly Term[][]): string | undef
   const body = terms.slice(1, endAnchored ? -1 : undefined);
   let variableTerms = 0;
   let fixedLength = 0;
-  let source = "^";
   for (const term of body) {
     if (term.kind === "start" || term.kind === "end") return undefined;
     const atom = term.kind === "repeat" ? term.atom : term;
@@ -521,9 +523,9 @@ function linearJavaScriptSource(alternatives: readonly Term[][]): string | undef
     if (min !== max) variableTerms++;
     else fixedLength += atomLength * min;
     if (variableTerms > 1 || fixedLength > MAX_LINEAR_FIXED_LENGTH) return undefined;
-    source += javaScriptAtom(atom) + (term.kind === "repeat" ? emitQuantifier(term.min, term.max) + (term.lazy ? "?" : "") : "");
   }
-  return endAnchored ? source + "$" : source;
+  // The syntax that remains is the same in both engines, apart from how literals are written.
+  return emitAlternatives(alternatives, javaScriptCodePoint);
 }
 
 /** Code points an atom always matches: 1 for a character or set, the sum for a group of such; undefined otherwise. */
@@ -541,33 +543,7 @@ function fixedAtomLength(atom: Atom): number | undefined {
   return length;
 }
 
-/** An atom in JavaScript syntax for flags "su": every literal as \u{…}, which is valid inside and outside a set. */
-function javaScriptAtom(atom: Atom): string {
-  switch (atom.kind) {
-    case "char":
-      return javaScriptCodePoint(atom.codePoint);
-    case "any":
-      return ".";
-    case "perl":
-      return "\\" + atom.letter;
-    case "class":
-      return "[" + (atom.negated ? "^" : "") + atom.members.map(javaScriptClassMember).join("") + "]";
-    case "group":
-      return "(?:" + atom.alternatives[0]!.map((term) => (term.kind === "repeat" ? javaScriptAtom(term.atom) + emitQuantifier(term.min, term.max) : term.kind === "start" || term.kind === "end" ? "" : javaScriptAtom(term))).join("") + ")";
-  }
-}
-
-function javaScriptClassMember(member: ClassMember): string {
-  switch (member.kind) {
-    case "char":
-      return javaScriptCodePoint(member.codePoint);
-    case "range":
-      return javaScriptCodePoint(member.low) + "-" + javaScriptCodePoint(member.high);
-    case "perl":
-      return "\\" + member.letter;
-  }
-}
-
+/** One code point as a JavaScript literal for flag "u", valid both inside and outside a set. */
 function javaScriptCodePoint(codePoint: number): string {
   return `\\u{${codePoint.toString(16)}}`;
 }
