@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { runGoldenTests, type GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
@@ -8,16 +8,12 @@ import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { objectAt } from "../engine/value/json-access.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
-import { filesOfKind, isDirectory, repeatedIdProblems } from "../rule-files/source-documents.ts";
+import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
+import { isDirectory, repeatedIdProblems } from "../rule-files/source-documents.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { compileSourceFile, formatProblem, readRulesDirectory, type RulesDirectory } from "./compile-source-file.ts";
 import { UsageError } from "./usage-error.ts";
 
-/**
- * `rule-server check <file|dir>... [--json]`: every load check of the named rulesets (and of the
- * rulesets and bundles in the named directories) and their golden tests, run with the conformance
- * operators registered. Exit status 1 on any problem or failed test, for CI.
- */
 interface FileReport {
   file: string;
   ruleset?: string;
@@ -25,12 +21,20 @@ interface FileReport {
   tests: GoldenTestOutcome[];
 }
 
+/**
+ * `rule-server check <file|dir>... [--json]`: every load check of the named rulesets (and of the
+ * rulesets and bundles in the named directories) and their golden tests, run with the conformance
+ * operators registered. Exit status 1 on any problem or failed test, for CI.
+ */
 export function runCheckCommand(args: readonly string[]): number {
   const parsed = parseCommandArguments("check", args, { flags: ["--json"] });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
   const files: string[] = [];
   for (const target of parsed.positional) {
-    if (isDirectory(target)) files.push(...filesOfKind(target, "source"), ...filesOfKind(target, "bundle"));
+    if (isDirectory(target)) {
+      const inside = ruleFilesOf(target);
+      files.push(...inside.source, ...inside.bundle);
+    }
     else files.push(resolve(target));
   }
   const directories = new Map<string, RulesDirectory>();
@@ -53,7 +57,7 @@ export function runCheckCommand(args: readonly string[]): number {
 }
 
 function checkFile(file: string, directoryOf: (file: string) => RulesDirectory): FileReport {
-  const kind = ruleFileKind(file.split("/").pop() ?? file);
+  const kind = ruleFileKind(basename(file));
   if (kind === "bundle") return checkBundle(file);
   const compilation = compileSourceFile(file, directoryOf(file));
   if (!compilation.ok) return { file, ruleset: compilation.source.id, problems: compilation.problems, tests: [] };

@@ -4,7 +4,8 @@ import { compileRuleset, type CompiledRuleset } from "../compiler/compile-rulese
 import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 import { entitySchemaLoader } from "../rule-files/entity-schema-files.ts";
-import { filesOfKind, readSourceFile, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
+import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
+import { readSourceFile, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
 
 /**
  * Compiles ruleset source files as the server would: the rulesets of a file's directory form the
@@ -18,7 +19,7 @@ export interface RulesDirectory {
 }
 
 export function readRulesDirectory(directory: string): RulesDirectory {
-  const sources = filesOfKind(directory, "source").map(readSourceFile);
+  const sources = ruleFilesOf(directory).source.map(readSourceFile);
   return { sources, resolver: new RulesetResolver(registryOf(sources)), loadSchema: entitySchemaLoader(directory) };
 }
 

@@ -1,7 +1,7 @@
 import { LoadedRuleset, ChannelUnavailableError } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import { EvaluationError } from "../engine/errors.ts";
-import { RequestShapeError, requestShapeProblem } from "../engine/evaluation/request-shape.ts";
+import { requestShapeProblem } from "../engine/evaluation/request-shape.ts";
 import { customOperatorsFrom, type CustomOperator, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { evaluateExpression, type ExpressionEnvironment } from "../engine/expression/evaluate-expression.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
@@ -63,9 +63,10 @@ export class EngineSession {
       case "evaluate": {
         const source = requiredSource(request);
         const channel = optionalChannel(request);
+        // The shape is checked here, before the source is resolved, so a malformed request is BAD_REQUEST first.
         const problem = requestShapeProblem(request.request);
         if (problem !== undefined) badRequest(problem);
-        return this.resolve(source).evaluate(request.request!, channel) as unknown as JsonValue;
+        return this.resolve(source).evaluateChecked(request.request as JsonObject, channel) as unknown as JsonValue;
       }
       case "compile":
         return this.compile(request);
@@ -136,7 +137,7 @@ function errorBody(error: unknown): JsonObject {
   }
   if (error instanceof EvaluationError) return { code: error.code, message: error.message };
   if (error instanceof LoadError) return { code: error.code, message: error.message, problems: error.problems.map((p) => ({ ...p })) };
-  if (error instanceof ChannelUnavailableError || error instanceof RequestShapeError) return { code: error.code, message: error.message };
+  if (error instanceof ChannelUnavailableError) return { code: error.code, message: error.message };
   // Anything else is a bug in the engine; answer it like an evaluation that failed closed.
   return { code: "EVALUATION_ERROR", message: `internal error: ${error instanceof Error ? error.message : String(error)}` };
 }

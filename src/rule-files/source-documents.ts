@@ -1,10 +1,9 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { isJsonObject, objectAt, stringAt } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
 import { readSource } from "../compiler/source/read-source.ts";
-import { ruleFileKind } from "./rule-file-kind.ts";
 
 /**
  * Ruleset source files read from disk: each file's document (when it parses) and the problems of
@@ -34,14 +33,6 @@ export function readSourceFile(file: string): SourceFile {
   if (!read.ok) return { file, document: undefined, id: undefined, problems };
   const id = isJsonObject(read.value) ? stringAt(objectAt(read.value.metadata).id) || undefined : undefined;
   return { file, document: read.value, id, problems };
-}
-
-/** The files of one kind directly inside a directory, sorted by name. */
-export function filesOfKind(directory: string, kind: ReturnType<typeof ruleFileKind>): string[] {
-  return readdirSync(directory)
-    .filter((name) => !name.startsWith(".") && ruleFileKind(name) === kind && statSync(join(directory, name)).isFile())
-    .sort()
-    .map((name) => join(directory, name));
 }
 
 /** Ruleset id to document, for the sources that parsed and name an id. The first file wins a repeated id. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
 import { conformanceOperators } from "../../src/engine/conformance-operators.ts";
 import { EngineSession } from "../../src/protocol/engine-session.ts";
-import { filesOfKind } from "../../src/rule-files/source-documents.ts";
+import { ruleFilesOf } from "../../src/rule-files/rule-files-of-directory.ts";
 import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
 import { assertConformsToOpenApi, componentSchemaValidator, matchPath, openApiDocument, resolveReference } from "../support/openapi-conformance.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
@@ -223,7 +223,7 @@ describe("assertConformsToOpenApi accepts what the engine and compiler really pr
   });
 
   test("the bundles, manifests and rules compiled from the shipped rules/", () => {
-    const files = filesOfKind(join(PROJECT_ROOT, "rules"), "source");
+    const files = ruleFilesOf(join(PROJECT_ROOT, "rules")).source;
     expect(files.length).toBeGreaterThanOrEqual(3);
     for (const file of files) {
       const compilation = compileSourceFile(file);

@@ -8,11 +8,8 @@ import { expressionTooDeep, reachableNames, ruleExpressions, walkExpression } fr
 import { pointerSegments, resolveFragment, schemaAtPath } from "./entity-schema.ts";
 
 /**
- * The static checks of a resolved ruleset (specification section 5, step 10). Every problem is
- * reported, each with its rule id where there is one.
- *
- * `loadSchema` returns the parsed document an entity's `$ref` names (the part before `#`), or
- * undefined when there is none. Without it PATH_UNKNOWN and SCHEMA_REF_UNRESOLVED are skipped.
+ * Returns the parsed document an entity's `$ref` names (the part before `#`), or undefined when
+ * there is none.
  */
 export type SchemaLoader = (file: string) => JsonValue | undefined;
 
@@ -21,6 +18,11 @@ interface EntitySchema {
   readonly schema: JsonValue;
 }
 
+/**
+ * The static checks of a resolved ruleset (specification section 5, step 10). Every problem is
+ * reported, each with its rule id where there is one. Without `loadSchema`, PATH_UNKNOWN and
+ * SCHEMA_REF_UNRESOLVED are skipped.
+ */
 export function staticProblems(resolved: JsonObject, loadSchema?: SchemaLoader): LoadProblem[] {
   const problems: LoadProblem[] = [];
   const add = (code: string, message: string, rule?: string): void => {

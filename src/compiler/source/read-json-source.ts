@@ -1,3 +1,4 @@
+import { setMember } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
@@ -190,10 +191,4 @@ class StrictJsonParser {
   private fail(message: string): never {
     throw new SyntaxFailure(message);
   }
-}
-
-/** `__proto__` becomes an own member, as JSON.parse makes it, never the object's prototype. */
-function setMember(object: JsonObject, key: string, value: JsonValue): void {
-  if (key === "__proto__") Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  else object[key] = value;
 }

@@ -7,15 +7,16 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { Channel } from "./channel.ts";
 import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 
-/**
- * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),
- * with a plan per channel built once, on first use.
- */
+/** A channel was asked of a ruleset read from the other channel's manifest alone. */
 export class ChannelUnavailableError extends Error {
   readonly code = "CHANNEL_UNAVAILABLE" as const;
   override readonly name = "ChannelUnavailableError";
 }
 
+/**
+ * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),
+ * with a plan per channel built once, on first use.
+ */
 export class LoadedRuleset {
   private readonly plans = new Map<Channel, EvaluationPlan>();
 

@@ -16,8 +16,6 @@ export interface ReadRuleset {
   readonly manifests: Readonly<Partial<Record<Channel, JsonObject>>>;
 }
 
-
-
 /** Whether a manifest has the members every evaluator relies on, and the expected channel. */
 function hasManifestEnvelope(manifest: JsonValue | undefined, channel?: Channel): manifest is JsonObject {
   return (

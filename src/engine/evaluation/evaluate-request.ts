@@ -4,6 +4,7 @@ import { Scope } from "../expression/scope.ts";
 import { readPath } from "../expression/variable-reference.ts";
 import { compare } from "../number/arithmetic.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { setMember } from "../value/json-access.ts";
 import { toLeavingValue } from "../value/leaving-value.ts";
 import { renderText } from "../value/rendered-text.ts";
 import { valuesEqual } from "../value/value-equality.ts";
@@ -204,7 +205,7 @@ class Evaluation {
         group = { field: write.field, rule: rule.id, set: {} };
         groups.set(groupKey, group);
       }
-      Object.defineProperty(group.set, write.property, { value: write.value, writable: true, enumerable: true, configurable: true });
+      setMember(group.set, write.property, write.value);
     }
   }
 

@@ -7,11 +7,7 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
 import { byPriority, pointerPath, prepareRule, type ActionRule, type ComputeRule, type PreparedRule, type StateRule, type ValidationRule } from "./prepared-rule.ts";
 
-/**
- * A manifest read once for evaluation (specification sections 7 and 8): rules prepared and
- * grouped by kind in evaluation order, catalogs indexed, type bindings resolved. The rules a
- * request can select are worked out once per entity and operation the manifest names.
- */
+/** The rules of each kind that can take part, in evaluation order. */
 export interface RuleSelection {
   readonly compute: readonly ComputeRule[];
   readonly state: readonly StateRule[];
@@ -27,7 +23,11 @@ export interface BoundField {
 
 const EMPTY_SELECTION: RuleSelection = { compute: [], state: [], validation: [], action: [] };
 
-
+/**
+ * A manifest read once for evaluation (specification sections 7 and 8): rules prepared and
+ * grouped by kind in evaluation order, catalogs indexed, type bindings resolved. The rules a
+ * request can select are worked out once per entity and operation the manifest names.
+ */
 export class EvaluationPlan {
   readonly id: string;
   readonly version: string;

@@ -1,4 +1,5 @@
 import type { PathSegment } from "../expression/variable-reference.ts";
+import { setMember } from "../value/json-access.ts";
 import type { Value, ValueObject } from "../value/value-kind.ts";
 import { isValueObject } from "../value/value-kind.ts";
 
@@ -21,10 +22,10 @@ export class WorkingData {
       const key = path[i]!.key;
       const child = Object.hasOwn(node, key) ? node[key] : undefined;
       const next = isValueObject(child) ? this.own(child) : this.fresh();
-      setOwn(node, key, next);
+      setMember(node, key, next);
       node = next;
     }
-    setOwn(node, path[path.length - 1]!.key, value);
+    setMember(node, path[path.length - 1]!.key, value);
   }
 
   private own(object: ValueObject): ValueObject {
@@ -40,9 +41,4 @@ export class WorkingData {
     this.owned.add(object);
     return object;
   }
-}
-
-/** Defines an own property, so that a key like `__proto__` is data and never a prototype. */
-function setOwn(object: ValueObject, key: string, value: Value): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }

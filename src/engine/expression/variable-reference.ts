@@ -21,7 +21,7 @@ export function readVariable(path: string): (scope: Scope) => Value {
   const root = rootReader(rootName);
   const segments = preparePath(rest);
   if (segments.length === 0) return root;
-  return (scope) => followSegments(root(scope), segments);
+  return (scope) => readPath(root(scope), segments);
 }
 
 /** Splits the keys of a path once into the segments readPath follows. */
@@ -31,22 +31,18 @@ export function preparePath(keys: readonly string[]): PathSegment[] {
 
 /** Reads a prepared path below a value; null when it does not resolve. */
 export function readPath(start: Value, segments: readonly PathSegment[]): Value {
-  return followSegments(start, segments);
-}
-
-function followSegments(start: Value, segments: readonly PathSegment[]): Value {
-    let value: Value = start;
-    for (const segment of segments) {
-      if (value === null || typeof value !== "object" || isDecimal(value)) return null;
-      if (Array.isArray(value)) {
-        if (segment.index < 0 || segment.index >= value.length) return null;
-        value = value[segment.index]!;
-      } else {
-        if (!Object.hasOwn(value, segment.key)) return null;
-        value = value[segment.key]!;
-      }
+  let value: Value = start;
+  for (const segment of segments) {
+    if (value === null || typeof value !== "object" || isDecimal(value)) return null;
+    if (Array.isArray(value)) {
+      if (segment.index < 0 || segment.index >= value.length) return null;
+      value = value[segment.index]!;
+    } else {
+      if (!Object.hasOwn(value, segment.key)) return null;
+      value = value[segment.key]!;
     }
-    return value;
+  }
+  return value;
 }
 
 function rootReader(root: RootName): (scope: Scope) => Value {

@@ -221,7 +221,11 @@ class PatternReader {
     return { atom: { kind: "group", alternatives: body.alternatives }, shape: body.shape };
   }
 
-  private readEscape(): Atom {
+  /**
+   * `\x`: a Perl class, a control character or an escaped syntax character; inside a class `\-`
+   * too. Anything else is refused, so that no escape means different things in different engines.
+   */
+  private readEscape(inClass = false): { kind: "perl"; letter: PerlClass } | { kind: "char"; codePoint: number } {
     const start = this.position;
     const next = this.peek(1);
     if (next === undefined) refuse(`the backslash at position ${start} escapes nothing`);
@@ -230,8 +234,8 @@ class PatternReader {
     if (isPerlClass(letter)) return { kind: "perl", letter };
     const control = controlEscape(letter);
     if (control !== undefined) return { kind: "char", codePoint: control };
-    if (isSyntaxCharacter(next)) return { kind: "char", codePoint: next };
-    return refuse(`\\${letter} is not a portable escape at position ${start}`);
+    if (isSyntaxCharacter(next) || (inClass && letter === "-")) return { kind: "char", codePoint: next };
+    return refuse(`\\${letter} is not a portable escape${inClass ? " in a character class" : ""} at position ${start}`);
   }
 
   /** `[...]` or `[^...]`. */
@@ -269,7 +273,8 @@ class PatternReader {
         refuse(`"&&" at position ${position} (class intersection) is not portable`);
       }
       if (character === "\\") {
-        items.push(this.readClassEscape());
+        const position = this.position;
+        items.push({ ...this.readEscape(true), position });
         continue;
       }
       this.position++;
@@ -277,23 +282,6 @@ class PatternReader {
         character === "-" ? { kind: "dash", position } : { kind: "char", codePoint, position },
       );
     }
-  }
-
-  private readClassEscape(): ClassItem {
-    const position = this.position;
-    const next = this.peek(1);
-    if (next === undefined) refuse(`the backslash at position ${position} escapes nothing`);
-    this.position += 2;
-    const letter = show(next);
-    if (isPerlClass(letter)) return { kind: "perl", letter, position };
-    const control = controlEscape(letter);
-    if (control !== undefined) return { kind: "char", codePoint: control, position };
-    if (isSyntaxCharacter(next) || letter === "-") {
-      return { kind: "char", codePoint: next, position };
-    }
-    return refuse(
-      `\\${letter} is not a portable escape in a character class at position ${position}`,
-    );
   }
 
   /** Whether a well-formed `{n}`, `{n,}` or `{n,m}` starts at `start`. */

@@ -25,7 +25,12 @@ export function truthy(value: JsonValue | undefined): boolean {
   return true;
 }
 
-/** An object built member by member, so that a key such as `__proto__` stays data. */
-export function setMember(object: JsonObject, key: string, value: JsonValue): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+/**
+ * Sets an own member, so that `__proto__` stays data as JSON.parse makes it and never becomes the
+ * object's prototype. Every other key can be assigned: `__proto__` is the only accessor that plain
+ * objects inherit.
+ */
+export function setMember<Member>(object: { [key: string]: Member }, key: string, value: Member): void {
+  if (key === "__proto__") Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else object[key] = value;
 }

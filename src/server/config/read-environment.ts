@@ -2,10 +2,6 @@ import { parseRefreshInterval } from "../../schedule/refresh-interval.ts";
 import { cronSettingProblem } from "../refresh/cron-setting.ts";
 import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
 
-/**
- * The stand-alone server's options from its environment (SERVER.md, Configuration). Every bad
- * value is reported; the caller logs one fatal line and exits with status 1.
- */
 /** Every variable the stand-alone server reads. */
 export const ENVIRONMENT_VARIABLES = [
   "RULES_DIR",
@@ -26,6 +22,10 @@ export interface EnvironmentOptions extends ServerOptions {
   readonly openModeIgnored: boolean;
 }
 
+/**
+ * The stand-alone server's options from its environment (SERVER.md, Configuration). Every bad
+ * value is reported; the caller logs one fatal line and exits with status 1.
+ */
 export function readEnvironment(env: Readonly<Record<string, string | undefined>>): EnvironmentOptions {
   const problems: string[] = [];
   const integer = (name: string, fallback: number, valid: (n: number) => boolean, what: string): number => {
@@ -80,12 +80,13 @@ function readRefresh(env: Readonly<Record<string, string | undefined>>, problems
       return { mode, intervalMs: interval.milliseconds };
     }
     case "cron": {
-      const problem = cronSettingProblem(env.RULES_REFRESH_CRON, env.RULES_REFRESH_TZ || "UTC");
+      const timeZone = env.RULES_REFRESH_TZ || "UTC";
+      const problem = cronSettingProblem(env.RULES_REFRESH_CRON, timeZone);
       if (problem !== undefined) {
         problems.push(problem);
         return { mode: "manual" };
       }
-      return { mode, expression: env.RULES_REFRESH_CRON!, timeZone: env.RULES_REFRESH_TZ || "UTC" };
+      return { mode, expression: env.RULES_REFRESH_CRON!, timeZone };
     }
     default:
       problems.push(`RULES_REFRESH must be manual, interval or cron, got ${JSON.stringify(mode)}`);

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { compileRuleset } from "../../compiler/compile-ruleset.ts";
 import { RulesetResolver } from "../../compiler/resolve/resolve-ruleset.ts";
 import { readSource } from "../../compiler/source/read-source.ts";
@@ -9,7 +9,7 @@ import type { CustomOperators } from "../../engine/expression/custom-operators.t
 import type { JsonObject } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { entitySchemaLoader } from "../../rule-files/entity-schema-files.ts";
-import { ruleFileKind } from "../../rule-files/rule-file-kind.ts";
+import { ruleFilesOf } from "../../rule-files/rule-files-of-directory.ts";
 import { readSourceFile, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
 import { CachePolicy } from "./cache-policy.ts";
 import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
@@ -49,14 +49,12 @@ export class SnapshotError extends Error {
 
 /** Loads every ruleset, bundle and the cache policy of a directory; throws SnapshotError on any problem. */
 export function loadSnapshot(directory: string, operators: CustomOperators, generation = 0, now: Date = new Date()): RulesSnapshot {
-  let names: string[];
+  let files: ReturnType<typeof ruleFilesOf>;
   try {
-    names = readdirSync(directory).filter((name) => !name.startsWith(".")).sort();
+    files = ruleFilesOf(directory);
   } catch (error) {
     throw new SnapshotError([{ code: "RULES_DIR_UNREADABLE", message: `cannot read ${directory}: ${error instanceof Error ? error.message : String(error)}` }]);
   }
-  const files = (kind: ReturnType<typeof ruleFileKind>): string[] =>
-    names.filter((name) => ruleFileKind(name) === kind && isFile(join(directory, name))).map((name) => join(directory, name));
   const problems: LoadProblem[] = [];
   const served = new Map<string, ServedRuleset>();
   const bundles = new Map<string, JsonObject>();
@@ -71,7 +69,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
     return true;
   };
 
-  const sources: SourceFile[] = files("source").map(readSourceFile);
+  const sources: SourceFile[] = files.source.map(readSourceFile);
   const resolver = new RulesetResolver(registryOf(sources));
   const loadSchema = entitySchemaLoader(directory);
   for (const source of sources) {
@@ -88,7 +86,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
       problems.push(...error.problems.map((problem) => ({ ...problem, file: source.file })));
     }
   }
-  for (const file of files("bundle")) {
+  for (const file of files.bundle) {
     const text = readText(file, problems);
     if (text === undefined) continue;
     const parsed = parseJson(text);
@@ -108,7 +106,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
     }
   }
 
-  const policyFiles = files("cache-policy");
+  const policyFiles = files["cache-policy"];
   let cachePolicy = CachePolicy.DEFAULT;
   if (policyFiles.length > 1) problems.push({ code: "CACHE_POLICY_INVALID", message: `only one cache policy file is allowed, found ${policyFiles.map((file) => basename(file)).join(", ")}` });
   else if (policyFiles.length === 1) {
@@ -136,13 +134,5 @@ function readText(file: string, problems: LoadProblem[]): string | undefined {
   } catch (error) {
     problems.push({ code: "FILE_UNREADABLE", message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, file });
     return undefined;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
   }
 }

@@ -1,0 +1,27 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ruleFileKind, type RuleFileKind } from "./rule-file-kind.ts";
+
+/**
+ * The files directly inside a rules directory, by kind, each list sorted by name and holding full
+ * paths. Names starting with a dot are skipped (a ConfigMap's `..data`), and so is an entry that is
+ * not a file or that vanishes while it is looked at (a volume being swapped). Throws the file
+ * system's error when the directory itself cannot be read.
+ */
+export function ruleFilesOf(directory: string): Readonly<Record<RuleFileKind, string[]>> {
+  const files: Record<RuleFileKind, string[]> = { source: [], bundle: [], "cache-policy": [], other: [] };
+  for (const name of readdirSync(directory).sort()) {
+    if (name.startsWith(".")) continue;
+    const path = join(directory, name);
+    if (isFile(path)) files[ruleFileKind(name)].push(path);
+  }
+  return files;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
