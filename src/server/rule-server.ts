@@ -1,4 +1,5 @@
 import type { Server } from "bun";
+import { resolve } from "node:path";
 import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { BearerToken } from "./http/bearer-token.ts";
 import { buildRouteTable, notFound, type RouteDefinition } from "./http/router.ts";
@@ -57,7 +58,7 @@ export class RuleServer {
   constructor(private readonly options: ServerOptions) {
     const token = options.token === "" ? undefined : options.token;
     if (token === undefined && options.allowOpen !== true) {
-      throw new ConfigurationError(["a token is required (RULE_SERVER_TOKEN, or the token option); open mode needs RULE_SERVER_ALLOW_OPEN=1 or allowOpen: true"]);
+      throw new ConfigurationError(["a token is required: pass the token option, or allowOpen: true to serve every endpoint without one"]);
     }
     const refresh = options.refresh ?? { mode: "manual" };
     if (refresh.mode === "interval" && !(refresh.intervalMs >= 1000)) throw new ConfigurationError(["the refresh interval must be at least one second"]);
@@ -92,7 +93,7 @@ export class RuleServer {
     if (this.options.operatorsModule && !this.options.operators) this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     this.lastAttemptedHash = this.hashForSchedule();
     this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
-    this.warnMissingOperators(this.snapshot);
+    this.warnAboutSnapshot(this.snapshot);
     await this.workerPool?.start(this.snapshot);
     const context = (params: Record<string, string>, logFields: Record<string, unknown>): RouteContext => ({
       snapshot: this.snapshot!,
@@ -150,7 +151,7 @@ export class RuleServer {
       await this.evaluator.useSnapshot(next);
       this.snapshot = next;
       this.logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
-      this.warnMissingOperators(next);
+      this.warnAboutSnapshot(next);
       return { reloaded: true, rulesets: next.rulesets.size };
     } catch (caught) {
       // Whatever went wrong, the previous rules keep being served: a reload never takes the server down.
@@ -171,7 +172,8 @@ export class RuleServer {
     this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
     this.drained = new Promise<void>((resolve) => setTimeout(resolve, (this.options.drainSeconds ?? 5) * 1000))
       .then(() => this.server?.stop(false))
-      .then(() => this.evaluator.close());
+      .then(() => this.evaluator.close())
+      .then(() => this.logger.info("drained, stopped serving"));
     return this.drained;
   }
 
@@ -181,9 +183,13 @@ export class RuleServer {
     this.refreshTimer?.stop();
     await this.server?.stop(true);
     await this.evaluator.close();
+    this.logger.info("stopped serving, requests in flight were cut");
   }
 
-  private warnMissingOperators(snapshot: RulesSnapshot): void {
+  /** Warnings a person should see whenever rules are (re)loaded: nothing to serve, or operators missing. */
+  private warnAboutSnapshot(snapshot: RulesSnapshot): void {
+    // A server that is "ready" with nothing to evaluate is usually a RULES_DIR pointing at the wrong folder.
+    if (snapshot.rulesets.size === 0) this.logger.warn("no ruleset in the rules directory; every evaluation will be answered 404", { rulesDir: resolve(this.rulesDir) });
     for (const missing of snapshot.missingOperators) {
       this.logger.warn("custom operators are not registered; rules that need them fail closed", { ruleset: missing.ruleset, operators: missing.operators });
     }

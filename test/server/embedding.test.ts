@@ -27,6 +27,11 @@ test("without a token or allowOpen, creating the server fails", () => {
   expect(() => createServer({ rulesDir: rules.path, token: "" })).toThrow(ConfigurationError);
 });
 
+test("the embedding API's refusal speaks of its own options, not of environment variables", () => {
+  expect(() => createServer({ rulesDir: rules.path })).toThrow(/token option.*allowOpen: true/);
+  expect(() => createServer({ rulesDir: rules.path })).not.toThrow(/RULE_SERVER_/);
+});
+
 describe("with custom operators", () => {
   test("registered operators evaluate, and no warning is logged", async () => {
     const lines: string[] = [];

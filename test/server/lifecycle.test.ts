@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync, realpathSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { rulesDirectory } from "../support/rules-directory.ts";
 import { serverEnvironment, startServer, TOKEN } from "../support/server-process.ts";
 
@@ -51,6 +53,24 @@ describe("SIGHUP", () => {
       rules.remove();
     }
   });
+
+  test("a reload that leaves no ruleset is served, with a warn line naming the directory", async () => {
+    const rules = rulesDirectory();
+    const server = await startServer(serverEnvironment(rules.path));
+    try {
+      expect(server.logs().some((entry) => String(entry.msg).startsWith("no ruleset"))).toBe(false);
+      for (const file of readdirSync(rules.path)) rmSync(join(rules.path, file));
+      server.signal("SIGHUP");
+      await server.waitForLog((entry) => entry.msg === "rules reloaded");
+      const warning = await server.waitForLog((entry) => String(entry.msg).startsWith("no ruleset"));
+      expect(warning.level).toBe("warn");
+      expect(realpathSync(String(warning.rulesDir))).toBe(realpathSync(rules.path));
+      expect((await readiness(server.url)).body.rulesets).toBe(0);
+    } finally {
+      await server.kill();
+      rules.remove();
+    }
+  });
 });
 
 describe("drain", () => {
@@ -76,6 +96,8 @@ describe("drain", () => {
       controller.close();
       expect((await inFlight).status).toBe(200);
       expect(await server.exited).toBe(0);
+      const last = server.logs().at(-1)!;
+      expect(last).toMatchObject({ level: "info", msg: "drained, stopped serving" });
     } finally {
       await server.kill();
       rules.remove();
@@ -93,6 +115,7 @@ describe("drain", () => {
       server.signal("SIGTERM");
       expect(await server.exited).toBe(0);
       expect(Date.now() - started).toBeLessThan(5000);
+      expect(server.logs().at(-1)).toMatchObject({ level: "info", msg: "stopped serving, requests in flight were cut" });
     } finally {
       await server.kill();
       rules.remove();

@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, realpathSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { rulesDirectory } from "../support/rules-directory.ts";
 import { serverEnvironment, startExpectingFailure, startServer, TOKEN } from "../support/server-process.ts";
 
@@ -32,6 +34,33 @@ describe("start-ups that must fail before listening", () => {
     expect(run.status).toBe(1);
     expect(JSON.stringify(run.logs)).not.toContain("RULES_DIR_UNREADABLE");
     expect(JSON.stringify(run.logs)).toContain("token");
+  });
+
+  test("without a token the fatal line names the environment variables, not the embedding options", async () => {
+    const run = await startExpectingFailure(serverEnvironment(rules.path, { RULE_SERVER_TOKEN: undefined }));
+    const problems = JSON.stringify(run.logs.at(-1)!.problems);
+    expect(problems).toContain("RULE_SERVER_TOKEN is not set");
+    expect(problems).toContain("RULE_SERVER_ALLOW_OPEN=1");
+    expect(problems).not.toContain("allowOpen");
+    expect(problems).not.toContain("token option");
+  });
+
+  test("a rules directory holding no ruleset starts, with a warn line naming the directory", async () => {
+    const empty = rulesDirectory();
+    try {
+      for (const file of readdirSync(empty.path)) rmSync(join(empty.path, file));
+      const server = await startServer(serverEnvironment(empty.path));
+      try {
+        const warning = server.logs().find((line) => line.level === "warn" && String(line.msg).startsWith("no ruleset"))!;
+        expect(warning).toBeDefined();
+        expect(realpathSync(String(warning.rulesDir))).toBe(realpathSync(empty.path));
+        expect(server.logs().findIndex((line) => line === warning) < server.logs().findIndex((line) => line.msg === "listening")).toBe(true);
+      } finally {
+        await server.kill();
+      }
+    } finally {
+      empty.remove();
+    }
   });
 
   const badRules: [string, Record<string, string>, string][] = [

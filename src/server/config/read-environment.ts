@@ -45,9 +45,13 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     if (!/^\s*[0-9]+(\.[0-9]+)?\s*$/.test(drainText) || !Number.isFinite(drainSeconds)) problems.push(`DRAIN_SECONDS must be a non-negative number, got ${JSON.stringify(drainText)}`);
   }
   const refresh = readRefresh(env, problems);
-  if (problems.length > 0) throw new ConfigurationError(problems);
   const token = env.RULE_SERVER_TOKEN === "" ? undefined : env.RULE_SERVER_TOKEN;
   const allowOpen = env.RULE_SERVER_ALLOW_OPEN === "1" || env.RULE_SERVER_ALLOW_OPEN === "true";
+  // Worded for the person starting the binary: they set variables, not createServer options.
+  if (token === undefined && !allowOpen) {
+    problems.push("RULE_SERVER_TOKEN is not set: set it to the bearer token clients must send, or set RULE_SERVER_ALLOW_OPEN=1 to serve every endpoint without a token (private networks only)");
+  }
+  if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
     port,
