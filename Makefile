@@ -17,7 +17,8 @@ node_modules/.install-stamp: package.json package-lock.json
 run: install
 	@token=$${RULE_SERVER_TOKEN:-dev-$$(node -e 'process.stdout.write(require("crypto").randomBytes(12).toString("hex"))')}; \
 	echo "Development token: $$token"; \
-	echo "  curl -H 'Authorization: Bearer $$token' http://localhost:$(PORT)/rulesets"; \
+	echo "In a second terminal:"; \
+	echo "export TOKEN=$$token"; \
 	RULE_SERVER_TOKEN=$$token RULES_DIR=$(RULES_DIR) PORT=$(PORT) exec $(BUN) src/main.ts
 
 # The type check runs first: a type error fails the build like a failing test.
