@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build clean
+.PHONY: install run test typecheck bench build clean chromium
 
 install: node_modules/.install-stamp
 
@@ -21,8 +21,12 @@ run: install
 	echo "export TOKEN=$$token"; \
 	RULE_SERVER_TOKEN=$$token RULES_DIR=$(RULES_DIR) PORT=$(PORT) exec $(BUN) src/main.ts
 
+# Browser tests drive Debian's Chromium; like wrk for the benchmark, it is installed when missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || sudo apt-get install -y -qq chromium
+
 # The type check runs first: a type error fails the build like a failing test.
-test: install
+test: install chromium
 	node_modules/.bin/tsc --noEmit -p .
 	$(BUN) test --timeout 30000
 

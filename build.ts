@@ -1,12 +1,15 @@
 /**
  * `make build`: one executable per platform in dist/, `rule-server-<os>-<arch>[.exe]`, and
  * dist/SHA256SUMS. Each executable holds everything: the Bun runtime, the code, the worker entry
- * point and RE2's WebAssembly. Usage: `bun build.ts [target...]` (default: every target).
+ * point and RE2's WebAssembly. Also the browser module, dist/browser/rule-cascade.js with its
+ * declarations. Usage: `bun build.ts [target...|browser]` (default: every target and the browser).
  */
 import type { BunPlugin } from "bun";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
 import packageJson from "./package.json" with { type: "json" };
 
 const TARGETS = {
@@ -57,8 +60,97 @@ async function buildTarget(target: Target): Promise<string> {
   return outfile;
 }
 
+/**
+ * The browser build runs the same engine with one module swapped: the pattern backend, RE2 on the
+ * server, the page's own JavaScript engine here (src/engine/pattern/javascript-pattern-backend.ts
+ * says why). Nothing else differs, and nothing of re2-wasm or Node reaches the page.
+ */
+const browserPatternBackend: BunPlugin = {
+  name: "browser-pattern-backend",
+  setup(build) {
+    build.onResolve({ filter: /[\\/]re2-pattern-backend\.ts$|^\.\/re2-pattern-backend\.ts$/ }, () => ({
+      path: join(ROOT, "src", "engine", "pattern", "javascript-pattern-backend.ts"),
+    }));
+  },
+};
+
+const BROWSER_DIST = join(DIST, "browser");
+
+/** What the browser module must never hold: a Node built-in, CommonJS, re2-wasm, or a path of this machine. */
+function browserModuleProblems(code: string): string[] {
+  const problems: string[] = [];
+  if (/\bfrom\s*"node:|\brequire\(|__dirname|import\.meta\.dir\b/.test(code)) problems.push("it refers to Node or CommonJS");
+  if (/re2-wasm|\.wasm\b/.test(code)) problems.push("it holds re2-wasm");
+  if (code.includes(ROOT)) problems.push(`it holds the build machine's path ${ROOT}`);
+  return problems;
+}
+
+export async function buildBrowserModule(): Promise<{ file: string; bytes: number; gzipBytes: number }> {
+  mkdirSync(BROWSER_DIST, { recursive: true });
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src", "browser", "rule-cascade.ts")],
+    target: "browser",
+    format: "esm",
+    minify: true,
+    plugins: [browserPatternBackend],
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!result.success) throw new Error(`browser: ${result.logs.map(String).join("\n")}`);
+  const code = await result.outputs[0]!.text();
+  const problems = browserModuleProblems(code);
+  if (problems.length > 0) throw new Error(`the browser module is not self-contained: ${problems.join("; ")}`);
+  const file = join(BROWSER_DIST, "rule-cascade.js");
+  writeFileSync(file, code);
+  writeFileSync(join(BROWSER_DIST, "rule-cascade.d.ts"), browserDeclarations());
+  return { file, bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code, { level: 9 }).length };
+}
+
+/**
+ * One declaration file for the module: TypeScript's declarations of the entry and of the files its
+ * declarations reach, inlined into one module. Only the entry's exports are exported.
+ */
+function browserDeclarations(): string {
+  const out = mkdtempSync(join(tmpdir(), "rule-cascade-types-"));
+  try {
+    const tsc = Bun.spawnSync([join(ROOT, "node_modules", ".bin", "tsc"), "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--outDir", out, "--rootDir", ROOT,
+      "--allowImportingTsExtensions", "--rewriteRelativeImportExtensions", "--module", "preserve", "--moduleResolution", "bundler", "--target", "es2022",
+      "--lib", "es2023,dom", "--strict", "--skipLibCheck", "--types", "", join(ROOT, "src", "browser", "rule-cascade.ts")], { cwd: ROOT });
+    if (tsc.exitCode !== 0) throw new Error(`declarations of the browser module: ${tsc.stdout.toString()}${tsc.stderr.toString()}`);
+    const entry = join(out, "src", "browser", "rule-cascade.d.ts");
+    const IMPORT = /^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)";\n/gm;
+    const seen = new Set<string>([entry]);
+    const pending = [entry];
+    const inner: string[] = [];
+    let exported = "";
+    while (pending.length > 0) {
+      const file = pending.shift()!;
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(IMPORT)) {
+        const target = join(dirname(file), match[1]!.replace(/\.(ts|js)$/, ".d.ts"));
+        if (!seen.has(target)) {
+          seen.add(target);
+          pending.push(target);
+        }
+      }
+      if (file === entry) {
+        exported = text.replace(/^(export\b[^;]*?)\s+from\s+"[^"]+";$/gm, "$1;").replace(/^import\b[^;]*;\n/gm, "");
+        continue;
+      }
+      inner.push(`// ${relative(out, file).replace(/\.d\.ts$/, ".ts")}\n` + text.replace(IMPORT, "").replace(/^export \{\};?\n/gm, "").replace(/^export (declare |interface |type (?!\{))/gm, "$1").replace(/^export (declare )?/gm, "$1"));
+    }
+    return `/** Type declarations of rule-cascade.js (rule-server ${packageJson.version}). */\n${inner.join("\n")}\n${exported}`;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 async function main(requested: readonly string[]): Promise<void> {
-  const targets = (requested.length > 0 ? requested : Object.keys(TARGETS)) as Target[];
+  if (requested.length === 0 || requested.includes("browser")) {
+    const browser = await buildBrowserModule();
+    console.log(`built ${browser.file}: ${(browser.bytes / 1024).toFixed(1)} KiB, ${(browser.gzipBytes / 1024).toFixed(1)} KiB gzip`);
+    if (requested.length === 1) return;
+  }
+  const targets = (requested.length > 0 ? requested.filter((name) => name !== "browser") : Object.keys(TARGETS)) as Target[];
   for (const target of targets) if (!(target in TARGETS)) throw new Error(`unknown target ${target}; known: ${Object.keys(TARGETS).join(", ")}`);
   mkdirSync(DIST, { recursive: true });
   const sums: string[] = [];

@@ -4,14 +4,10 @@ import { evaluateCheckedRequest, evaluateRequest } from "../evaluation/evaluate-
 import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
 import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
-import type { Channel } from "./channel.ts";
-import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
+import { ChannelUnavailableError, type Channel } from "./channel.ts";
 
-/** A channel was asked of a ruleset read from the other channel's manifest alone. */
-export class ChannelUnavailableError extends Error {
-  readonly code = "CHANNEL_UNAVAILABLE" as const;
-  override readonly name = "ChannelUnavailableError";
-}
+export { ChannelUnavailableError } from "./channel.ts";
+import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 
 /**
  * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
-import type { Place } from "./prepared-rule.ts";
+import type { Place } from "./request-shape.ts";
 
 /** The evaluation result of specification section 8, with the summary members of our server. */
 export type Decision = "allow" | "deny";

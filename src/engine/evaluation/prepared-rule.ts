@@ -5,14 +5,13 @@ import { preparePath, type PathSegment } from "../expression/variable-reference.
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { isJsonObject, listAt, objectAt, stringAt, truthy } from "../value/json-access.ts";
 import { isNumberValue } from "../value/value-kind.ts";
-import { VIEW_KEYS } from "./request-shape.ts";
+import { VIEW_KEYS, type Place } from "./request-shape.ts";
 
 /**
  * One rule of a manifest read once for evaluation (specification sections 3 and 8): what selects
  * it, its expressions prepared, everything its findings, effects and commands need. Nothing is
  * read from the manifest's JSON while a request is evaluated.
  */
-export type Place = Partial<Record<(typeof VIEW_KEYS)[number], string>>;
 
 interface RuleBase {
   readonly id: string;

@@ -14,6 +14,19 @@ export class RequestShapeError extends Error {
 
 export const VIEW_KEYS = ["page", "screen", "section", "component"] as const;
 
+/** A place in the user interface: the request's view, or where a finding's rule applies. */
+export type Place = Partial<Record<(typeof VIEW_KEYS)[number], string>>;
+
+/**
+ * What is wrong with a request before its shape is checked, worded once so that every host (the
+ * HTTP server's 400 titles, the browser module's errors) says the same.
+ */
+export const REQUEST_REFUSALS = {
+  notAnObject: "the body must be a JSON object",
+  numberTooLarge: "a number is too large for a double",
+  channel: `'channel' must be "client" or "server"`,
+} as const;
+
 /** The problem with a request, or undefined when it has the required shape. */
 export function requestShapeProblem(request: JsonValue | undefined): string | undefined {
   if (!isJsonObject(request)) return "a request is an object";

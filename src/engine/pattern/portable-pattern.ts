@@ -8,11 +8,13 @@
  */
 
 /**
- * `linearSource`, when present, is the same pattern in JavaScript syntax (flags "su"), given only
- * for patterns that a backtracking engine provably matches in time linear in the subject (see
- * linearJavaScriptSource); the matcher runs those without the cost of a call into RE2.
+ * A portable pattern in the syntax of each engine: `re2Source` for RE2, `javaScriptSource` for
+ * JavaScript with flags "su" (the same matches: portable syntax has no construct whose meaning the
+ * two engines differ on). `linear` says whether a backtracking engine provably matches it in time
+ * linear in the subject (see isLinearSubset); the matcher runs those on JavaScript even where RE2
+ * is at hand, without the cost of a call into WebAssembly.
  */
-export type PatternCheck = { ok: true; re2Source: string; linearSource?: string } | { ok: false; reason: string };
+export type PatternCheck = { ok: true; re2Source: string; javaScriptSource: string; linear: boolean } | { ok: false; reason: string };
 
 /** A pattern has at most this many code points. */
 const MAX_PATTERN_CODE_POINTS = 1000;
@@ -62,9 +64,14 @@ export function checkPortablePattern(pattern: string): PatternCheck {
   if (codePoints.length > MAX_PATTERN_CODE_POINTS) return tooLong();
   try {
     const alternatives = new PatternReader(codePoints).readPattern();
-    // (?s): `.` matches line breaks. Without (?m), RE2's ^ and $ are the very start and end.
-    const linearSource = linearJavaScriptSource(alternatives);
-    return linearSource === undefined ? { ok: true, re2Source: "(?s)" + emitAlternatives(alternatives) } : { ok: true, re2Source: "(?s)" + emitAlternatives(alternatives), linearSource };
+    return {
+      ok: true,
+      // (?s): `.` matches line breaks. Without (?m), RE2's ^ and $ are the very start and end.
+      re2Source: "(?s)" + emitAlternatives(alternatives),
+      // The syntax that remains is the same in both engines, apart from how literals are written.
+      javaScriptSource: emitAlternatives(alternatives, javaScriptCodePoint),
+      linear: isLinearSubset(alternatives),
+    };
   } catch (error) {
     if (error instanceof NotPortable) return { ok: false, reason: error.message };
     throw error;
@@ -493,27 +500,26 @@ function emitCodePoint(codePoint: number): string {
  */
 const MAX_LINEAR_FIXED_LENGTH = 64;
 
-function linearJavaScriptSource(alternatives: readonly Term[][]): string | undefined {
-  if (alternatives.length !== 1) return undefined;
+function isLinearSubset(alternatives: readonly Term[][]): boolean {
+  if (alternatives.length !== 1) return false;
   const terms = alternatives[0]!;
-  if (terms[0]?.kind !== "start") return undefined;
+  if (terms[0]?.kind !== "start") return false;
   const endAnchored = terms.length > 1 && terms[terms.length - 1]!.kind === "end";
   const body = terms.slice(1, endAnchored ? -1 : undefined);
   let variableTerms = 0;
   let fixedLength = 0;
   for (const term of body) {
-    if (term.kind === "start" || term.kind === "end") return undefined;
+    if (term.kind === "start" || term.kind === "end") return false;
     const atom = term.kind === "repeat" ? term.atom : term;
     const atomLength = fixedAtomLength(atom);
-    if (atomLength === undefined) return undefined;
+    if (atomLength === undefined) return false;
     const min = term.kind === "repeat" ? term.min : 1;
     const max = term.kind === "repeat" ? term.max : 1;
     if (min !== max) variableTerms++;
     else fixedLength += atomLength * min;
-    if (variableTerms > 1 || fixedLength > MAX_LINEAR_FIXED_LENGTH) return undefined;
+    if (variableTerms > 1 || fixedLength > MAX_LINEAR_FIXED_LENGTH) return false;
   }
-  // The syntax that remains is the same in both engines, apart from how literals are written.
-  return emitAlternatives(alternatives, javaScriptCodePoint);
+  return true;
 }
 
 /** Code points an atom always matches: 1 for a character or set, the sum for a group of such; undefined otherwise. */

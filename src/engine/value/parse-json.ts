@@ -17,8 +17,8 @@ export function parseJson(text: string): ParsedJson {
   return { ok: true, value };
 }
 
-/** Walks without recursion, so a deeply nested document cannot exhaust the stack. */
-function hasNonFiniteNumber(root: JsonValue): boolean {
+/** Whether a value holds NaN or an infinity; walks without recursion, so a deeply nested document cannot exhaust the stack. */
+export function hasNonFiniteNumber(root: JsonValue): boolean {
   if (typeof root === "number") return !Number.isFinite(root);
   if (typeof root !== "object" || root === null) return false;
   const pending: JsonValue[] = [root];

@@ -1,5 +1,5 @@
 import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
-import { requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
+import { REQUEST_REFUSALS, requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
 import { isJsonObject } from "../../engine/value/json-access.ts";
 import type { JsonObject } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
@@ -46,13 +46,13 @@ export function answerEvaluation(text: string, find: RulesetFinder): EvaluationR
 
 function readEvaluationRequest(text: string): JsonObject {
   const parsed = parseJson(text);
-  if (!parsed.ok) throw new HttpError(400, parsed.reason === "number-too-large" ? "a number is too large for a double" : "body is not valid JSON");
+  if (!parsed.ok) throw new HttpError(400, parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON");
   const body = parsed.value;
-  if (!isJsonObject(body)) throw new HttpError(400, "the body must be a JSON object");
+  if (!isJsonObject(body)) throw new HttpError(400, REQUEST_REFUSALS.notAnObject);
   if (typeof body.ruleset !== "string") throw new HttpError(400, "'ruleset' must be a string");
   if (body.version !== undefined && body.version !== null && typeof body.version !== "string") throw new HttpError(400, "'version' must be a string");
   const channel = body.channel ?? "server";
-  if (channel !== "server" && channel !== "client") throw new HttpError(400, `'channel' must be "client" or "server"`);
+  if (channel !== "server" && channel !== "client") throw new HttpError(400, REQUEST_REFUSALS.channel);
   const problem = requestShapeProblem(body);
   if (problem !== undefined) throw new HttpError(400, problem);
   return body;

@@ -1,0 +1,77 @@
+import type { JsonValue } from "../engine/value/json-value.ts";
+import { loadRuleset, type LoadOptions, type Ruleset } from "./ruleset.ts";
+
+export interface FetchOptions extends LoadOptions {
+  /** The fetch to use; the page's own by default. */
+  readonly fetch?: typeof fetch;
+  readonly signal?: AbortSignal;
+}
+
+/** The server answered something other than the manifest or 304, or could not be reached. */
+export class FetchRulesetError extends Error {
+  readonly code = "FETCH_FAILED" as const;
+  override readonly name = "FetchRulesetError";
+  constructor(
+    message: string,
+    /** The HTTP status, or 0 when no answer came. */
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+interface KeptManifest {
+  readonly etag: string | null;
+  readonly manifest: JsonValue;
+  readonly operators: LoadOptions["operators"];
+  readonly ruleset: Ruleset;
+}
+
+/** The last manifest fetched from each address, kept for revalidation. */
+const kept = new Map<string, KeptManifest>();
+
+/**
+ * Fetches a ruleset's client manifest from a rule server and loads it. The manifest is kept: a
+ * later call asks with `If-None-Match`, so an unchanged manifest costs a 304 and is not read or
+ * loaded again, and a changed one (a reload on the server) is picked up.
+ */
+export async function fetchRuleset(serverUrl: string | URL, id: string, options: FetchOptions = {}): Promise<Ruleset> {
+  const address = new URL(`rulesets/${encodeURIComponent(id)}/manifest?channel=client`, withTrailingSlash(serverUrl)).href;
+  const previous = kept.get(address);
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (previous?.etag) headers["If-None-Match"] = previous.etag;
+  let response: Response;
+  try {
+    // Our own If-None-Match makes the browser pass a 304 through instead of answering from its cache.
+    response = await (options.fetch ?? fetch)(address, { headers, signal: options.signal ?? null });
+  } catch (error) {
+    throw new FetchRulesetError(`${address} could not be fetched: ${error instanceof Error ? error.message : String(error)}`, 0);
+  }
+  if (response.status === 304 && previous) {
+    if (previous.operators === options.operators) return previous.ruleset;
+    return keep(address, previous.etag, previous.manifest, options);
+  }
+  if (response.status !== 200) throw new FetchRulesetError(`${address} answered ${response.status}${await problemTitle(response)}`, response.status);
+  return keep(address, response.headers.get("ETag"), (await response.json()) as JsonValue, options);
+}
+
+async function keep(address: string, etag: string | null, manifest: JsonValue, options: FetchOptions): Promise<Ruleset> {
+  const ruleset = await loadRuleset(manifest, options);
+  kept.set(address, { etag, manifest, operators: options.operators, ruleset });
+  return ruleset;
+}
+
+/** The server's URL as a base that keeps its path (`https://host/rules` → `https://host/rules/`). */
+function withTrailingSlash(serverUrl: string | URL): string {
+  const text = String(serverUrl);
+  return text.endsWith("/") ? text : `${text}/`;
+}
+
+async function problemTitle(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { title?: unknown };
+    return typeof body.title === "string" ? `: ${body.title}` : "";
+  } catch {
+    return "";
+  }
+}

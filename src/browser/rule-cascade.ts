@@ -1,0 +1,14 @@
+/**
+ * The browser module (`dist/browser/rule-cascade.js`): the engine the server runs, for a page
+ * that evaluates a client manifest while the user types. It imports nothing but the engine; the
+ * browser build swaps only the pattern backend (build.ts).
+ */
+export { loadRuleset, type Ruleset, type LoadOptions, type CustomOperator } from "./ruleset.ts";
+export { fetchRuleset, FetchRulesetError, type FetchOptions } from "./fetch-ruleset.ts";
+export { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
+export { ChannelUnavailableError } from "../engine/bundle/channel.ts";
+export { RequestShapeError } from "../engine/evaluation/request-shape.ts";
+export { EvaluationError } from "../engine/errors.ts";
+export type { Channel } from "../engine/bundle/channel.ts";
+export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution } from "../engine/evaluation/evaluation-result.ts";
+export type { JsonValue, JsonObject } from "../engine/value/json-value.ts";

@@ -1,0 +1,90 @@
+import type { Channel } from "../engine/bundle/channel.ts";
+import { isChannel } from "../engine/bundle/channel.ts";
+import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import { LoadError } from "../engine/bundle/load-problem.ts";
+import type { EvaluationResult } from "../engine/evaluation/evaluation-result.ts";
+import { REQUEST_REFUSALS, RequestShapeError } from "../engine/evaluation/request-shape.ts";
+import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
+import { isJsonObject } from "../engine/value/json-access.ts";
+import type { JsonValue } from "../engine/value/json-value.ts";
+import { hasNonFiniteNumber, parseJson } from "../engine/value/parse-json.ts";
+
+/** A custom operator: a synchronous, pure function of plain JSON values that returns a JSON value. */
+export type CustomOperator = (...args: JsonValue[]) => unknown;
+
+export interface LoadOptions {
+  /** Custom operators by `x-` name. */
+  readonly operators?: Readonly<Record<string, CustomOperator>>;
+}
+
+/**
+ * A ruleset loaded in the page: a bundle (both channels) or one manifest (its own channel).
+ * `evaluate` answers what `POST /evaluations` answers for the same request and channel.
+ */
+export interface Ruleset {
+  readonly id: string;
+  readonly version: string;
+  readonly checksum: string;
+  /** The channels this ruleset can evaluate: both for a bundle, the manifest's own for a manifest. */
+  readonly channels: readonly Channel[];
+  /** The custom operators the ruleset uses that were not registered; their rules fail closed. */
+  readonly missingOperators: readonly string[];
+  /**
+   * Evaluates a request, synchronously. The channel is the argument, else the request's `channel`
+   * member, else the bundle's server channel or the manifest's own. A malformed request throws
+   * RequestShapeError whose message is the title of the server's 400 answer.
+   */
+  evaluate(request: JsonValue, channel?: Channel): EvaluationResult;
+}
+
+/** The engine's LoadedRuleset behind the page's interface, which keeps engine internals out of the module's types. */
+class PageRuleset implements Ruleset {
+  readonly #loaded: LoadedRuleset;
+  readonly missingOperators: readonly string[];
+
+  constructor(loaded: LoadedRuleset) {
+    this.#loaded = loaded;
+    this.missingOperators = loaded.missingOperators();
+  }
+
+  get id(): string {
+    return this.#loaded.id;
+  }
+  get version(): string {
+    return this.#loaded.version;
+  }
+  get checksum(): string {
+    return this.#loaded.checksum;
+  }
+  get channels(): readonly Channel[] {
+    return this.#loaded.channels;
+  }
+
+  evaluate(request: JsonValue, channel?: Channel): EvaluationResult {
+    if (!isJsonObject(request)) throw new RequestShapeError(REQUEST_REFUSALS.notAnObject);
+    const chosen = channel ?? request.channel ?? undefined;
+    if (chosen !== undefined && chosen !== null && !isChannel(chosen)) throw new RequestShapeError(REQUEST_REFUSALS.channel);
+    // The server never sees NaN or an infinity (JSON cannot carry them); it refuses 1e999 this way.
+    if (hasNonFiniteNumber(request)) throw new RequestShapeError(REQUEST_REFUSALS.numberTooLarge);
+    return this.#loaded.evaluate(request, chosen ?? undefined);
+  }
+}
+
+/**
+ * Loads a bundle or a manifest, as a value or as JSON text. Bad input rejects with LoadError and
+ * the code the server reports: BUNDLE_UNSUPPORTED, BUNDLE_INVALID or MANIFEST_INVALID.
+ */
+export async function loadRuleset(manifestOrBundle: JsonValue, options: LoadOptions = {}): Promise<Ruleset> {
+  const document = typeof manifestOrBundle === "string" ? parsedDocument(manifestOrBundle) : manifestOrBundle;
+  const operators = customOperatorsFrom(options.operators);
+  const isBundle = isJsonObject(document) && document.ruleCascadeBundle !== undefined;
+  return new PageRuleset(isBundle ? LoadedRuleset.fromBundle(document, operators) : LoadedRuleset.fromManifest(document, operators));
+}
+
+function parsedDocument(text: string): JsonValue {
+  const parsed = parseJson(text);
+  // The parser's own words differ between JavaScript engines; the reason does not.
+  const reason = parsed.ok ? "" : parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "it is not valid JSON";
+  if (!parsed.ok) throw new LoadError([{ code: "MANIFEST_INVALID", message: `the manifest or bundle cannot be read: ${reason}` }]);
+  return parsed.value;
+}

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildBrowserModule } from "../../build.ts";
+import * as sourceModule from "../../src/browser/rule-cascade.ts";
+import { conformanceOperators } from "../../src/engine/conformance-operators.ts";
+import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
+import { openInChromium, type ChromiumProcess } from "../support/headless-chromium.ts";
+import { servePage, type PageServer } from "../support/page-server.ts";
+import { PROJECT_ROOT } from "../support/run-cli.ts";
+import { runJobs, type JobOutcome, type Jobs } from "./page/run-jobs.ts";
+
+/**
+ * The built browser module in a real headless Chromium: every golden evaluation case and every
+ * interop evaluation, through the bundle and through each of its manifests, on the main thread
+ * and in a module Worker, must give exactly what the engine gives under Bun for the same input.
+ * Under Bun, patterns outside the linear subset run on RE2; in the page, on JavaScript.
+ */
+type Source = sourceModule.JsonValue;
+interface GoldenFile {
+  bundle?: { manifests: { server: Source; client: Source } };
+  manifest?: Source;
+  cases: { channel?: "server" | "client"; request: Source }[];
+}
+
+function collectJobs(): Jobs {
+  const sources: Source[] = [];
+  const jobs: { source: number; channel?: "server" | "client"; request: Source }[] = [];
+  const add = (source: Source): number => sources.push(source) - 1;
+  const throughEveryForm = (bundle: GoldenFile["bundle"] & Source, requests: { channel?: "server" | "client"; request: Source }[]): void => {
+    const [whole, server, client] = [add(bundle), add(bundle.manifests.server), add(bundle.manifests.client)];
+    for (const { channel, request } of requests) {
+      jobs.push({ source: whole, ...(channel ? { channel } : {}), request });
+      jobs.push({ source: channel === "client" ? client : server, request });
+      jobs.push({ source: channel === "client" ? server : client, request });
+    }
+  };
+  for (const file of goldenJsonFiles("evaluations")) {
+    const golden = file.content as GoldenFile;
+    if (golden.bundle) throughEveryForm(golden.bundle as GoldenFile["bundle"] & Source, golden.cases);
+    else {
+      const manifest = add(golden.manifest!);
+      for (const { channel, request } of golden.cases) jobs.push({ source: manifest, ...(channel ? { channel } : {}), request });
+    }
+  }
+  const interop = readFileSync(join(CASES_DIR, "interop", "evaluations.jsonl"), "utf8").split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  for (const c of interop) throughEveryForm(JSON.parse(readFileSync(join(CASES_DIR, "interop", c.bundle), "utf8")), [{ channel: c.channel, request: c.request }]);
+  // The corpus above holds few patterns: every pattern of the pattern table, each a rule, on the
+  // table's subjects (short ones: outside the linear subset a backtracking engine can take seconds
+  // on long ones, which is the browser build's documented trade-off).
+  const table = JSON.parse(readFileSync(join(CASES_DIR, "patterns", "portable-patterns.json"), "utf8")) as { accepted: { pattern: string; matches: string[]; rejects: string[] }[] };
+  const patternRules = add(patternManifest(table.accepted.map((entry) => entry.pattern)));
+  const subjects = new Set(table.accepted.flatMap((entry) => [...entry.matches, ...entry.rejects]).filter((subject) => subject.length <= 64));
+  for (const subject of subjects) jobs.push({ source: patternRules, request: { entity: "Text", operation: "check", data: { s: subject, p: "^(a|ab)(c|bcd)(d*)$" } } });
+  // Input the module must refuse as the server does.
+  const refused = [add({ ruleCascadeBundle: "2.0.0", manifests: {} }), add({ ruleCascadeBundle: "1.0.0", manifests: {} }), add({ id: "x" }), add("{not json")];
+  for (const source of refused) jobs.push({ source, request: {} });
+  const shop = sources[jobs.find((job) => job.request && JSON.stringify(job.request).includes("Order"))!.source]!;
+  const any = add(shop);
+  for (const request of [[], "text", { entity: 1, operation: "create" }, { entity: "Order", operation: "create", view: 3 }, { entity: "Order", operation: "create", channel: "public" }, { entity: "Order", operation: "create", actor: { roles: [1] } }]) {
+    jobs.push({ source: any, request: request as Source });
+  }
+  return { sources, jobs };
+}
+
+/** A client manifest with one rule per pattern, and one whose pattern comes from the request. */
+function patternManifest(patterns: readonly string[]): Source {
+  const rule = (id: string, pattern: Source): Source => ({
+    id,
+    kind: "validation",
+    target: { entity: "Text", field: "/s" },
+    operations: ["check"],
+    assert: { op: "matches", args: [{ var: "data.s" }, pattern] },
+    severity: "error",
+    finding: { code: id, message: "m" },
+  });
+  return {
+    ruleCascade: "1.0.0",
+    id: "test.patterns",
+    version: "1.0.0",
+    checksum: `sha256:${"0".repeat(64)}`,
+    channel: "client",
+    conflictPolicy: "fail",
+    defaultLocale: "en",
+    params: {},
+    fieldTypes: {},
+    functions: {},
+    operators: [],
+    messages: { en: { m: "no match" } },
+    rules: [...patterns.map((pattern, index) => rule(`pattern-${index}`, pattern)), rule("pattern-from-data", { var: "data.p" })],
+  };
+}
+
+const jobs = collectJobs();
+let page: PageServer;
+let chromium: ChromiumProcess;
+let expected: JobOutcome[];
+let moduleSize = 0;
+
+beforeAll(async () => {
+  const built = await buildBrowserModule();
+  moduleSize = built.gzipBytes;
+  const operators = await Bun.build({ entrypoints: [join(PROJECT_ROOT, "src", "engine", "conformance-operators.ts")], target: "browser", format: "esm" });
+  const transpiler = new Bun.Transpiler({ loader: "ts" });
+  const pageFile = (name: string): string => readFileSync(join(import.meta.dir, "page", name), "utf8");
+  page = servePage({
+    "/index.html": { type: "text/html", body: pageFile("index.html") },
+    "/page.js": { type: "text/javascript", body: pageFile("page.js") },
+    "/worker.js": { type: "text/javascript", body: pageFile("worker.js") },
+    "/run-jobs.js": { type: "text/javascript", body: transpiler.transformSync(pageFile("run-jobs.ts")) },
+    "/rule-cascade.js": { type: "text/javascript", body: readFileSync(built.file, "utf8") },
+    "/conformance-operators.js": { type: "text/javascript", body: await operators.outputs[0]!.text() },
+    "/jobs.json": { type: "application/json", body: JSON.stringify(jobs) },
+  });
+  expected = JSON.parse(JSON.stringify(await runJobs(sourceModule, conformanceOperators, jobs)));
+  chromium = openInChromium(page.url);
+});
+
+afterAll(async () => {
+  await chromium?.close();
+  page?.stop();
+});
+
+/** Waits for the page's report; a browser that cannot start fails the test with what it printed. */
+async function reported(name: string): Promise<JobOutcome[]> {
+  const timeout = Bun.sleep(90_000).then(() => ({ failed: `no report from Chromium within 90 s:\n${chromium.output()}` }));
+  const exited = chromium.exited.then(async (status) => {
+    await Bun.sleep(2000);
+    return { failed: `Chromium exited with ${status} before reporting:\n${chromium.output()}` };
+  });
+  const outcome = (await Promise.race([page.report(name), timeout, exited])) as JobOutcome[] | { failed: string };
+  if (!Array.isArray(outcome)) throw new Error(outcome.failed);
+  return outcome;
+}
+
+function differences(actual: JobOutcome[]): string[] {
+  const found: string[] = [];
+  expected.forEach((outcome, index) => {
+    const a = JSON.stringify(actual[index]);
+    const e = JSON.stringify(outcome);
+    if (a !== e) found.push(`job ${index} (${JSON.stringify(jobs.jobs[index]!.request).slice(0, 80)}):\n  Chromium ${a?.slice(0, 400)}\n  Bun      ${e.slice(0, 400)}`);
+  });
+  return found;
+}
+
+describe("rule-cascade.js in headless Chromium", () => {
+  test("the jobs cover the golden cases and interop vectors, results and refusals", () => {
+    expect(jobs.jobs.length).toBeGreaterThan(850);
+    expect(expected.filter((outcome) => "result" in outcome).length).toBeGreaterThan(700);
+    expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "LOAD_FAILED").length).toBe(4);
+    expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "BAD_REQUEST").length).toBeGreaterThanOrEqual(5);
+  });
+
+  test("on the main thread, every result is exactly Bun's", async () => {
+    const actual = await reported("main");
+    expect(actual.length).toBe(expected.length);
+    expect(differences(actual)).toEqual([]);
+  });
+
+  test("in a module Worker, every result is exactly Bun's", async () => {
+    const actual = await reported("worker");
+    expect(actual.length).toBe(expected.length);
+    expect(differences(actual)).toEqual([]);
+  });
+
+  test("the page fetched nothing but its own files: no WebAssembly, no other module", () => {
+    const fetched = new Set(page.requested.filter((path) => !path.startsWith("/report/") && path !== "/favicon.ico"));
+    expect([...fetched].sort()).toEqual(["/", "/conformance-operators.js", "/jobs.json", "/page.js", "/rule-cascade.js", "/run-jobs.js", "/worker.js"]);
+  });
+
+  test("the module is within its size budget of 80 KB gzip", () => {
+    expect(moduleSize).toBeGreaterThan(10_000);
+    expect(moduleSize).toBeLessThanOrEqual(80_000);
+  });
+});

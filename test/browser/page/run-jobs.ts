@@ -1,0 +1,46 @@
+/**
+ * Loads each source and evaluates each job with whichever build of the browser module it is
+ * given: the built dist/browser/rule-cascade.js in Chromium, the TypeScript source under Bun.
+ * Both sides run this same file (served to the page transpiled), so any difference comes from
+ * the module itself.
+ */
+import type * as BrowserModule from "../../../src/browser/rule-cascade.ts";
+
+export interface Jobs {
+  readonly sources: BrowserModule.JsonValue[];
+  readonly jobs: { readonly source: number; readonly channel?: BrowserModule.Channel; readonly request: BrowserModule.JsonValue }[];
+}
+
+export type JobOutcome = { result: BrowserModule.EvaluationResult } | { error: DescribedError };
+
+interface DescribedError {
+  name?: string;
+  code?: string;
+  message?: string;
+  problems?: unknown;
+}
+
+export async function runJobs(api: typeof BrowserModule, operators: BrowserModule.LoadOptions["operators"], { sources, jobs }: Jobs): Promise<JobOutcome[]> {
+  const loaded: ({ ruleset: BrowserModule.Ruleset } | { error: DescribedError })[] = [];
+  for (const source of sources) {
+    try {
+      loaded.push({ ruleset: await api.loadRuleset(source, { operators }) });
+    } catch (error) {
+      loaded.push({ error: describeError(error) });
+    }
+  }
+  return jobs.map((job) => {
+    const entry = loaded[job.source]!;
+    if ("error" in entry) return { error: entry.error };
+    try {
+      return { result: entry.ruleset.evaluate(job.request, job.channel) };
+    } catch (error) {
+      return { error: describeError(error) };
+    }
+  });
+}
+
+function describeError(error: unknown): DescribedError {
+  const { name, code, message, problems } = error as DescribedError;
+  return { name, code, message, problems };
+}
