@@ -49,11 +49,13 @@ export function compileRuleset(document: JsonValue, options: CompileOptions = {}
 
 /**
  * The static-check problems of the parts of a document the schema accepts, so that an author sees
- * every mistake at once. Only when every problem is a schema problem of this document; a static
- * problem inside or around a place the schema refused is its consequence and is left out.
+ * every mistake at once. Only when every problem is a schema problem inside the rules of this
+ * document: the declarations rules refer to are then sound, and a static problem inside or around
+ * a place the schema refused is its consequence and is left out.
  */
 function problemsBesideSchemaProblems(document: JsonValue, schemaProblems: readonly PlacedProblem[], resolver: RulesetResolver, loadSchema: SchemaLoader | undefined): PlacedProblem[] {
-  if (!schemaProblems.every((problem) => problem.code === "SCHEMA_INVALID" && problem.place?.document === document)) return [];
+  const insideRules = (problem: PlacedProblem): boolean => problem.place?.document === document && problem.place.path[0] === "rules" && problem.place.path.length > 2;
+  if (!schemaProblems.every((problem) => problem.code === "SCHEMA_INVALID" && insideRules(problem))) return [];
   let problems: PlacedProblem[];
   try {
     const ruleset = resolver.resolveDespiteSchema(document);

@@ -32,8 +32,9 @@ describe("check", () => {
   test("reports every problem with code, file, rule and message, and exits 1", async () => {
     const run = await runCli(["check", broken.path]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/shop\.ruleset\.yaml: YAML_NOT_PORTABLE line \d+: /);
-    expect(run.stdout).toMatch(/other\.ruleset\.yaml: PARAM_UNDECLARED \[order\.quantity\.max\] /);
+    // path:line:column: CODE [rule] message, the form editors and CI annotate from.
+    expect(run.stdout).toMatch(/shop\.ruleset\.yaml:\d+:\d+: YAML_NOT_PORTABLE /);
+    expect(run.stdout).toMatch(/other\.ruleset\.yaml:\d+:\d+: PARAM_UNDECLARED \[order\.quantity\.max\] /);
     expect(run.stdout).toContain("FAIL too many items is denied, total computed");
     expect(run.stdout).toContain("decision is \"deny\", expected \"allow\"");
   });
