@@ -123,5 +123,26 @@ describe("evaluate", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("'view' must be an object");
   });
-  test("without --bundle it is a usage error", async () => expect((await runCli(["evaluate"], "{}")).status).toBe(2));
+  test("without a bundle or ruleset it is a usage error", async () => expect((await runCli(["evaluate"], "{}")).status).toBe(2));
+
+  test("a ruleset source is compiled in memory: --ruleset, or told apart by its name, answers as its bundle does", async () => {
+    const fromBundle = await runCli(["evaluate", "--bundle", shopBundleFile], JSON.stringify(order));
+    const withOption = await runCli(["evaluate", "--ruleset", shopSource], JSON.stringify(order));
+    const byName = await runCli(["evaluate", shopSource], JSON.stringify(order));
+    expect(withOption.status).toBe(0);
+    expect(JSON.parse(withOption.stdout)).toEqual(JSON.parse(fromBundle.stdout));
+    expect(byName.stdout).toBe(withOption.stdout);
+  });
+
+  test("a ruleset source with problems: its located problems and exit 1", async () => {
+    const run = await runCli(["evaluate", join(broken.path, "other.ruleset.yaml")], JSON.stringify(order));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/other\.ruleset\.yaml:\d+:\d+: PARAM_UNDECLARED /);
+  });
+
+  test("a file that is neither a bundle nor a ruleset source is named as such", async () => {
+    const run = await runCli(["evaluate", join(shopDir, "order.schema.json")], JSON.stringify(order));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("is neither a bundle (*.bundle.json) nor a ruleset source");
+  });
 });
