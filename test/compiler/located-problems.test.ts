@@ -1,8 +1,7 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { basename, join } from "node:path";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { describe, expect, test } from "bun:test";
+import { basename } from "node:path";
+import { caseCompiler } from "../support/compile-case.ts";
 import { goldenJsonFiles } from "../support/golden-files.ts";
-import { temporaryDirectory } from "../support/temp-directory.ts";
 
 /**
  * The located-problems corpus (test/cases/located-problems): broken rulesets in YAML and JSON,
@@ -25,8 +24,7 @@ interface LocatedCase {
   problems: ExpectedProblem[];
 }
 
-const cleanups: (() => void)[] = [];
-afterAll(() => cleanups.forEach((remove) => remove()));
+const compileCase = caseCompiler();
 
 const files = goldenJsonFiles("located-problems");
 
@@ -39,10 +37,7 @@ for (const file of files) {
   describe(`${file.name}: ${golden.description}`, () => {
     for (const c of golden.cases) {
       test(c.name, () => {
-        const directory = temporaryDirectory(c.files);
-        cleanups.push(directory.remove);
-        const compilation = compileSourceFile(join(directory.path, c.compile));
-        const problems = compilation.ok ? [] : compilation.problems;
+        const problems = compileCase(c.files, c.compile);
         expect(
           problems.map((problem) => {
             const suggestion = /did you mean `([^`]+)`\?/.exec(problem.message)?.[1];
