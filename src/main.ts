@@ -8,13 +8,18 @@ import { runCronCommand } from "./cli/cron-command.ts";
 import { runEngineCommand } from "./cli/engine-command.ts";
 import { runEvaluateCommand } from "./cli/evaluate-command.ts";
 import { runServeCommand } from "./cli/serve-command.ts";
-import { HELP_TEXT } from "./cli/help-text.ts";
+import { commandHelp, HELP_TEXT } from "./cli/help-text.ts";
+import { runSchemaCommand } from "./cli/schema-command.ts";
 import { UsageError } from "./cli/usage-error.ts";
 import { versionText } from "./cli/version-command.ts";
 import { flushStandardOutput } from "./server/logging/standard-output.ts";
 
 async function main(args: readonly string[]): Promise<number> {
   const [command, ...rest] = args;
+  if (command !== undefined && (rest.includes("--help") || rest.includes("-h"))) {
+    process.stdout.write(commandHelp(command));
+    return 0;
+  }
   switch (command) {
     case "engine":
       return runEngineCommand(rest);
@@ -28,6 +33,8 @@ async function main(args: readonly string[]): Promise<number> {
       return runEvaluateCommand(rest);
     case "cron":
       return runCronCommand(rest);
+    case "schema":
+      return runSchemaCommand(rest);
     case "version":
     case "--version":
       process.stdout.write(versionText());

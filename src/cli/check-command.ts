@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import { runGoldenTests, type GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
+import { runGoldenTests } from "../compiler/golden/run-golden-tests.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
-import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
+import { LoadError } from "../engine/bundle/load-problem.ts";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { objectAt } from "../engine/value/json-access.ts";
@@ -10,25 +10,33 @@ import { parseJson } from "../engine/value/parse-json.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { isDirectory, repeatedIdProblems } from "../rule-files/source-documents.ts";
+import type { FileReport } from "./check-report/file-report.ts";
+import { githubReport } from "./check-report/github-report.ts";
+import { junitReport } from "./check-report/junit-report.ts";
+import { textReport } from "./check-report/text-report.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
-import { compileSourceFile, formatProblem, readRulesDirectory, type RulesDirectory } from "./compile-source-file.ts";
+import { compileSourceFile, readRulesDirectory, type RulesDirectory } from "./compile-source-file.ts";
 import { UsageError } from "./usage-error.ts";
 
-interface FileReport {
-  file: string;
-  ruleset?: string;
-  problems: LoadProblem[];
-  tests: GoldenTestOutcome[];
-}
+const FORMATS: Record<string, (reports: readonly FileReport[], failed: boolean) => string> = {
+  text: (reports) => textReport(reports),
+  json: (reports, failed) => JSON.stringify({ ok: !failed, files: reports }, null, 2) + "\n",
+  github: (reports) => githubReport(reports),
+  junit: (reports) => junitReport(reports),
+};
 
 /**
- * `rule-server check <file|dir>... [--json]`: every load check of the named rulesets (and of the
- * rulesets and bundles in the named directories) and their golden tests, run with the conformance
- * operators registered. Exit status 1 on any problem or failed test, for CI.
+ * `rule-server check <file|dir>... [--format text|json|github|junit] [--json]`: every load check
+ * of the named rulesets (and of the rulesets and bundles in the named directories) and their
+ * golden tests, run with the conformance operators registered. Exit status 1 on any problem or
+ * failed test, and when the paths hold no ruleset at all, for CI.
  */
 export function runCheckCommand(args: readonly string[]): number {
-  const parsed = parseCommandArguments("check", args, { flags: ["--json"] });
+  const parsed = parseCommandArguments("check", args, { flags: ["--json"], options: ["--format"] });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
+  const format = parsed.flags.has("--json") ? "json" : (parsed.options.get("--format") ?? "text");
+  const write = FORMATS[format];
+  if (write === undefined) throw new UsageError(`check: --format must be one of ${Object.keys(FORMATS).join(", ")}, not ${format}`);
   const files: string[] = [];
   for (const target of parsed.positional) {
     if (isDirectory(target)) {
@@ -36,6 +44,10 @@ export function runCheckCommand(args: readonly string[]): number {
       files.push(...inside.source, ...inside.bundle);
     }
     else files.push(resolve(target));
+  }
+  if (files.length === 0) {
+    process.stderr.write(`rule-server check: no ruleset found in ${parsed.positional.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`);
+    return 1;
   }
   const directories = new Map<string, RulesDirectory>();
   const directoryOf = (file: string): RulesDirectory => {
@@ -52,7 +64,7 @@ export function runCheckCommand(args: readonly string[]): number {
     }
   }
   const failed = reports.some((report) => report.problems.length > 0 || report.tests.some((test) => test.failures.length > 0));
-  process.stdout.write(parsed.flags.has("--json") ? JSON.stringify({ ok: !failed, files: reports }, null, 2) + "\n" : humanReport(reports, failed));
+  process.stdout.write(write(reports, failed));
   return failed ? 1 : 0;
 }
 
@@ -75,28 +87,4 @@ function checkBundle(file: string): FileReport {
     if (error instanceof LoadError) return { file, problems: error.problems.map((problem) => ({ ...problem, file })), tests: [] };
     throw error;
   }
-}
-
-function humanReport(reports: readonly FileReport[], failed: boolean): string {
-  const lines: string[] = [];
-  let problems = 0;
-  let passed = 0;
-  let failedTests = 0;
-  for (const report of reports) {
-    lines.push(`${report.file}${report.ruleset ? ` (${report.ruleset})` : ""}: ${report.problems.length === 0 ? "ok" : `${report.problems.length} problem(s)`}`);
-    for (const problem of report.problems) lines.push(`  ${formatProblem(problem)}`);
-    problems += report.problems.length;
-    for (const test of report.tests) {
-      if (test.failures.length === 0) {
-        passed++;
-        lines.push(`  PASS ${test.name}`);
-      } else {
-        failedTests++;
-        lines.push(`  FAIL ${test.name}`);
-        for (const failure of test.failures) lines.push(`       ${failure}`);
-      }
-    }
-  }
-  lines.push(`${failed ? "FAILED" : "OK"}: ${reports.length} file(s), ${problems} problem(s), ${passed} test(s) passed, ${failedTests} failed`);
-  return lines.join("\n") + "\n";
 }

@@ -5,7 +5,8 @@ import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 import { entitySchemaLoader } from "../rule-files/entity-schema-files.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
-import { readSourceFile, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
+import type { DocumentSources } from "../compiler/problems/problem-place.ts";
+import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
 
 /**
  * Compiles ruleset source files as the server would: the rulesets of a file's directory form the
@@ -16,11 +17,17 @@ export interface RulesDirectory {
   readonly sources: readonly SourceFile[];
   readonly resolver: RulesetResolver;
   readonly loadSchema: SchemaLoader;
+  readonly documentSources: DocumentSources;
 }
 
 export function readRulesDirectory(directory: string): RulesDirectory {
   const sources = ruleFilesOf(directory).source.map(readSourceFile);
-  return { sources, resolver: new RulesetResolver(registryOf(sources)), loadSchema: entitySchemaLoader(directory) };
+  return {
+    sources,
+    resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources)),
+    loadSchema: entitySchemaLoader(directory),
+    documentSources: documentSourcesOf(sources),
+  };
 }
 
 export type SourceCompilation = { ok: true; source: SourceFile; compiled: CompiledRuleset } | { ok: false; source: SourceFile; problems: LoadProblem[] };
@@ -29,15 +36,10 @@ export function compileSourceFile(file: string, directory: RulesDirectory = read
   const source = directory.sources.find((candidate) => resolve(candidate.file) === resolve(file)) ?? readSourceFile(file);
   if (source.document === undefined || source.problems.length > 0) return { ok: false, source, problems: [...source.problems] };
   try {
-    const compiled = compileRuleset(source.document, { resolver: directory.resolver, loadSchema: directory.loadSchema });
+    const compiled = compileRuleset(source.document, { resolver: directory.resolver, loadSchema: directory.loadSchema, sources: directory.documentSources });
     return { ok: true, source, compiled };
   } catch (error) {
-    if (error instanceof LoadError) return { ok: false, source, problems: error.problems.map((problem) => ({ ...problem, file })) };
+    if (error instanceof LoadError) return { ok: false, source, problems: error.problems.map((problem) => ({ ...problem, file: problem.file ?? file })) };
     throw error;
   }
-}
-
-/** `CODE [rule] message` lines for a terminal. */
-export function formatProblem(problem: LoadProblem): string {
-  return `${problem.file ?? ""}: ${problem.code}${problem.rule ? ` [${problem.rule}]` : ""} ${problem.message}`;
 }

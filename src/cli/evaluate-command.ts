@@ -1,36 +1,67 @@
 import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { isChannel } from "../engine/bundle/channel.ts";
 import { ChannelUnavailableError, LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import { RequestShapeError } from "../engine/evaluation/request-shape.ts";
+import type { JsonValue } from "../engine/value/json-value.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
+import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
+import { formatProblem } from "./check-report/text-report.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
+import { compileSourceFile } from "./compile-source-file.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**
- * `rule-server evaluate --bundle <file> [--channel client|server] [request.json|-]`: evaluates
- * one request (from a file, or standard input) against a bundle and prints the result.
+ * `rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server]
+ * [request.json|-]`: evaluates one request (from a file, or standard input) against a bundle, or
+ * against a ruleset source compiled in memory as `check` compiles it, and prints the result. A
+ * file named without an option is told apart by its name (`*.bundle.json`, `*.ruleset.*`).
  */
 export async function runEvaluateCommand(args: readonly string[]): Promise<number> {
-  const parsed = parseCommandArguments("evaluate", args, { options: ["--bundle", "--channel"] });
-  const bundleFile = parsed.options.get("--bundle");
-  if (bundleFile === undefined) throw new UsageError("evaluate: --bundle <file> is required");
-  if (parsed.positional.length > 1) throw new UsageError("evaluate: name at most one request file");
+  const parsed = parseCommandArguments("evaluate", args, { options: ["--bundle", "--ruleset", "--channel"] });
+  const positional = [...parsed.positional];
+  const bundleOption = parsed.options.get("--bundle");
+  const rulesetOption = parsed.options.get("--ruleset");
+  if (bundleOption !== undefined && rulesetOption !== undefined) throw new UsageError("evaluate: give --bundle or --ruleset, not both");
+  const rulesFile = bundleOption ?? rulesetOption ?? positional.shift();
+  if (rulesFile === undefined) throw new UsageError("evaluate: name a bundle or a ruleset source (--bundle <file>, --ruleset <file>, or the file itself)");
+  if (positional.length > 1) throw new UsageError("evaluate: name at most one request file");
   const channel = parsed.options.get("--channel");
   if (channel !== undefined && !isChannel(channel)) throw new UsageError('evaluate: --channel must be "client" or "server"');
-  const requestFile = parsed.positional[0] ?? "-";
-  const bundle = parseJson(readFileSync(bundleFile, "utf8"));
+  const kind = bundleOption !== undefined ? "bundle" : rulesetOption !== undefined ? "source" : ruleFileKind(basename(rulesFile));
+  if (kind !== "bundle" && kind !== "source") {
+    return failure(`${rulesFile} is neither a bundle (*.bundle.json) nor a ruleset source (*.ruleset.yaml, *.ruleset.yml, *.ruleset.json); use --bundle or --ruleset to say which it is`);
+  }
+  const bundle = kind === "bundle" ? readBundle(rulesFile) : compileInMemory(rulesFile);
+  if (bundle === undefined) return 1;
+  const requestFile = positional[0] ?? "-";
   const request = parseJson(requestFile === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(requestFile, "utf8"));
-  if (!bundle.ok) return failure(`${bundleFile}: ${bundle.message}`);
   if (!request.ok) return failure(`the request: ${request.message}`);
   try {
-    const result = LoadedRuleset.fromBundle(bundle.value).evaluate(request.value, channel);
+    const result = LoadedRuleset.fromBundle(bundle).evaluate(request.value, channel);
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
     return 0;
   } catch (error) {
     if (error instanceof LoadError || error instanceof RequestShapeError || error instanceof ChannelUnavailableError) return failure(`${error.code}: ${error.message}`);
     throw error;
   }
+}
+
+function readBundle(file: string): JsonValue | undefined {
+  const bundle = parseJson(readFileSync(file, "utf8"));
+  if (bundle.ok) return bundle.value;
+  failure(`${file} is not a bundle: ${bundle.message}`);
+  return undefined;
+}
+
+/** The bundle of a source file, or undefined after printing its problems as `check` does. */
+function compileInMemory(file: string): JsonValue | undefined {
+  const compilation = compileSourceFile(resolve(file));
+  if (compilation.ok) return compilation.compiled.bundle;
+  for (const problem of compilation.problems) process.stderr.write(formatProblem(problem) + "\n");
+  failure(`${file} cannot be compiled (${compilation.problems.length} problem(s))`);
+  return undefined;
 }
 
 function failure(message: string): number {

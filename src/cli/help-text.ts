@@ -1,20 +1,34 @@
+/** The usage of each command, printed by `rule-server <command> --help`, and of all by `rule-server help`. */
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  serve: `  rule-server [serve]              serve the rulesets of RULES_DIR (see README.md)\n`,
+  check: `  rule-server check <file|dir>... [--format text|json|github|junit] [--json]
+                                   run every load check and golden test; exit 1 on any problem
+                                   or when the paths hold no ruleset (--json is --format json)\n`,
+  compile: `  rule-server compile <file> [-o out.bundle.json]
+                                   compile a ruleset source file to a bundle\n`,
+  manifest: `  rule-server manifest <file> [--channel client|server]
+                                   print one manifest of a ruleset (default: client)\n`,
+  evaluate: `  rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server] [request.json|-]
+                                   evaluate one request against a bundle, or a ruleset source
+                                   compiled in memory (a lone file is told apart by its name)\n`,
+  schema: `  rule-server schema               print the JSON Schema ruleset sources are validated with\n`,
+  cron: `  rule-server cron '<expr>' [--tz Zone] [--after RFC3339] [--count N]
+                                   print a refresh schedule's next fire times, or why it is refused\n`,
+  engine: `  rule-server engine [--conformance-operators]
+                                   speak the engine protocol (JSON Lines) on stdin/stdout\n`,
+  version: `  rule-server version              print the engine, specification and bundle versions\n`,
+  help: `  rule-server help                 print this text\n`,
+};
+
 /** What `rule-server help` prints. */
 export const HELP_TEXT = `rule-server: evaluates Rule Cascade 1.0 business rules over HTTP
 
 Usage:
-  rule-server                      serve the rulesets of RULES_DIR (see README.md)
-  rule-server check <file|dir>... [--json]
-                                   run every load check and golden test; exit 1 on any problem
-  rule-server compile <file> [-o out.bundle.json]
-                                   compile a ruleset source file to a bundle
-  rule-server manifest <file> [--channel client|server]
-                                   print one manifest of a ruleset (default: client)
-  rule-server evaluate --bundle <file> [--channel client|server] [request.json|-]
-                                   evaluate one request against a bundle
-  rule-server cron '<expr>' [--tz Zone] [--after RFC3339] [--count N]
-                                   print a refresh schedule's next fire times, or why it is refused
-  rule-server engine [--conformance-operators]
-                                   speak the engine protocol (JSON Lines) on stdin/stdout
-  rule-server version              print the engine, specification and bundle versions
-  rule-server help                 print this text
+${Object.values(COMMAND_USAGE).join("")}Every command takes --help.
 `;
+
+/** `rule-server <command> --help`. */
+export function commandHelp(command: string): string {
+  const usage = COMMAND_USAGE[command];
+  return usage === undefined ? HELP_TEXT : `Usage:\n${usage}`;
+}

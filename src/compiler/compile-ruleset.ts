@@ -2,7 +2,8 @@ import { LoadError } from "../engine/bundle/load-problem.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { staticProblems, type SchemaLoader } from "./checks/static-checks.ts";
 import { buildBundle } from "./manifest/build-manifest.ts";
-import { RulesetResolver, type Registry, type ResolvedRuleset } from "./resolve/resolve-ruleset.ts";
+import { locateProblems, type DocumentSources, type PlacedProblem } from "./problems/problem-place.ts";
+import { parentInvalid, RulesetResolver, type Registry, type ResolvedRuleset } from "./resolve/resolve-ruleset.ts";
 
 /**
  * The compiler (specification sections 5 to 7): a ruleset document, the registry of documents
@@ -15,6 +16,8 @@ export interface CompileOptions {
   readonly loadSchema?: SchemaLoader;
   /** A resolver shared by the rulesets of one registry, so that each parent resolves once. */
   readonly resolver?: RulesetResolver;
+  /** The files the documents were read from: problems then carry file, line and column. */
+  readonly sources?: DocumentSources;
 }
 
 export interface CompiledRuleset {
@@ -24,8 +27,44 @@ export interface CompiledRuleset {
 
 export function compileRuleset(document: JsonValue, options: CompileOptions = {}): CompiledRuleset {
   const resolver = options.resolver ?? new RulesetResolver(options.registry ?? new Map());
-  const ruleset = resolver.resolve(document);
-  const problems = staticProblems(ruleset.resolved, options.loadSchema);
-  if (problems.length > 0) throw new LoadError(problems);
+  const fail = (problems: readonly PlacedProblem[]): never => {
+    throw new LoadError(locateProblems(problems, options.sources));
+  };
+  let ruleset: ResolvedRuleset;
+  try {
+    ruleset = resolver.resolve(document);
+  } catch (error) {
+    if (!(error instanceof LoadError)) throw error;
+    return fail([...error.problems, ...problemsBesideSchemaProblems(document, error.problems, resolver, options.loadSchema)]);
+  }
+  // A parent that fails its own static checks is reported as itself, then as the reason the child fails.
+  for (const parent of ruleset.parents) {
+    const problems = staticProblems(parent.resolved, parent.places, options.loadSchema);
+    if (problems.length > 0) fail([...problems, parentInvalid(ruleset.document, parent.resolved.id as string, problems.length)]);
+  }
+  const problems = staticProblems(ruleset.resolved, ruleset.places, options.loadSchema);
+  if (problems.length > 0) fail(problems);
   return { ruleset, bundle: buildBundle(ruleset) };
+}
+
+/**
+ * The static-check problems of the parts of a document the schema accepts, so that an author sees
+ * every mistake at once. Only when every problem is a schema problem inside the rules of this
+ * document: the declarations rules refer to are then sound, and a static problem inside or around
+ * a place the schema refused is its consequence and is left out.
+ */
+function problemsBesideSchemaProblems(document: JsonValue, schemaProblems: readonly PlacedProblem[], resolver: RulesetResolver, loadSchema: SchemaLoader | undefined): PlacedProblem[] {
+  const insideRules = (problem: PlacedProblem): boolean => problem.place?.document === document && problem.place.path[0] === "rules" && problem.place.path.length > 2;
+  if (!schemaProblems.every((problem) => problem.code === "SCHEMA_INVALID" && insideRules(problem))) return [];
+  let problems: PlacedProblem[];
+  try {
+    const ruleset = resolver.resolveDespiteSchema(document);
+    problems = staticProblems(ruleset.resolved, ruleset.places, loadSchema);
+  } catch {
+    // The document is too broken to go further; its schema problems say why.
+    return [];
+  }
+  const refused = schemaProblems.map((problem) => problem.place!.path.join("/"));
+  const overlaps = (path: string): boolean => refused.some((other) => path === other || path.startsWith(`${other}/`) || other.startsWith(`${path}/`));
+  return problems.filter((problem) => problem.place?.document === document && !overlaps(problem.place.path.join("/")));
 }

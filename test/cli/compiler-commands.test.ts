@@ -32,8 +32,9 @@ describe("check", () => {
   test("reports every problem with code, file, rule and message, and exits 1", async () => {
     const run = await runCli(["check", broken.path]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/shop\.ruleset\.yaml: YAML_NOT_PORTABLE line \d+: /);
-    expect(run.stdout).toMatch(/other\.ruleset\.yaml: PARAM_UNDECLARED \[order\.quantity\.max\] /);
+    // path:line:column: CODE [rule] message, the form editors and CI annotate from.
+    expect(run.stdout).toMatch(/shop\.ruleset\.yaml:\d+:\d+: YAML_NOT_PORTABLE /);
+    expect(run.stdout).toMatch(/other\.ruleset\.yaml:\d+:\d+: PARAM_UNDECLARED \[order\.quantity\.max\] /);
     expect(run.stdout).toContain("FAIL too many items is denied, total computed");
     expect(run.stdout).toContain("decision is \"deny\", expected \"allow\"");
   });
@@ -122,5 +123,26 @@ describe("evaluate", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("'view' must be an object");
   });
-  test("without --bundle it is a usage error", async () => expect((await runCli(["evaluate"], "{}")).status).toBe(2));
+  test("without a bundle or ruleset it is a usage error", async () => expect((await runCli(["evaluate"], "{}")).status).toBe(2));
+
+  test("a ruleset source is compiled in memory: --ruleset, or told apart by its name, answers as its bundle does", async () => {
+    const fromBundle = await runCli(["evaluate", "--bundle", shopBundleFile], JSON.stringify(order));
+    const withOption = await runCli(["evaluate", "--ruleset", shopSource], JSON.stringify(order));
+    const byName = await runCli(["evaluate", shopSource], JSON.stringify(order));
+    expect(withOption.status).toBe(0);
+    expect(JSON.parse(withOption.stdout)).toEqual(JSON.parse(fromBundle.stdout));
+    expect(byName.stdout).toBe(withOption.stdout);
+  });
+
+  test("a ruleset source with problems: its located problems and exit 1", async () => {
+    const run = await runCli(["evaluate", join(broken.path, "other.ruleset.yaml")], JSON.stringify(order));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/other\.ruleset\.yaml:\d+:\d+: PARAM_UNDECLARED /);
+  });
+
+  test("a file that is neither a bundle nor a ruleset source is named as such", async () => {
+    const run = await runCli(["evaluate", join(shopDir, "order.schema.json")], JSON.stringify(order));
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("is neither a bundle (*.bundle.json) nor a ruleset source");
+  });
 });

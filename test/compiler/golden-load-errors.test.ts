@@ -1,8 +1,6 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { describe, expect, test } from "bun:test";
+import { caseCompiler } from "../support/compile-case.ts";
 import { goldenJsonFiles } from "../support/golden-files.ts";
-import { temporaryDirectory } from "../support/temp-directory.ts";
 
 /**
  * The load-error corpus (test/cases/load-errors): each case is a small rules directory and the
@@ -17,8 +15,7 @@ interface LoadErrorCase {
 }
 
 const COUNTED_LOOSELY = new Set(["SCHEMA_INVALID", "YAML_NOT_PORTABLE"]);
-const cleanups: (() => void)[] = [];
-afterAll(() => cleanups.forEach((remove) => remove()));
+const compileCase = caseCompiler();
 
 const key = (problem: { code: string; rule?: string }): string => `${problem.code}${problem.rule ? ` [${problem.rule}]` : ""}`;
 
@@ -27,10 +24,7 @@ for (const file of goldenJsonFiles("load-errors")) {
   describe(`${file.name}: ${golden.description}`, () => {
     for (const c of golden.cases) {
       test(c.name, () => {
-        const directory = temporaryDirectory(c.files);
-        cleanups.push(directory.remove);
-        const compilation = compileSourceFile(join(directory.path, c.compile));
-        const actual = compilation.ok ? [] : compilation.problems.map((problem) => ({ code: problem.code, ...(problem.rule ? { rule: problem.rule } : {}) }));
+        const actual = compileCase(c.files, c.compile).map((problem) => ({ code: problem.code, ...(problem.rule ? { rule: problem.rule } : {}) }));
         const strict = (problems: { code: string; rule?: string }[]): string[] => problems.filter((problem) => !COUNTED_LOOSELY.has(problem.code)).map(key);
         const loose = (problems: { code: string }[]): string[] => [...new Set(problems.map((problem) => problem.code).filter((code) => COUNTED_LOOSELY.has(code)))].sort();
         expect(strict(actual)).toEqual(strict(c.problems));

@@ -95,6 +95,24 @@ describe("start-ups that must fail before listening", () => {
   }
 });
 
+test("the fatal line locates each problem of a refused ruleset: file, line, column and rule", async () => {
+  const dir = rulesDirectory();
+  try {
+    const shop = await Bun.file(`${dir.path}/shop-order.ruleset.yaml`).text();
+    const broken = shop.replace("id: shop.orders.order", "id: shop.orders.broken").replace(/\{ var: params\.maxQuantity \}/, "{ var: params.maxQuantiy }");
+    dir.write("broken.ruleset.yaml", broken);
+    const run = await startExpectingFailure(serverEnvironment(dir.path));
+    expect(run.status).toBe(1);
+    const fatal = run.logs.find((line) => line.level === "fatal")!;
+    const lines = broken.split("\n");
+    const line = lines.findIndex((text) => text.includes("params.maxQuantiy")) + 1;
+    const column = lines[line - 1]!.indexOf("params.maxQuantiy") + 1;
+    expect(fatal.problems).toContainEqual(expect.objectContaining({ code: "PARAM_UNDECLARED", line, column, file: expect.stringContaining("broken.ruleset.yaml") }));
+  } finally {
+    dir.remove();
+  }
+});
+
 describe("authentication modes", () => {
   test("open mode: a warn line, the listen line marks auth open, protected endpoints need no token", async () => {
     const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_TOKEN: undefined, RULE_SERVER_ALLOW_OPEN: "1" }));

@@ -36,27 +36,39 @@ function followLocalRefs(document: JsonValue, schema: JsonValue | undefined): Js
 
 const DIGITS = /^[0-9]+$/;
 
+/** Where a path leaves a schema: the index of the first segment not described, and the names that are. */
+export interface PathMiss {
+  readonly index: number;
+  readonly known: readonly string[];
+}
+
 /**
  * The schema at a path of property names (list elements by a digit segment), OPEN_SCHEMA where
- * the schema does not describe the path, or undefined where the path is not in the schema.
+ * the schema does not describe the path, or where the path leaves the schema.
  */
-export function schemaAtPath(document: JsonValue, schema: JsonValue, segments: readonly string[]): JsonValue | undefined {
+export function followSchemaPath(document: JsonValue, schema: JsonValue, segments: readonly string[]): { schema: JsonValue } | { miss: PathMiss } {
   let current: JsonValue | undefined = schema;
-  for (const segment of segments) {
+  for (const [index, segment] of segments.entries()) {
     let node = followLocalRefs(document, current);
-    if (!isJsonObject(node)) return OPEN_SCHEMA;
+    if (!isJsonObject(node)) return { schema: OPEN_SCHEMA };
     if (node.type === "array" || Object.hasOwn(node, "items")) {
       node = followLocalRefs(document, Object.hasOwn(node, "items") ? node.items : OPEN_SCHEMA);
-      if (!isJsonObject(node)) return OPEN_SCHEMA;
+      if (!isJsonObject(node)) return { schema: OPEN_SCHEMA };
       current = node;
       if (DIGITS.test(segment)) continue;
     }
-    if (!isJsonObject(node.properties)) return OPEN_SCHEMA;
+    if (!isJsonObject(node.properties)) return { schema: OPEN_SCHEMA };
     const properties = objectAt(node.properties);
-    if (!Object.hasOwn(properties, segment)) return undefined;
+    if (!Object.hasOwn(properties, segment)) return { miss: { index, known: Object.keys(properties) } };
     current = properties[segment];
   }
-  return current;
+  return { schema: current ?? OPEN_SCHEMA };
+}
+
+/** The schema at a path, or undefined where the path is not in the schema (see followSchemaPath). */
+export function schemaAtPath(document: JsonValue, schema: JsonValue, segments: readonly string[]): JsonValue | undefined {
+  const found = followSchemaPath(document, schema, segments);
+  return "schema" in found ? found.schema : undefined;
 }
 
 /** The segments of a JSON Pointer as written in a ruleset (`/a/b`). */

@@ -10,28 +10,50 @@ const COLLECTION_OPERATORS = new Set(["all", "some", "none", "sum", "map", "filt
 
 /**
  * Visits an expression node and everything nested in its args. `itemBound` is true where `item`
- * is bound by an enclosing collection operator (its second argument).
+ * is bound by an enclosing collection operator (its second argument). `path` leads from the
+ * expression to the node (`args/0/args/1`); it is one array changed as the walk goes, so a
+ * visitor that keeps it copies it.
  */
-export function walkExpression(node: JsonValue | undefined, visit: (node: JsonObject, itemBound: boolean) => void, itemBound = false): void {
+export function walkExpression(
+  node: JsonValue | undefined,
+  visit: (node: JsonObject, itemBound: boolean, path: readonly string[]) => void,
+  itemBound = false,
+  path: string[] = [],
+): void {
   if (!isJsonObject(node)) return;
-  visit(node, itemBound);
+  visit(node, itemBound, path);
   const bindsItem = typeof node.op === "string" && COLLECTION_OPERATORS.has(node.op);
-  listAt(node.args).forEach((arg, index) => walkExpression(arg, visit, itemBound || (bindsItem && index === 1)));
+  listAt(node.args).forEach((arg, index) => {
+    path.push("args", String(index));
+    walkExpression(arg, visit, itemBound || (bindsItem && index === 1), path);
+    path.length -= 2;
+  });
 }
 
-/** Every expression a rule holds: `when`, `assert`, finding args, assigned values, command payloads and keys. */
-export function ruleExpressions(rule: JsonObject): JsonValue[] {
-  const expressions: JsonValue[] = [];
-  if (Object.hasOwn(rule, "when")) expressions.push(rule.when!);
-  if (Object.hasOwn(rule, "assert")) expressions.push(rule.assert!);
-  expressions.push(...Object.values(objectAt(objectAt(rule.finding).args)));
-  for (const assignment of listAt(rule.assign)) expressions.push(objectAt(assignment).value ?? null);
-  for (const entry of listAt(rule.commands)) {
+/** An expression of a rule and its path inside the rule (`assign/0/value`). */
+export interface RuleExpression {
+  readonly expression: JsonValue;
+  readonly path: readonly string[];
+}
+
+/** Every expression a rule holds, with its path: `when`, `assert`, finding args, assigned values, command payloads and keys. */
+export function placedRuleExpressions(rule: JsonObject): RuleExpression[] {
+  const expressions: RuleExpression[] = [];
+  if (Object.hasOwn(rule, "when")) expressions.push({ expression: rule.when!, path: ["when"] });
+  if (Object.hasOwn(rule, "assert")) expressions.push({ expression: rule.assert!, path: ["assert"] });
+  for (const [name, arg] of Object.entries(objectAt(objectAt(rule.finding).args))) expressions.push({ expression: arg, path: ["finding", "args", name] });
+  listAt(rule.assign).forEach((assignment, index) => expressions.push({ expression: objectAt(assignment).value ?? null, path: ["assign", String(index), "value"] }));
+  listAt(rule.commands).forEach((entry, index) => {
     const command = objectAt(entry);
-    expressions.push(...Object.values(objectAt(command.payload)));
-    expressions.push(...listAt(command.idempotencyKey));
-  }
+    for (const [name, value] of Object.entries(objectAt(command.payload))) expressions.push({ expression: value, path: ["commands", String(index), "payload", name] });
+    listAt(command.idempotencyKey).forEach((part, at) => expressions.push({ expression: part, path: ["commands", String(index), "idempotencyKey", String(at)] }));
+  });
   return expressions;
+}
+
+/** Every expression a rule holds (see placedRuleExpressions). */
+export function ruleExpressions(rule: JsonObject): JsonValue[] {
+  return placedRuleExpressions(rule).map((placed) => placed.expression);
 }
 
 /** The functions and custom operators reachable from expressions, following function bodies. */

@@ -4,7 +4,11 @@ import { isJsonObject, listAt, objectAt, setMember, stringAt, truthy } from "../
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
 import { rulesetChecksum } from "../checksum/ruleset-checksum.ts";
+import { didYouMean } from "../problems/closest-name.ts";
+import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import { validateRulesetDocument } from "../schema/index.ts";
+import { pointerPath } from "../source/source-position.ts";
+import type { DeclarationPlaces, Declared } from "./declaration-places.ts";
 import { fitsParamType } from "./param-value-type.ts";
 import { versionSatisfies } from "./version-range.ts";
 
@@ -19,6 +23,10 @@ export interface ResolvedRuleset {
   readonly checksum: string;
   /** The document as written, for what the resolved ruleset leaves out (title, status, tests). */
   readonly document: JsonObject;
+  /** Where each rule, function and entity was declared, for the places of later problems. */
+  readonly places: DeclarationPlaces;
+  /** The parent, its parent and so on. */
+  readonly parents: readonly ResolvedRuleset[];
 }
 
 /** Ruleset id to source document. */
@@ -26,16 +34,30 @@ export type Registry = ReadonlyMap<string, JsonValue>;
 
 const SEVERITY_RANK: Readonly<Record<string, number>> = { info: 0, warning: 1, error: 2 };
 
-function failWith(code: string, message: string, rule?: string): never {
-  throw new LoadError([rule === undefined ? { code, message } : { code, message, rule }]);
+function failWith(code: string, message: string, place: ProblemPlace, rule?: string): never {
+  const problem: PlacedProblem = rule === undefined ? { code, message, place } : { code, message, rule, place };
+  throw new LoadError([problem]);
 }
 
-/** Step 1: the schema, with every problem named by its instance path. */
-export function schemaProblems(document: JsonValue): LoadProblem[] {
-  return validateRulesetDocument(document).map((problem) => ({
-    code: problem.code,
-    message: problem.path === "" ? problem.message : `${problem.path}: ${problem.message}`,
-  }));
+/** Step 1: the schema, each problem placed at its instance path and naming the rule it sits in. */
+export function schemaProblems(document: JsonValue): PlacedProblem[] {
+  return validateRulesetDocument(document).map((problem) => {
+    const path = pointerPath(problem.path);
+    const rule = path[0] === "rules" && path[1] !== undefined ? objectAt(listAt(objectAt(document).rules)[Number(path[1])]).id : undefined;
+    const place = placeIn(document, path, problem.part);
+    return typeof rule === "string" ? { code: problem.code, message: problem.message, rule, place } : { code: problem.code, message: problem.message, place };
+  });
+}
+
+/** The problem of a child whose parent fails its own checks (listed before it). */
+export function parentInvalid(child: JsonValue, parentId: string, count: number): PlacedProblem {
+  const childId = stringAt(objectAt(objectAt(child).metadata).id);
+  const index = listAt(objectAt(child).extends).findIndex((entry) => objectAt(entry).ruleset === parentId);
+  return {
+    code: "EXTENDS_INVALID",
+    message: `${childId} cannot be compiled: its parent ${parentId} has ${count} problem(s) of its own`,
+    place: placeIn(child, ["extends", String(Math.max(index, 0)), "ruleset"]),
+  };
 }
 
 export class RulesetResolver {
@@ -44,11 +66,26 @@ export class RulesetResolver {
   /** Schema problems per document, so a parent is validated once however many children it has. */
   private readonly checkedDocuments = new WeakMap<object, LoadProblem[]>();
 
-  constructor(private readonly registry: Registry) {}
+  /**
+   * @param refused ruleset id to the problems of a source file that names that id but could not
+   *   be read: a child of it is told why, not that its parent is missing.
+   */
+  constructor(
+    private readonly registry: Registry,
+    private readonly refused: ReadonlyMap<string, readonly LoadProblem[]> = new Map(),
+  ) {}
 
   /** Throws LoadError with the problems of the first step that fails. */
   resolve(document: JsonValue): ResolvedRuleset {
-    return this.resolveWithin(document, []);
+    return this.resolveWithin(document, [], false);
+  }
+
+  /**
+   * Resolves a document that fails the schema as far as its members allow, so that the static
+   * checks can report the problems of its valid parts too. Nothing is cached; throws as resolve.
+   */
+  resolveDespiteSchema(document: JsonValue): ResolvedRuleset {
+    return this.resolveWithin(document, [], true);
   }
 
   private schemaProblemsOf(document: JsonValue): LoadProblem[] {
@@ -58,16 +95,21 @@ export class RulesetResolver {
     return problems;
   }
 
-  private resolveWithin(document: JsonValue, descendants: readonly string[]): ResolvedRuleset {
-    const problems = this.schemaProblemsOf(document);
-    if (problems.length > 0) throw new LoadError(problems);
-    const doc = document as JsonObject;
+  private resolveWithin(document: JsonValue, descendants: readonly string[], despiteSchema: boolean): ResolvedRuleset {
+    if (!despiteSchema) {
+      const problems = this.schemaProblemsOf(document);
+      if (problems.length > 0) throw new LoadError(problems);
+    }
+    const doc = objectAt(document);
     const metadata = objectAt(doc.metadata);
     const id = stringAt(metadata.id);
-    if (descendants.includes(id)) failWith("EXTENDS_CYCLE", `extends goes round in a cycle through ${id}`);
+    if (descendants.includes(id)) failWith("EXTENDS_CYCLE", `extends goes round in a cycle through ${id}`, placeIn(doc, ["extends", "0", "ruleset"]));
     const known = this.resolvedById.get(id);
     if (known && known.document === doc) return known;
     const origin = `${id}@${stringAt(metadata.version)}`;
+    const at = (...path: string[]): ProblemPlace => placeIn(doc, path);
+    const places = { rules: new Map<string, Declared>(), functions: new Map<string, Declared>(), entities: new Map<string, Declared>() };
+    const parents: ResolvedRuleset[] = [];
 
     let params: JsonObject = {};
     let messages: JsonObject = {};
@@ -76,27 +118,41 @@ export class RulesetResolver {
     let functions: JsonObject = {};
     let operators: JsonObject = {};
     let rules: JsonObject[] = [];
-    for (const entry of listAt(doc.extends)) {
+    for (const [index, entry] of listAt(doc.extends).entries()) {
       const extension = objectAt(entry);
       const parentId = stringAt(extension.ruleset);
       const parentDocument = this.registry.get(parentId);
-      if (parentDocument === undefined) failWith("EXTENDS_NOT_FOUND", `${id}: parent ${parentId} is not in the registry`);
+      const extendsAt = (member: string): ProblemPlace => at("extends", String(index), member);
+      const cannotCompile = (problems: readonly LoadProblem[]): LoadError => new LoadError([...problems, parentInvalid(doc, parentId, problems.length)]);
+      if (parentDocument === undefined) {
+        const refused = this.refused.get(parentId);
+        if (refused !== undefined) throw cannotCompile(refused);
+        failWith("EXTENDS_NOT_FOUND", `${id}: parent ${parentId} is not in the registry${didYouMean(parentId, this.registry.keys())}`, extendsAt("ruleset"));
+      }
       const parentProblems = this.schemaProblemsOf(parentDocument);
-      if (parentProblems.length > 0) throw new LoadError(parentProblems.map((problem) => ({ ...problem, message: `parent ${parentId}: ${problem.message}` })));
+      if (parentProblems.length > 0) throw cannotCompile(parentProblems);
       const parentVersion = stringAt(objectAt(objectAt(parentDocument).metadata).version);
       const wanted = stringAt(extension.version);
       if (!versionSatisfies(parentVersion, wanted)) {
-        failWith("EXTENDS_VERSION_MISMATCH", `${id}: parent ${parentId} is at version ${parentVersion}, which does not satisfy ${wanted}`);
+        failWith("EXTENDS_VERSION_MISMATCH", `${id}: parent ${parentId} is at version ${parentVersion}, which does not satisfy ${wanted}`, extendsAt("version"));
       }
-      const parent = this.resolveWithin(parentDocument, [...descendants, id]);
+      let parent: ResolvedRuleset;
+      try {
+        parent = this.resolveWithin(parentDocument, [...descendants, id], false);
+      } catch (error) {
+        if (!(error instanceof LoadError) || error.problems.some((problem) => problem.code === "EXTENDS_CYCLE")) throw error;
+        throw cannotCompile(error.problems);
+      }
       if (Object.hasOwn(extension, "checksum") && extension.checksum !== parent.checksum) {
-        failWith("EXTENDS_CHECKSUM_MISMATCH", `${id}: parent ${parentId} has checksum ${parent.checksum}, not the pinned ${String(extension.checksum)}`);
+        failWith("EXTENDS_CHECKSUM_MISMATCH", `${id}: parent ${parentId} has checksum ${parent.checksum}, not the pinned ${String(extension.checksum)}`, extendsAt("checksum"));
       }
       const parentScope = listAt(objectAt(parentDocument).scope);
       const scope = listAt(doc.scope);
       if (scope.length <= parentScope.length || !valuesEqual(scope.slice(0, parentScope.length), parentScope)) {
-        failWith("SCOPE_NOT_NARROWER", `${id}: its scope must start with the scope of ${parentId} and add at least one level`);
+        failWith("SCOPE_NOT_NARROWER", `${id}: its scope must start with the scope of ${parentId} and add at least one level`, at("scope"));
       }
+      parents.push(parent, ...parent.parents);
+      for (const kind of ["rules", "functions", "entities"] as const) for (const [name, place] of parent.places[kind]) places[kind].set(name, place);
       // The parent's resolution is shared; the child changes copies.
       const inherited = structuredClone(parent.resolved);
       params = objectAt(inherited.params);
@@ -108,13 +164,15 @@ export class RulesetResolver {
       rules = listAt(inherited.rules) as JsonObject[];
     }
 
-    addParams(id, origin, objectAt(doc.params), params);
-    mergeEntities(id, objectAt(doc.entities), entities);
+    addParams(id, origin, objectAt(doc.params), params, doc);
+    mergeEntities(id, objectAt(doc.entities), entities, doc);
+    for (const name of Object.keys(objectAt(doc.entities))) places.entities.set(name, { document: doc, path: ["entities", name] });
     Object.assign(types, objectAt(doc.types));
     Object.assign(operators, objectAt(doc.operators));
     for (const [name, fn] of Object.entries(objectAt(doc.functions))) {
-      if (Object.hasOwn(functions, name)) failWith("FUNCTION_REDEFINED", `${id}: function ${name} is inherited and cannot be redefined`);
+      if (Object.hasOwn(functions, name)) failWith("FUNCTION_REDEFINED", `${id}: function ${name} is inherited and cannot be redefined`, placeIn(doc, ["functions", name], "key"));
       setMember(functions, name, { ...objectAt(fn), origin });
+      places.functions.set(name, { document: doc, path: ["functions", name] });
     }
     for (const [locale, catalog] of Object.entries(objectAt(doc.messages))) {
       if (!isJsonObject(messages[locale])) setMember(messages, locale, {});
@@ -122,16 +180,17 @@ export class RulesetResolver {
     }
 
     const overrides = objectAt(doc.overrides);
-    overrideParams(id, objectAt(overrides.params), params);
+    overrideParams(id, objectAt(overrides.params), params, doc);
     const rulesById = new Map(rules.map((rule) => [stringAt(rule.id), rule]));
-    overrideRules(id, origin, listAt(overrides.rules), rulesById);
-    for (const entry of listAt(doc.rules)) {
+    overrideRules(id, origin, listAt(overrides.rules), rulesById, doc);
+    for (const [index, entry] of listAt(doc.rules).entries()) {
       const rule = objectAt(entry);
       const ruleId = stringAt(rule.id);
-      if (rulesById.has(ruleId)) failWith("RULE_DUPLICATE", `${id}: rule id ${ruleId} is already used`, ruleId);
+      if (rulesById.has(ruleId)) failWith("RULE_DUPLICATE", `${id}: rule id ${ruleId} is already used`, at("rules", String(index), "id"), ruleId);
       const resolvedRule = { ...rule, origin };
       rulesById.set(ruleId, resolvedRule);
       rules.push(resolvedRule);
+      places.rules.set(ruleId, { document: doc, path: ["rules", String(index)] });
     }
 
     const resolved: JsonObject = {
@@ -149,18 +208,18 @@ export class RulesetResolver {
       rules,
       messages,
     };
-    const result = { resolved, checksum: rulesetChecksum(resolved), document: doc };
-    this.resolvedById.set(id, result);
+    const result = { resolved, checksum: rulesetChecksum(resolved), document: doc, places, parents };
+    if (!despiteSchema) this.resolvedById.set(id, result);
     return result;
   }
 }
 
 /** Step 3: the document's own params, each with its value and origin. */
-function addParams(id: string, origin: string, declared: JsonObject, params: JsonObject): void {
+function addParams(id: string, origin: string, declared: JsonObject, params: JsonObject, doc: JsonObject): void {
   for (const [name, entry] of Object.entries(declared)) {
     const param = objectAt(entry);
-    if (Object.hasOwn(params, name)) failWith("PARAM_REDEFINED", `${id}: param ${name} is inherited; change it under overrides.params`);
-    if (!fitsParamType(param.type, param.default)) failWith("PARAM_TYPE_MISMATCH", `${id}: the default of param ${name} is not a ${stringAt(param.type)}`);
+    if (Object.hasOwn(params, name)) failWith("PARAM_REDEFINED", `${id}: param ${name} is inherited; change it under overrides.params`, placeIn(doc, ["params", name], "key"));
+    if (!fitsParamType(param.type, param.default)) failWith("PARAM_TYPE_MISMATCH", `${id}: the default of param ${name} is not a ${stringAt(param.type)}`, placeIn(doc, ["params", name, "default"]));
     setMember(params, name, { ...param, value: param.default ?? null, origin });
   }
 }
@@ -169,7 +228,7 @@ function addParams(id: string, origin: string, declared: JsonObject, params: Jso
  * Step 4: entities merged member by member. A child may bind more fields to types but never
  * rebind an inherited one, which would quietly detach the field from its parent's type rules.
  */
-function mergeEntities(id: string, declared: JsonObject, entities: JsonObject): void {
+function mergeEntities(id: string, declared: JsonObject, entities: JsonObject, doc: JsonObject): void {
   for (const [name, entry] of Object.entries(declared)) {
     const entity = objectAt(entry);
     const inheritedEntity = objectAt(entities[name]);
@@ -177,7 +236,7 @@ function mergeEntities(id: string, declared: JsonObject, entities: JsonObject): 
     const fieldTypes: JsonObject = { ...inheritedTypes };
     for (const [pointer, typeName] of Object.entries(objectAt(entity.fieldTypes))) {
       if (Object.hasOwn(inheritedTypes, pointer) && inheritedTypes[pointer] !== typeName) {
-        failWith("FIELD_TYPE_REBOUND", `${id}: ${name}${pointer} is bound to ${String(inheritedTypes[pointer])} by a parent`);
+        failWith("FIELD_TYPE_REBOUND", `${id}: ${name}${pointer} is bound to ${String(inheritedTypes[pointer])} by a parent`, placeIn(doc, ["entities", name, "fieldTypes", pointer]));
       }
       setMember(fieldTypes, pointer, typeName);
     }
@@ -188,18 +247,19 @@ function mergeEntities(id: string, declared: JsonObject, entities: JsonObject): 
 }
 
 /** Step 6: overrides of inherited params, within each param's override policy. */
-function overrideParams(id: string, overrides: JsonObject, params: JsonObject): void {
+function overrideParams(id: string, overrides: JsonObject, params: JsonObject, doc: JsonObject): void {
   for (const [name, value] of Object.entries(overrides)) {
-    if (!isJsonObject(params[name])) failWith("PARAM_UNKNOWN", `${id}: overrides unknown param ${name}`);
+    const at = (part: "key" | "value"): ProblemPlace => placeIn(doc, ["overrides", "params", name], part);
+    if (!isJsonObject(params[name])) failWith("PARAM_UNKNOWN", `${id}: overrides unknown param ${name}${didYouMean(name, Object.keys(params))}`, at("key"));
     const param = params[name] as JsonObject;
     const policy = stringAt(param.overridePolicy);
-    if (policy === "locked") failWith("PARAM_LOCKED", `${id}: param ${name} is locked by ${stringAt(param.origin)}`);
-    if (!fitsParamType(param.type, value)) failWith("PARAM_TYPE_MISMATCH", `${id}: the override of param ${name} is not a ${stringAt(param.type)}`);
+    if (policy === "locked") failWith("PARAM_LOCKED", `${id}: param ${name} is locked by ${stringAt(param.origin)}`, at("key"));
+    if (!fitsParamType(param.type, value)) failWith("PARAM_TYPE_MISMATCH", `${id}: the override of param ${name} is not a ${stringAt(param.type)}`, at("value"));
     if (policy === "tighten-only" && typeof value === "number" && typeof param.value === "number") {
       const direction = stringAt(param.tightenDirection);
       const order = compare(value, param.value);
       if ((direction === "lower" && order > 0) || (direction !== "lower" && order < 0)) {
-        failWith("PARAM_LOOSENED", `${id}: param ${name} may only move ${direction === "lower" ? "lower" : "higher"}`);
+        failWith("PARAM_LOOSENED", `${id}: param ${name} may only move ${direction === "lower" ? "lower" : "higher"}`, at("value"));
       }
     }
     param.value = value;
@@ -207,14 +267,15 @@ function overrideParams(id: string, overrides: JsonObject, params: JsonObject): 
 }
 
 /** Step 7: overrides of inherited rules; a tighten-only rule (the default) may only get stricter. */
-function overrideRules(id: string, origin: string, overrides: readonly JsonValue[], rulesById: Map<string, JsonObject>): void {
-  for (const entry of overrides) {
+function overrideRules(id: string, origin: string, overrides: readonly JsonValue[], rulesById: Map<string, JsonObject>, doc: JsonObject): void {
+  for (const [index, entry] of overrides.entries()) {
     const override = objectAt(entry);
     const ruleId = stringAt(override.rule);
     const rule = rulesById.get(ruleId);
-    if (!rule) failWith("RULE_UNKNOWN", `${id}: overrides unknown rule ${ruleId}`);
+    const at = (member: string): ProblemPlace => placeIn(doc, ["overrides", "rules", String(index), member]);
+    if (!rule) failWith("RULE_UNKNOWN", `${id}: overrides unknown rule ${ruleId}${didYouMean(ruleId, rulesById.keys())}`, at("rule"));
     const policy = stringAt(rule.overridePolicy);
-    if (policy === "locked") failWith("RULE_LOCKED", `${id}: rule ${ruleId} is locked by ${stringAt(rule.origin)}`, ruleId);
+    if (policy === "locked") failWith("RULE_LOCKED", `${id}: rule ${ruleId} is locked by ${stringAt(rule.origin)}`, at("rule"), ruleId);
     const change = objectAt(override.set);
     if (policy === "tighten-only" || policy === "") {
       const newRank = SEVERITY_RANK[stringAt(change.severity)];
@@ -224,7 +285,7 @@ function overrideRules(id: string, origin: string, overrides: readonly JsonValue
         (newRank !== undefined && currentRank !== undefined && newRank < currentRank) ||
         (truthy(objectAt(change.acceptance).allowed) && !truthy(objectAt(rule.acceptance).allowed)) ||
         (change.acknowledgement === "none" && rule.acknowledgement === "required");
-      if (loosened) failWith("RULE_LOOSENED", `${id}: rule ${ruleId} is tighten-only and this override loosens it`, ruleId);
+      if (loosened) failWith("RULE_LOOSENED", `${id}: rule ${ruleId} is tighten-only and this override loosens it`, at("set"), ruleId);
     }
     for (const [member, value] of Object.entries(change)) setMember(rule, member, value);
     rule.overriddenBy = origin;

@@ -20,6 +20,12 @@ export interface MessageOptions extends SchemaOptions {
   conditional?: true;
   /** On a conditional: do not report it for an object that lacks this (required, already reported) member. */
   unlessMissing?: string;
+  /** On a schema of names: explains a refused value in plain words (and suggests a close known name). */
+  explain?: (value: unknown) => string;
+  /** On a record of checked member names: the pattern they follow (described in plain words by `problems.ts`). */
+  memberNames?: string;
+  /** On an object that refuses unknown members: the members it knows, for "did you mean". */
+  knownMembers?: readonly string[];
 }
 
 /**
@@ -76,7 +82,7 @@ export function Extensible(properties: TProperties, options: ObjectOptions = {})
   const known = Object.keys(properties).map(escapeRegExp).join("|");
   return Type.Intersect([
     Type.Object(properties, options),
-    Type.Record(Type.String({ pattern: `^(?:${known})$|^x-` }), Type.Unknown(), { additionalProperties: false }),
+    Type.Record(Type.String({ pattern: `^(?:${known})$|^x-` }), Type.Unknown(), { additionalProperties: false, knownMembers: Object.keys(properties) }),
   ]);
 }
 
@@ -87,10 +93,7 @@ export function Extensible(properties: TProperties, options: ObjectOptions = {})
  * flag changes nothing.
  */
 export function NamedRecord(namePattern: string, value: TSchema): TSchema {
-  return Type.Record(Type.String({ pattern: namePattern }), value, {
-    additionalProperties: false,
-    errorMessage: `is not allowed: member names must match ${namePattern}`,
-  });
+  return Type.Record(Type.String({ pattern: namePattern }), value, { additionalProperties: false, memberNames: namePattern });
 }
 
 /**

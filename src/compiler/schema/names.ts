@@ -19,8 +19,29 @@ export const COMMAND_NAME_PATTERN = "^[a-z](?:[a-z0-9-]|\\.[a-z0-9-])*$";
 export const FINDING_CODE_PATTERN = "^[A-Z][A-Z0-9]*-[A-Z0-9](?:[A-Z0-9]|-[A-Z0-9])*$";
 export const DURATION_PATTERN =
   "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))$";
+/** The roots a `var` path starts with (specification 4.3). */
+export const VAR_ROOTS = ["data", "original", "actor", "ctx", "params", "item", "value", "field", "arg"] as const;
 export const VAR_PATTERN =
   "^(data|original|actor|ctx|params|item|value|field|arg)(?:\\.[A-Za-z0-9_-](?:[A-Za-z0-9_-]|\\.[A-Za-z0-9_-])*)?$";
+
+/** What each pattern asks for, in the words a problem uses (a regular expression helps no author). */
+export const PATTERN_WORDS: ReadonlyMap<string, string> = new Map([
+  [NAME_PATTERN, "a name: a letter, then letters, digits or _"],
+  [ID_PATTERN, "an id of lower-case letters, digits and -, in parts joined by dots (acme.orders)"],
+  [SEMVER_PATTERN, "a version such as 1.2.0"],
+  [POINTER_PATTERN, "a field pointer such as /customer/email"],
+  [SLUG_PATTERN, "lower-case letters, digits and -, such as checkout"],
+  [CUSTOM_OPERATOR_PATTERN, "x- followed by lower-case letters, digits and -, such as x-iban"],
+  [OPERATION_PATTERN, "an operation name of lower-case letters, digits and -, such as create"],
+  [LOCALE_PATTERN, "a locale tag such as en or de-CH"],
+  [RULE_CASCADE_VERSION_PATTERN, "a Rule Cascade 1.x version such as 1.0.0"],
+  [VERSION_RANGE_PATTERN, "a version such as 1.2.0, or a range such as ^1.2.0"],
+  [CHECKSUM_PATTERN, "sha256: followed by 64 lower-case hexadecimal digits"],
+  [COMMAND_NAME_PATTERN, "a command name of lower-case letters, digits and -, in parts joined by dots (order.placed)"],
+  [FINDING_CODE_PATTERN, "an upper-case code such as ORD-001"],
+  [DURATION_PATTERN, "an ISO 8601 duration such as P30D or PT12H"],
+  [VAR_PATTERN, "a variable: a root (data, original, actor, ctx, params, item, value, field, arg), then member names joined by dots"],
+]);
 
 export const Name = Pattern(NAME_PATTERN);
 export const Id = Pattern(ID_PATTERN);

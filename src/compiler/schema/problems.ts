@@ -1,13 +1,23 @@
 /** Turns TypeBox value errors into plain-English schema problems. */
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { didYouMean } from "../problems/closest-name.ts";
+import type { MemberPart } from "../source/source-position.ts";
 import type { MessageOptions } from "./keywords.ts";
+import { PATTERN_WORDS } from "./names.ts";
 
 export interface SchemaProblem {
   code: "SCHEMA_INVALID";
   message: string;
   /** Instance path as a JSON Pointer ("" is the document itself). */
   path: string;
+  /** "key" for a member that is missing or not allowed at all: its name is the place to look. */
+  part: MemberPart;
+}
+
+/** A problem while the error walk runs: `missing` marks a required member that is absent. */
+interface FoundProblem extends SchemaProblem {
+  missing: boolean;
 }
 
 type Schema = TSchema & MessageOptions;
@@ -20,14 +30,50 @@ function describe(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/** A value as a message quotes it: short, in backticks. */
+function quote(value: unknown): string {
+  const text = describe(value) ?? String(value);
+  return `\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\``;
+}
+
+/** What a message is about: the member (`severity`), the item (`operations[1]`) or the document. */
+function subject(path: string): string {
+  const segments = path.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const last = segments[segments.length - 1];
+  if (last === undefined) return "the document";
+  if (/^[0-9]+$/.test(last)) return `\`${segments[segments.length - 2] ?? ""}[${last}]\``;
+  return `\`${last}\``;
+}
+
 /** The message for a failed union that is not a conditional and has no chosen branch. */
-function unionMessage(schema: Schema): string {
+function unionMessage(schema: Schema, value: unknown): string {
+  if (schema.explain !== undefined) return schema.explain(value);
   if (schema.errorMessage !== undefined) return schema.errorMessage;
   const variants = (schema.anyOf ?? []) as Schema[];
   if (variants.every((variant) => variant[Kind] === "Literal")) {
-    return `must be one of ${variants.map((variant) => describe(variant.const)).join(", ")}`;
+    const allowed = variants.map((variant) => describe(variant.const));
+    return `must be one of ${allowed.join(", ")}${typeof value === "string" ? `, not ${quote(value)}${didYouMean(value, allowed)}` : ""}`;
   }
   return "does not match any of the allowed forms";
+}
+
+/** The last segment of an instance path: the name of a member that is missing or not allowed. */
+function memberName(path: string): string {
+  return (path.split("/").pop() ?? "").replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+/** A member the object does not allow: an unknown one (with a close known name), or a name of the wrong form. */
+function unknownMemberMessage(schema: Schema, path: string): string {
+  const name = memberName(path);
+  if (schema.memberNames !== undefined) return `\`${name}\` cannot be a member name here: it must be ${PATTERN_WORDS.get(schema.memberNames) ?? "of another form"}`;
+  const known = schema.knownMembers ?? Object.keys((schema.properties ?? {}) as object);
+  return `unknown member \`${name}\`${didYouMean(name, known)}`;
+}
+
+function patternMessage(schema: Schema, pattern: string, value: unknown): string {
+  if (schema.explain !== undefined) return schema.explain(value);
+  if (schema.errorMessage !== undefined) return schema.errorMessage;
+  return `must be ${PATTERN_WORDS.get(pattern) ?? "of another form"}, not ${quote(value)}`;
 }
 
 function plainMessage(error: ValueError): string {
@@ -36,17 +82,17 @@ function plainMessage(error: ValueError): string {
     case ValueErrorType.ObjectRequiredProperty:
       return schema.requiredMessage ?? "is required";
     case ValueErrorType.ObjectAdditionalProperties:
-      return schema.errorMessage ?? "is not allowed (unknown member)";
+      return schema.errorMessage ?? unknownMemberMessage(schema, error.path);
     case ValueErrorType.Never:
       return schema.errorMessage ?? "is not allowed";
     case ValueErrorType.Not:
       return schema.errorMessage ?? "matches a form that is not allowed";
     case ValueErrorType.Literal:
-      return schema.errorMessage ?? `must be ${describe(schema.const)}`;
+      return schema.errorMessage ?? `must be ${describe(schema.const)}${typeof error.value === "string" ? `, not ${quote(error.value)}` : ""}`;
     case ValueErrorType.RegExp:
-      return schema.errorMessage ?? `must match ${String(schema.source)}`;
+      return patternMessage(schema, String(schema.source), error.value);
     case ValueErrorType.StringPattern:
-      return `must match ${String(schema.pattern)}`;
+      return patternMessage(schema, String(schema.pattern), error.value);
     case ValueErrorType.String:
       return "must be a string";
     case ValueErrorType.StringMinLength:
@@ -79,7 +125,16 @@ function plainMessage(error: ValueError): string {
   }
 }
 
-function* expand(error: ValueError): Generator<SchemaProblem> {
+/** A problem with its message phrased about its subject, unless the message already names what is wrong. */
+function found(error: ValueError, message: string): FoundProblem {
+  const missing = error.type === ValueErrorType.ObjectRequiredProperty;
+  const notAllowed = error.type === ValueErrorType.ObjectAdditionalProperties || error.type === ValueErrorType.Never;
+  const part: MemberPart = missing || notAllowed ? "key" : "value";
+  const text = /^(?:is|must|does|matches) /.test(message) ? `${subject(error.path)} ${message}` : message;
+  return { code: "SCHEMA_INVALID", message: text, path: error.path, part, missing };
+}
+
+function* expand(error: ValueError): Generator<FoundProblem> {
   const schema = error.schema as Schema;
   // An Intersect error only summarises the errors of its members, which were reported before it.
   if (error.type === ValueErrorType.Intersect) return;
@@ -101,22 +156,22 @@ function* expand(error: ValueError): Generator<SchemaProblem> {
         return;
       }
     }
-    yield { code: "SCHEMA_INVALID", message: unionMessage(schema), path: error.path };
+    yield found(error, unionMessage(schema, error.value));
     return;
   }
-  yield { code: "SCHEMA_INVALID", message: plainMessage(error), path: error.path };
+  yield found(error, plainMessage(error));
 }
 
 /** Plain-English problems for the given errors, without duplicates. A missing member is reported once, as missing. */
 export function toProblems(errors: Iterable<ValueError>): SchemaProblem[] {
-  const all: SchemaProblem[] = [];
+  const all: FoundProblem[] = [];
   for (const error of errors) all.push(...expand(error));
   const missing = new Set<string>();
-  for (const error of all) if (error.message.startsWith("is required")) missing.add(error.path);
+  for (const error of all) if (error.missing) missing.add(error.path);
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
-  for (const problem of all) {
-    if (missing.has(problem.path) && !problem.message.startsWith("is required")) continue;
+  for (const { missing: isMissing, ...problem } of all) {
+    if (missing.has(problem.path) && !isMissing) continue;
     const key = `${problem.path}\u0000${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,5 +1,6 @@
 /** `$defs/Rule`: the members of a rule and the `allOf` of `if`/`then` constraints that tie them to its kind. */
 import { Type, type TProperties, type TSchema } from "@sinclair/typebox";
+import { didYouMean } from "../problems/closest-name.ts";
 import { Expr } from "./expression.ts";
 import { Conditional, Const, Enum, Extensible, Forbidden, Pattern, Present } from "./keywords.ts";
 import { Id, OPERATION_PATTERN, Pointer } from "./names.ts";
@@ -13,7 +14,11 @@ const SEVERITIES = ["info", "warning", "error"] as const;
 const RuleMembers = Extensible({
   id: Id,
   kind: Type.Union([Enum(RULE_KINDS), Pattern("^x-")], {
-    errorMessage: `must be one of ${RULE_KINDS.join(", ")}, or match ^x-`,
+    errorMessage: `must be one of ${RULE_KINDS.join(", ")}, or start with x- for a custom kind`,
+    explain: (value: unknown) =>
+      typeof value === "string"
+        ? `\`${value}\` is not a rule kind (${RULE_KINDS.join(", ")}, or x-... for a custom one)${didYouMean(value, RULE_KINDS)}`
+        : `\`kind\` must be one of ${RULE_KINDS.join(", ")}`,
   }),
   title: Optional(Type.String()),
   description: Optional(Type.String()),

@@ -27,5 +27,5 @@ export function validateRulesetDocument(document: unknown): SchemaProblem[] {
   if (check.Check(document)) return [];
   const problems = toProblems(check.Errors(document));
   // The compiled check and the error walk are the same rules; never report "invalid" with no reason.
-  return problems.length > 0 ? problems : [{ code: "SCHEMA_INVALID", message: "does not match the ruleset schema", path: "" }];
+  return problems.length > 0 ? problems : [{ code: "SCHEMA_INVALID", message: "the document does not match the ruleset schema", path: "", part: "value" }];
 }

@@ -1,6 +1,8 @@
 import { setMember } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
+import { jsonLocator } from "./json-locator.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
+import { positionAt } from "./source-position.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
 
 /**
@@ -14,12 +16,12 @@ import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from
 export function readJsonSource(text: string, file: string): SourceRead {
   const problems: SourceProblem[] = [];
   if (text.startsWith("\uFEFF")) {
-    problems.push({ code: "SOURCE_INVALID", message: "the file starts with a byte order mark; source files are UTF-8 without one", file, line: 1 });
+    problems.push({ code: "SOURCE_INVALID", message: "the file starts with a byte order mark; source files are UTF-8 without one", file, line: 1, column: 1 });
     return { ok: false, problems };
   }
   const parser = new StrictJsonParser(text, file, problems);
   const value = parser.parse();
-  return value === undefined ? { ok: false, problems } : finishRead(value, problems);
+  return value === undefined ? { ok: false, problems } : finishRead(value, problems, jsonLocator(text));
 }
 
 class SyntaxFailure extends Error {}
@@ -33,7 +35,6 @@ const STRING = /"(?:[^"\\\u0000-\u001f]|\\.)*"/y;
 
 class StrictJsonParser {
   private at = 0;
-  private line = 1;
 
   constructor(
     private readonly text: string,
@@ -46,7 +47,7 @@ class StrictJsonParser {
       return this.parseDocument();
     } catch (error) {
       if (error instanceof SyntaxFailure) {
-        this.problems.push({ code: "SOURCE_INVALID", message: `not valid JSON: ${error.message}`, file: this.file, line: this.line });
+        this.problems.push({ code: "SOURCE_INVALID", message: `not valid JSON: ${error.message}`, file: this.file, ...positionAt(this.text, this.at) });
         return undefined;
       }
       throw error;
@@ -123,9 +124,10 @@ class StrictJsonParser {
   /** Reads `"key" :` and leaves the parser before the member's value. */
   private readKey(frame: Frame & { kind: "object" }): void {
     if (this.text[this.at] !== '"') this.fail(`expected a string key but found ${this.describeHere()}`);
+    const start = this.at;
     const key = this.readString();
     if (frame.keys.has(key)) {
-      this.problems.push({ code: "SOURCE_INVALID", message: `the key ${JSON.stringify(key)} is repeated in one object`, file: this.file, line: this.line });
+      this.problems.push({ code: "SOURCE_INVALID", message: `the key ${JSON.stringify(key)} is repeated in one object`, file: this.file, ...positionAt(this.text, start) });
     }
     frame.keys.add(key);
     frame.key = key;
@@ -148,15 +150,16 @@ class StrictJsonParser {
     const match = NUMBER.exec(this.text);
     if (match === null) this.fail(`expected a value but found ${this.describeHere()}`);
     const written = match[0];
+    const start = this.at;
     this.at += written.length;
     if (/^[0-9.eE+-]$/.test(this.text[this.at] ?? "")) this.fail(`malformed number starting ${JSON.stringify(written)}`);
     const value = Number(written);
     if (!Number.isFinite(value)) {
-      this.problems.push({ code: "SOURCE_INVALID", message: `the number ${written} is too large for a double`, file: this.file, line: this.line });
+      this.problems.push({ code: "SOURCE_INVALID", message: `the number ${written} is too large for a double`, file: this.file, ...positionAt(this.text, start) });
       return 0;
     }
     const digits = significantDigits(written);
-    if (digits > MAX_PORTABLE_DIGITS) this.problems.push({ code: "NUMBER_NOT_PORTABLE", message: numberNotPortableMessage(written, digits), file: this.file, line: this.line });
+    if (digits > MAX_PORTABLE_DIGITS) this.problems.push({ code: "NUMBER_NOT_PORTABLE", message: numberNotPortableMessage(written, digits), file: this.file, ...positionAt(this.text, start) });
     return value;
   }
 
@@ -176,8 +179,7 @@ class StrictJsonParser {
   private skipWhitespace(): void {
     for (;;) {
       const char = this.text[this.at];
-      if (char === "\n") this.line++;
-      else if (char !== " " && char !== "\t" && char !== "\r") return;
+      if (char !== "\n" && char !== " " && char !== "\t" && char !== "\r") return;
       this.at++;
     }
   }

@@ -1,6 +1,8 @@
 import { Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq, parseAllDocuments, visit, type Document, type Scalar } from "yaml";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
+import type { SourcePosition } from "./source-position.ts";
+import { yamlLocator } from "./yaml-locator.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
 import { YAML_11_FLAVOURS, describeReading, readPlainScalarAsYaml11, sameAsYaml12 } from "./yaml-1-1-readings.ts";
 
@@ -18,11 +20,16 @@ export function readYamlSource(text: string, file: string): SourceRead {
   const problems: SourceProblem[] = [];
   const lineCounter = new LineCounter();
   const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
-  const notPortable = (message: string, offset: number | undefined): void => {
-    problems.push({ code: "YAML_NOT_PORTABLE", message, file, line: lineOf(offset) });
+  const at = (offset: number | undefined): SourcePosition | undefined => {
+    if (offset === undefined) return undefined;
+    const position = lineCounter.linePos(offset);
+    return { line: position.line, column: position.col };
   };
-  const invalid = (message: string, line: number | undefined): void => {
-    problems.push({ code: "SOURCE_INVALID", message, file, line });
+  const notPortable = (message: string, offset: number | undefined): void => {
+    problems.push({ code: "YAML_NOT_PORTABLE", message, file, ...at(offset) });
+  };
+  const invalid = (message: string, position: { line: number; col: number } | undefined): void => {
+    problems.push(position === undefined ? { code: "SOURCE_INVALID", message, file } : { code: "SOURCE_INVALID", message, file, line: position.line, column: position.col });
   };
 
   if (deepestFlowNesting(text) > MAX_FLOW_DEPTH) {
@@ -63,15 +70,15 @@ export function readYamlSource(text: string, file: string): SourceRead {
     if (index === 1) notPortable("a second document; a ruleset source holds exactly one", document.range[0]);
     for (const error of document.errors) {
       const message = firstLine(error.message);
-      if (message !== TOO_DEEP) invalid(`not valid YAML: ${message}`, error.linePos?.[0].line);
-      else if (!problems.some((problem) => problem.message === TOO_DEEP)) invalid(TOO_DEEP, error.linePos?.[0].line);
+      if (message !== TOO_DEEP) invalid(`not valid YAML: ${message}`, error.linePos?.[0]);
+      else if (!problems.some((problem) => problem.message === TOO_DEEP)) invalid(TOO_DEEP, error.linePos?.[0]);
     }
     for (const warning of document.warnings) {
-      if (warning.code !== "TAG_RESOLVE_FAILED") problems.push({ code: "YAML_NOT_PORTABLE", message: firstLine(warning.message), file, line: warning.linePos?.[0].line });
+      if (warning.code !== "TAG_RESOLVE_FAILED") problems.push({ code: "YAML_NOT_PORTABLE", message: firstLine(warning.message), file, ...at(warning.pos[0]) });
     }
     try {
-      checkNodes(document, lineOf, notPortable, (message, offset) => invalid(message, lineOf(offset)), (message, offset) => {
-        problems.push({ code: "NUMBER_NOT_PORTABLE", message, file, line: lineOf(offset) });
+      checkNodes(document, lineOf, notPortable, (message, offset) => invalid(message, offset === undefined ? undefined : lineCounter.linePos(offset)), (message, offset) => {
+        problems.push({ code: "NUMBER_NOT_PORTABLE", message, file, ...at(offset) });
       });
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
@@ -79,15 +86,27 @@ export function readYamlSource(text: string, file: string): SourceRead {
     }
   });
 
-  if (problems.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE")) return finishRead(null, problems);
+  const first = documents[0];
+  const locate = first === undefined ? () => undefined : yamlLocator(first, lineCounter);
+  if (problems.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE")) return finishRead(salvage(first), problems, locate);
   let value: JsonValue = null;
   try {
-    if (documents[0] !== undefined) value = documents[0].toJS() as JsonValue;
+    if (first !== undefined) value = first.toJS() as JsonValue;
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     invalid(TOO_DEEP, undefined);
   }
-  return finishRead(value ?? null, problems);
+  return finishRead(value ?? null, problems, locate);
+}
+
+/** What a refused document holds as far as it could be read (to name its ruleset), or null. */
+function salvage(document: Document.Parsed | undefined): JsonValue {
+  if (document === undefined || document.errors.length > 0) return null;
+  try {
+    return (document.toJS() as JsonValue) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function checkNodes(

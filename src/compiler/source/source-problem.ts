@@ -1,4 +1,5 @@
 import type { JsonValue } from "../../engine/value/json-value.ts";
+import type { SourceLocator } from "./source-position.ts";
 
 /**
  * What reading a ruleset source file can report (specification sections 4.2 and 12).
@@ -10,13 +11,20 @@ export interface SourceProblem {
   message: string;
   file: string;
   line?: number;
+  column?: number;
 }
 
-export type SourceRead = { ok: true; value: JsonValue; problems: SourceProblem[] } | { ok: false; problems: SourceProblem[] };
+/**
+ * A read value comes with a locator for the places of later problems. A refused read may still
+ * carry what could be read (`salvaged`): enough to name the ruleset, never to compile it.
+ */
+export type SourceRead =
+  | { ok: true; value: JsonValue; problems: SourceProblem[]; locate: SourceLocator }
+  | { ok: false; problems: SourceProblem[]; salvaged?: JsonValue };
 
 /** Refusing problems make the read fail; NUMBER_NOT_PORTABLE alone does not. */
-export function finishRead(value: JsonValue, problems: SourceProblem[]): SourceRead {
-  const sorted = [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  if (sorted.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE")) return { ok: false, problems: sorted };
-  return { ok: true, value, problems: sorted };
+export function finishRead(value: JsonValue, problems: SourceProblem[], locate: SourceLocator): SourceRead {
+  const sorted = [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  if (sorted.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE")) return { ok: false, problems: sorted, salvaged: value };
+  return { ok: true, value, problems: sorted, locate };
 }

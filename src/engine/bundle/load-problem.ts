@@ -7,6 +7,9 @@ export interface LoadProblem {
   readonly message: string;
   readonly rule?: string;
   readonly file?: string;
+  /** 1-based, in `file`, where the source has a place for the problem. */
+  readonly line?: number;
+  readonly column?: number;
 }
 
 export class LoadError extends Error {

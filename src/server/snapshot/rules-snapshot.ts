@@ -10,7 +10,7 @@ import type { JsonObject } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { entitySchemaLoader } from "../../rule-files/entity-schema-files.ts";
 import { ruleFilesOf } from "../../rule-files/rule-files-of-directory.ts";
-import { readSourceFile, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
+import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
 import { CachePolicy } from "./cache-policy.ts";
 import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
 
@@ -70,20 +70,21 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
   };
 
   const sources: SourceFile[] = files.source.map(readSourceFile);
-  const resolver = new RulesetResolver(registryOf(sources));
+  const resolver = new RulesetResolver(registryOf(sources), refusedSourcesOf(sources));
+  const documentSources = documentSourcesOf(sources);
   const loadSchema = entitySchemaLoader(directory);
   for (const source of sources) {
     problems.push(...source.problems);
     if (source.document === undefined || source.problems.length > 0) continue;
     if (source.id !== undefined && !claim(source.id, source.file)) continue;
     try {
-      const { bundle } = compileRuleset(source.document, { resolver, loadSchema });
+      const { bundle } = compileRuleset(source.document, { resolver, loadSchema, sources: documentSources });
       const ruleset = LoadedRuleset.fromBundle(bundle, operators);
       served.set(ruleset.id, serveRuleset(bundle, ruleset, source.document as JsonObject));
       bundles.set(ruleset.id, bundle);
     } catch (error) {
       if (!(error instanceof LoadError)) throw error;
-      problems.push(...error.problems.map((problem) => ({ ...problem, file: source.file })));
+      problems.push(...error.problems.map((problem) => ({ ...problem, file: problem.file ?? source.file })));
     }
   }
   for (const file of files.bundle) {
@@ -113,7 +114,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
     const file = policyFiles[0]!;
     const text = readText(file, problems);
     const read = text === undefined ? { ok: false as const, problems: [] } : readSource(text, file);
-    if (!read.ok || read.problems.length > 0) problems.push(...read.problems.map((problem) => ({ code: problem.code, message: problem.message, file })));
+    if (!read.ok || read.problems.length > 0) problems.push(...read.problems.map((problem) => ({ ...problem, file })));
     else {
       const policy = CachePolicy.read(read.value, new Set(served.keys()), file);
       problems.push(...policy.problems);

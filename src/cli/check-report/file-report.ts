@@ -1,0 +1,41 @@
+import { relative, sep } from "node:path";
+import type { GoldenTestOutcome } from "../../compiler/golden/run-golden-tests.ts";
+import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
+
+/** What `check` found in one file: its load problems and the outcomes of its golden tests. */
+export interface FileReport {
+  file: string;
+  ruleset?: string;
+  problems: LoadProblem[];
+  tests: GoldenTestOutcome[];
+}
+
+export interface CheckTotals {
+  readonly files: number;
+  readonly problems: number;
+  readonly passed: number;
+  readonly failed: number;
+}
+
+export function totalsOf(reports: readonly FileReport[]): CheckTotals {
+  const tests = reports.flatMap((report) => report.tests);
+  const failed = tests.filter((test) => test.failures.length > 0).length;
+  return { files: reports.length, problems: reports.reduce((sum, report) => sum + report.problems.length, 0), passed: tests.length - failed, failed };
+}
+
+/** `OK: 3 file(s), 0 problem(s), 4 test(s) passed, 0 failed`. */
+export function summaryLine(totals: CheckTotals): string {
+  const ok = totals.problems === 0 && totals.failed === 0;
+  return `${ok ? "OK" : "FAILED"}: ${totals.files} file(s), ${totals.problems} problem(s), ${totals.passed} test(s) passed, ${totals.failed} failed`;
+}
+
+/** A path as annotations want it: relative to the working directory when it lies below it. */
+export function displayPath(file: string): string {
+  const inside = relative(process.cwd(), file);
+  return inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || inside.startsWith(sep) ? file : inside;
+}
+
+/** NUMBER_NOT_PORTABLE is reported but does not refuse a file; every other code does. */
+export function isWarning(problem: LoadProblem): boolean {
+  return problem.code === "NUMBER_NOT_PORTABLE";
+}

@@ -1,0 +1,55 @@
+import { displayPath, totalsOf, type FileReport } from "./file-report.ts";
+
+/**
+ * JUnit XML, which CI systems show as test results: one testsuite per file, holding a testcase
+ * per load problem (failed) or one `loads` testcase (passed), and a testcase per golden test.
+ */
+export function junitReport(reports: readonly FileReport[]): string {
+  const totals = totalsOf(reports);
+  const lines = [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="rule-server check" tests="${reports.reduce((sum, report) => sum + casesOf(report), 0)}" failures="${totals.problems + totals.failed}">`,
+  ];
+  for (const report of reports) {
+    const file = displayPath(report.file);
+    const failures = report.problems.length + report.tests.filter((test) => test.failures.length > 0).length;
+    lines.push(`  <testsuite name="${xml(file)}" tests="${casesOf(report)}" failures="${failures}">`);
+    if (report.problems.length === 0) lines.push(`    <testcase classname="${xml(file)}" name="loads"/>`);
+    for (const problem of report.problems) {
+      const place = problem.line === undefined ? "" : ` at ${problem.line}:${problem.column ?? 1}`;
+      const name = `${problem.code}${place}${problem.rule ? ` [${problem.rule}]` : ""}`;
+      lines.push(`    <testcase classname="${xml(file)}" name="${xml(name)}">`);
+      lines.push(`      <failure type="${xml(problem.code)}" message="${xml(problem.message)}">${xml(`${displayPath(problem.file ?? report.file)}${place}: ${problem.message}`)}</failure>`);
+      lines.push(`    </testcase>`);
+    }
+    for (const test of report.tests) {
+      if (test.failures.length === 0) {
+        lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}"/>`);
+        continue;
+      }
+      lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}">`);
+      lines.push(`      <failure type="GOLDEN_TEST_FAILED" message="${xml(test.failures[0]!)}">${xml(test.failures.join("\n"))}</failure>`);
+      lines.push(`    </testcase>`);
+    }
+    lines.push(`  </testsuite>`);
+  }
+  lines.push(`</testsuites>`);
+  return lines.join("\n") + "\n";
+}
+
+function casesOf(report: FileReport): number {
+  return Math.max(report.problems.length, 1) + report.tests.length;
+}
+
+/** Text as XML attribute or element content; characters XML 1.0 cannot hold become U+FFFD. */
+export function xml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD")
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&apos;")
+    .replaceAll("\n", "&#10;")
+    .replaceAll("\r", "&#13;");
+}

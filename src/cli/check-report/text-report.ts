@@ -1,0 +1,26 @@
+import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
+import { displayPath, summaryLine, totalsOf, type FileReport } from "./file-report.ts";
+
+/**
+ * `path:line:column: CODE [rule-id] message`: the form editors and CI problem matchers read.
+ * Without a known place the line and column are left out (`path: CODE message`).
+ */
+export function formatProblem(problem: LoadProblem): string {
+  const place = problem.line === undefined ? "" : `:${problem.line}${problem.column === undefined ? "" : `:${problem.column}`}`;
+  return `${displayPath(problem.file ?? "")}${place}: ${problem.code}${problem.rule ? ` [${problem.rule}]` : ""} ${problem.message}`;
+}
+
+/** The report for a terminal: each file, its problems, its golden tests, then the totals. */
+export function textReport(reports: readonly FileReport[]): string {
+  const lines: string[] = [];
+  for (const report of reports) {
+    lines.push(`${displayPath(report.file)}${report.ruleset ? ` (${report.ruleset})` : ""}: ${report.problems.length === 0 ? "ok" : `${report.problems.length} problem(s)`}`);
+    for (const problem of report.problems) lines.push(formatProblem({ ...problem, file: problem.file ?? report.file }));
+    for (const test of report.tests) {
+      lines.push(`  ${test.failures.length === 0 ? "PASS" : "FAIL"} ${test.name}`);
+      for (const failure of test.failures) lines.push(`       ${failure}`);
+    }
+  }
+  lines.push(summaryLine(totalsOf(reports)));
+  return lines.join("\n") + "\n";
+}

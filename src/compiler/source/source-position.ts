@@ -1,0 +1,40 @@
+/**
+ * Places in a source file, for problems an editor or CI can point at. Positions are computed only
+ * when a problem needs one, so reading a valid file costs nothing extra.
+ */
+
+/** 1-based line and column (columns count UTF-16 code units, as editors and GitHub do). */
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The part of a member a problem is about: its key (a missing or unknown member) or its value. */
+export type MemberPart = "key" | "value";
+
+/**
+ * The position of what a path of member names and item indexes names in a document. A path that
+ * leaves the document gives the deepest node that exists on it (the object a missing member
+ * belongs in).
+ */
+export type SourceLocator = (path: readonly string[], part: MemberPart) => SourcePosition | undefined;
+
+/** The line and column of an offset into a text (counted on demand). */
+export function positionAt(text: string, offset: number): SourcePosition {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line++;
+    lineStart = at + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Splits a JSON Pointer (`/rules/0/assert`) into its unescaped segments. */
+export function pointerPath(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+}

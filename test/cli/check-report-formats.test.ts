@@ -1,0 +1,142 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { escapeData, escapeProperty } from "../../src/cli/check-report/github-report.ts";
+import { xml } from "../../src/cli/check-report/junit-report.ts";
+import { CASES_DIR } from "../support/golden-files.ts";
+import { PROJECT_ROOT, runCli } from "../support/run-cli.ts";
+import { temporaryDirectory } from "../support/temp-directory.ts";
+
+/** `check --format text|json|github|junit`: one set of problems, written for a terminal, machines, GitHub and JUnit readers. */
+const located = JSON.parse(readFileSync(join(CASES_DIR, "located-problems", "several-mistakes.json"), "utf8")) as {
+  cases: { files: Record<string, string>; problems: { code: string; line: number; column: number; rule?: string }[] }[];
+};
+const threeMistakes = located.cases[0]!;
+const shopDir = join(CASES_DIR, "interop", "shop");
+const broken = temporaryDirectory({
+  ...threeMistakes.files,
+  "failing.ruleset.yaml": readFileSync(join(shopDir, "shop-order.ruleset.yaml"), "utf8").replace("decision: deny", "decision: allow"),
+  "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"),
+});
+const empty = temporaryDirectory({ "notes.txt": "nothing here\n" });
+afterAll(() => {
+  broken.remove();
+  empty.remove();
+});
+const loans = join(broken.path, "loans.ruleset.yaml");
+// Paths are written relative to the working directory (the project root in these runs) when below it.
+const shown = (file: string): string => (relative(PROJECT_ROOT, file).startsWith("..") ? file : relative(PROJECT_ROOT, file));
+
+describe("text", () => {
+  test("each problem is path:line:column: CODE [rule] message, all three at once", async () => {
+    const run = await runCli(["check", loans]);
+    expect(run.status).toBe(1);
+    const lines = run.stdout.split("\n").filter((line) => line.includes(": SCHEMA_INVALID") || line.includes(": PATH_UNKNOWN"));
+    expect(lines).toEqual(threeMistakes.problems.map((problem) => expect.stringMatching(new RegExp(`^${shown(loans).replace(/[.\\/]/g, "\\$&")}:${problem.line}:${problem.column}: ${problem.code} \\[${problem.rule}\\] `))));
+    expect(run.stdout).toContain("`dta` is not a variable root (data, original, actor, ctx, params, item, value, field, arg): did you mean `data`?");
+  });
+
+  test("--json keeps the document and gives each problem its line and column", async () => {
+    const run = await runCli(["check", "--json", loans]);
+    const report = JSON.parse(run.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.files[0].problems.map((problem: { code: string; line: number; column: number }) => [problem.code, problem.line, problem.column])).toEqual(
+      threeMistakes.problems.map((problem) => [problem.code, problem.line, problem.column]),
+    );
+    expect((await runCli(["check", "--format", "json", loans])).stdout).toBe(run.stdout);
+  });
+
+  test("an unknown format is a usage error", async () => expect((await runCli(["check", "--format", "xml", loans])).status).toBe(2));
+});
+
+describe("github", () => {
+  test("an ::error workflow command per problem and failed golden test, at its place", async () => {
+    const run = await runCli(["check", "--format", "github", broken.path]);
+    expect(run.status).toBe(1);
+    const commands = run.stdout.split("\n").filter((line) => line.startsWith("::"));
+    for (const problem of threeMistakes.problems) {
+      expect(commands).toContainEqual(expect.stringMatching(new RegExp(`^::error file=${escapeProperty(shown(loans)).replace(/[.\\/]/g, "\\$&")},line=${problem.line},col=${problem.column},title=${problem.code}::\\[${problem.rule}\\] `)));
+    }
+    expect(commands).toContainEqual(expect.stringMatching(/^::error file=[^:]*failing\.ruleset\.yaml,title=GOLDEN_TEST_FAILED::too many items is denied/));
+  });
+
+  test("escapes % CR LF in messages, and : , too in properties", () => {
+    expect(escapeData("50% a\r\nb: c, d")).toBe("50%25 a%0D%0Ab: c, d");
+    expect(escapeProperty("C:\\rules\\a,b%.yaml")).toBe("C%3A\\rules\\a%2Cb%25.yaml");
+  });
+});
+
+describe("junit", () => {
+  test("one testsuite per file, a failed testcase per problem and failed golden test", async () => {
+    const run = await runCli(["check", "--format", "junit", broken.path]);
+    expect(run.status).toBe(1);
+    const document = parseXml(run.stdout);
+    expect(document.name).toBe("testsuites");
+    const suites = document.children.filter((child) => child.name === "testsuite");
+    expect(suites.map((suite) => suite.attributes.name)).toEqual([shown(join(broken.path, "failing.ruleset.yaml")), shown(loans)]);
+    const loanCases = suites[1]!.children;
+    expect(loanCases.map((testcase) => testcase.children[0]?.attributes.type)).toEqual(threeMistakes.problems.map((problem) => problem.code));
+    expect(loanCases[0]!.attributes.name).toBe(`SCHEMA_INVALID at ${threeMistakes.problems[0]!.line}:${threeMistakes.problems[0]!.column} [loan.fee.compute]`);
+    const failing = suites[0]!.children;
+    expect(failing[0]!.attributes.name).toBe("loads");
+    expect(failing.some((testcase) => testcase.children[0]?.attributes.type === "GOLDEN_TEST_FAILED")).toBe(true);
+    expect(suites[0]!.attributes.failures).toBe(String(failing.filter((testcase) => testcase.children.length > 0).length));
+  });
+
+  test("escapes what XML cannot hold as text", () => {
+    expect(xml(`<a b="c" d='e'> & \u0001`)).toBe("&lt;a b=&quot;c&quot; d=&apos;e&apos;&gt; &amp; \uFFFD");
+  });
+});
+
+describe("no ruleset", () => {
+  test("paths holding no ruleset or bundle: exit 1 and say so", async () => {
+    const run = await runCli(["check", empty.path]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`no ruleset found in ${empty.path}`);
+  });
+});
+
+describe("--help", () => {
+  for (const command of ["check", "compile", "manifest", "evaluate", "schema", "cron", "engine", "version", "serve", "help"]) {
+    test(`${command} --help prints its usage and exits 0`, async () => {
+      const run = await runCli([command, "--help"]);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain("Usage:");
+      expect(run.stdout).toContain(command === "serve" ? "rule-server [serve]" : `rule-server ${command}`);
+    });
+  }
+});
+
+/** A small XML reader for the report: elements, attributes and nesting, failing on anything unbalanced. */
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+}
+
+function parseXml(text: string): XmlElement {
+  const body = text.replace(/^<\?xml[^>]*\?>\s*/, "");
+  const root: XmlElement = { name: "", attributes: {}, children: [] };
+  const stack = [root];
+  const unescape = (value: string): string =>
+    value.replace(/&(lt|gt|quot|apos|amp|#10|#13);/g, (_, entity: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&", "#10": "\n", "#13": "\r" })[entity]!);
+  for (const match of body.matchAll(/<(\/?)([A-Za-z]+)((?:\s+[a-z]+="[^"<]*")*)\s*(\/?)>|([^<]+)/g)) {
+    const [, closing, name, attributeText, selfClosing, content] = match;
+    if (content !== undefined) {
+      if (content.includes("&") && !/^(?:[^&]|&(?:lt|gt|quot|apos|amp|#10|#13);)*$/.test(content)) throw new Error(`bad entity in ${content}`);
+      continue;
+    }
+    if (closing) {
+      const open = stack.pop()!;
+      if (open.name !== name) throw new Error(`</${name}> closes <${open.name}>`);
+      continue;
+    }
+    const attributes: Record<string, string> = {};
+    for (const [, key, value] of attributeText!.matchAll(/([a-z]+)="([^"]*)"/g)) attributes[key!] = unescape(value!);
+    const element = { name: name!, attributes, children: [] };
+    stack.at(-1)!.children.push(element);
+    if (!selfClosing) stack.push(element);
+  }
+  if (stack.length !== 1 || root.children.length !== 1) throw new Error("unbalanced XML");
+  return root.children[0]!;
+}

@@ -1,0 +1,20 @@
+import { afterAll } from "bun:test";
+import { join } from "node:path";
+import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import type { LoadProblem } from "../../src/engine/bundle/load-problem.ts";
+import { temporaryDirectory } from "./temp-directory.ts";
+
+/**
+ * The problems of compiling one file of a golden case's small rules directory, as `check` does
+ * (none when it compiles). Call at the top of a test file: the directories are removed after it.
+ */
+export function caseCompiler(): (files: Record<string, string>, compile: string) => LoadProblem[] {
+  const cleanups: (() => void)[] = [];
+  afterAll(() => cleanups.forEach((remove) => remove()));
+  return (files, compile) => {
+    const directory = temporaryDirectory(files);
+    cleanups.push(directory.remove);
+    const compilation = compileSourceFile(join(directory.path, compile));
+    return compilation.ok ? [] : compilation.problems;
+  };
+}
