@@ -7,7 +7,7 @@ export { LoadedRuleset, ChannelUnavailableError } from "./bundle/loaded-ruleset.
 export { LoadError, type LoadProblem } from "./bundle/load-problem.ts";
 export type { Channel } from "./bundle/channel.ts";
 export { RequestShapeError, requestShapeProblem } from "./evaluation/request-shape.ts";
-export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution } from "./evaluation/evaluation-result.ts";
+export type { EvaluationResult, EvaluationTally, Finding, Effect, Command, Decision, Resolution } from "./evaluation/evaluation-result.ts";
 export { EvaluationError } from "./errors.ts";
 export { evaluateExpression, type ExpressionEnvironment } from "./expression/evaluate-expression.ts";
 export type { CustomOperator, CustomOperators } from "./expression/custom-operators.ts";

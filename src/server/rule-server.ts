@@ -2,7 +2,7 @@ import type { Server } from "bun";
 import { resolve } from "node:path";
 import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { BearerToken } from "./http/bearer-token.ts";
-import { buildRouteTable, notFound, type RouteDefinition } from "./http/router.ts";
+import { buildRouteTable, notFoundHandler, type RequestServices, type RouteDefinition } from "./http/router.ts";
 import type { RouteContext } from "./http/route-context.ts";
 import { eventLoopEvaluator, type RulesetEvaluator } from "./evaluation/ruleset-evaluator.ts";
 import { Logger } from "./logging/logger.ts";
@@ -10,6 +10,11 @@ import { evaluations } from "./routes/evaluation-route.ts";
 import { health, readiness } from "./routes/health-routes.ts";
 import { bundle, manifest, ruleDetails } from "./routes/manifest-route.ts";
 import { rulesetList } from "./routes/ruleset-list-route.ts";
+import { metricsExposition } from "./routes/metrics-route.ts";
+import { openApiDescription } from "./routes/openapi-route.ts";
+import { ServerMetrics } from "./metrics/server-metrics.ts";
+import { listenHost } from "./config/listen-host.ts";
+import { refusedReload, type LastReload, type ReloadTrigger } from "./snapshot/last-reload.ts";
 import { ConfigurationError, type ServerOptions } from "./config/server-options.ts";
 import { loadSnapshot, SnapshotError, type RulesSnapshot } from "./snapshot/rules-snapshot.ts";
 import { rulesDirectoryHash } from "../rule-files/rules-directory-hash.ts";
@@ -17,8 +22,7 @@ import { cronDelay, cronSettingProblem } from "./refresh/cron-setting.ts";
 import { RefreshTimer } from "./refresh/refresh-timer.ts";
 import { WorkerPool } from "./workers/worker-pool.ts";
 
-/** What caused a reload; logged as `trigger`. */
-export type ReloadTrigger = "SIGHUP" | "interval" | "cron" | "api";
+export type { ReloadTrigger } from "./snapshot/last-reload.ts";
 
 export type ReloadOutcome = { readonly reloaded: true; readonly rulesets: number } | { readonly reloaded: false; readonly error: SnapshotError };
 
@@ -30,6 +34,8 @@ const ROUTES: Readonly<Record<string, RouteDefinition>> = {
   "/rulesets/:id/bundle": { GET: bundle },
   "/rulesets/:id/rules/:ruleId": { GET: ruleDetails, preflight: true },
   "/evaluations": { POST: evaluations },
+  "/metrics": { GET: metricsExposition },
+  "/openapi.json": { GET: openApiDescription },
 };
 
 /** The paths the server answers, for tools that must agree with it (deployment probes). */
@@ -54,6 +60,9 @@ export class RuleServer {
   /** The hash of the rules directory at the last load attempted (start-up, SIGHUP or schedule). */
   private lastAttemptedHash: string | undefined;
   private refreshTimer: RefreshTimer | undefined;
+  private readonly metrics = new ServerMetrics();
+  private lastReload: LastReload | undefined;
+  private readonly hostname: string | undefined;
 
   constructor(private readonly options: ServerOptions) {
     const token = options.token === "" ? undefined : options.token;
@@ -68,13 +77,16 @@ export class RuleServer {
     }
     const workers = options.workers ?? 0;
     if (!Number.isSafeInteger(workers) || workers < 0) throw new ConfigurationError(["workers must be a non-negative integer"]);
+    this.hostname = options.hostname === undefined ? undefined : listenHost(options.hostname);
+    if (options.hostname !== undefined && this.hostname === undefined) throw new ConfigurationError([`hostname must be an IP address or a host name, got ${JSON.stringify(options.hostname)}`]);
     if (workers > 0 && options.operators && !options.operatorsModule) {
       throw new ConfigurationError(["with workers, custom operators must come from operatorsModule: functions cannot cross threads"]);
     }
     this.logger = new Logger(options.log);
     this.token = new BearerToken(token);
     this.operators = customOperatorsFrom(options.operators);
-    this.workerPool = workers > 0 ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger) : undefined;
+    this.workerPool =
+      workers > 0 ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger, (reason) => this.metrics.countWorkerReplacement(reason)) : undefined;
     this.evaluator = this.workerPool ?? eventLoopEvaluator;
   }
 
@@ -94,6 +106,7 @@ export class RuleServer {
     this.lastAttemptedHash = this.hashForSchedule();
     this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
     this.warnAboutSnapshot(this.snapshot);
+    this.metrics.serving({ rulesets: this.snapshot.rulesets.size, loadedAt: this.snapshot.loadedAt });
     await this.workerPool?.start(this.snapshot);
     const context = (params: Record<string, string>, logFields: Record<string, unknown>): RouteContext => ({
       snapshot: this.snapshot!,
@@ -101,16 +114,21 @@ export class RuleServer {
       draining: this.draining,
       logger: this.logger,
       evaluator: this.evaluator,
+      metrics: this.metrics,
+      lastReload: this.lastReload,
       params,
       logFields,
     });
+    const services: RequestServices = { logger: this.logger, metrics: this.metrics, isDraining: () => this.draining };
     this.server = Bun.serve({
       port: this.options.port ?? 8080,
-      routes: buildRouteTable(ROUTES, context, this.logger),
-      fetch: (request) => notFound(request, this.logger),
+      ...(this.hostname === undefined ? {} : { hostname: this.hostname }),
+      routes: buildRouteTable(ROUTES, context, services),
+      fetch: notFoundHandler(services),
       error: () => new Response(null, { status: 500 }),
     });
     this.logger.info("listening", {
+      host: this.server.hostname,
       port: this.server.port,
       auth: this.token.open ? "open" : "token",
       rulesets: this.snapshot.rulesets.size,
@@ -150,12 +168,17 @@ export class RuleServer {
       // Workers get the new snapshot before any request can name it; evaluations under way finish on the old one.
       await this.evaluator.useSnapshot(next);
       this.snapshot = next;
+      this.lastReload = { at: next.loadedAt, trigger, outcome: "reloaded" };
+      this.metrics.countReload(trigger, "reloaded");
+      this.metrics.serving({ rulesets: next.rulesets.size, loadedAt: next.loadedAt });
       this.logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
       this.warnAboutSnapshot(next);
       return { reloaded: true, rulesets: next.rulesets.size };
     } catch (caught) {
       // Whatever went wrong, the previous rules keep being served: a reload never takes the server down.
       const error = caught instanceof SnapshotError ? caught : new SnapshotError([{ code: "RELOAD_FAILED", message: caught instanceof Error ? caught.message : String(caught) }]);
+      this.lastReload = refusedReload(new Date(), trigger, error.problems, this.rulesDir);
+      this.metrics.countReload(trigger, "refused");
       this.logger.warn("reload refused, still serving the previous rules", { trigger, reason: error.message, problems: error.problems });
       return { reloaded: false, error };
     }
@@ -171,6 +194,9 @@ export class RuleServer {
     this.refreshTimer?.stop();
     this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
     this.drained = new Promise<void>((resolve) => setTimeout(resolve, (this.options.drainSeconds ?? 5) * 1000))
+      // One turn for I/O first: requests that arrived while the event loop was busy are read (and
+      // then finish) rather than cut, since stopping closes connections whose requests are unread.
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(() => this.server?.stop(false))
       .then(() => this.evaluator.close())
       .then(() => this.logger.info("drained, stopped serving"));

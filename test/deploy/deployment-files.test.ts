@@ -72,8 +72,17 @@ describe("Kubernetes manifests", () => {
     expect(mount.readOnly).toBe(true);
     expect(deployment.spec.template.spec.volumes.find((volume: any) => volume.name === mount.name).configMap).toBeDefined();
   });
-  test("give the drain time before the pod is killed", () => {
-    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(Number(env.DRAIN_SECONDS));
+  test("give the drain time before the pod is killed, after a preStop sleep that lets endpoints go first", () => {
+    const preStopSeconds = container.lifecycle.preStop.sleep.seconds;
+    expect(preStopSeconds).toBeGreaterThanOrEqual(3);
+    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(preStopSeconds + Number(env.DRAIN_SECONDS));
+  });
+  test("announce /metrics for scraping on the server's port", () => {
+    const annotations = deployment.spec.template.metadata.annotations;
+    expect(annotations["prometheus.io/scrape"]).toBe("true");
+    expect(ROUTE_PATHS).toContain(annotations["prometheus.io/path"]);
+    expect(annotations["prometheus.io/path"]).toBe("/metrics");
+    expect(annotations["prometheus.io/port"]).toBe(env.PORT);
   });
   test("run as non-root on a read-only root file system, with resource requests", () => {
     expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);

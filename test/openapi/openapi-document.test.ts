@@ -76,6 +76,9 @@ describe("openapi.yaml: the document", () => {
       ["get", "/rulesets/{id}/bundle"],
       ["get", "/rulesets/{id}/rules/{ruleId}"],
       ["post", "/evaluations"],
+      // Extensions of this server (DECISIONS.md).
+      ["get", "/metrics"],
+      ["get", "/openapi.json"],
     ] as const;
     for (const [method, path] of table) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
     for (const [method, path] of table) if (method === "get") expect(paths[path]?.head, `head ${path}`).toBeDefined();
@@ -132,8 +135,9 @@ describe("openapi.yaml: the document", () => {
       for (const method of ["get", "head"]) expect(security(path, method), `${method} ${path}`).toEqual([{}, { bearer: [] }]);
     }
     for (const { path, method, operation } of operations()) {
-      if (["/healthz", "/readyz", "/rulesets"].includes(path) || method === "options") expect(operation.security, `${method} ${path}`).toEqual([]);
+      if (["/healthz", "/readyz", "/rulesets", "/openapi.json"].includes(path) || method === "options") expect(operation.security, `${method} ${path}`).toEqual([]);
     }
+    for (const method of ["get", "head"]) expect(security("/metrics", method), `${method} /metrics`).toEqual([{ bearer: [] }]);
   });
 
   test("responses: 401 with WWW-Authenticate, 304 with ETag and Cache-Control and no body, 409 no-store, errors as problem+json", () => {
@@ -154,7 +158,7 @@ describe("openapi.yaml: the document", () => {
         if (status === "409") expect(resolved(headers["Cache-Control"]).schema, label).toEqual({ type: "string", const: "no-store" });
         if (method === "head" || method === "options") expect(content, label).toBeUndefined();
         else if (status.startsWith("4") || (status === "503" && path !== "/readyz")) expect(Object.keys(content ?? {}), label).toEqual(["application/problem+json"]);
-        else if (status === "200") expect(Object.keys(content ?? {}), label).toEqual(["application/json"]);
+        else if (status === "200") expect(Object.keys(content ?? {}), label).toEqual([path === "/metrics" ? "text/plain" : "application/json"]);
       }
     }
     expect(Object.keys(resolved(doc["x-unlisted-method-response"]).headers as JsonObject)).toContain("Allow");
@@ -173,6 +177,20 @@ describe("openapi.yaml: the document", () => {
     }
     expect(headersOf("/rulesets/{id}/bundle", "get", "200")).not.toContain("Access-Control-Allow-Origin");
     expect(headersOf("/evaluations", "post", "401")).not.toContain("Access-Control-Allow-Origin");
+  });
+
+  test("every answer describes X-Request-Id; every compressible 200 describes Content-Encoding and Vary", () => {
+    for (const { path, method, operation } of operations()) {
+      for (const [status, reference] of Object.entries(operation.responses as JsonObject)) {
+        expect(Object.keys((resolved(reference).headers ?? {}) as JsonObject), `${method} ${path} ${status}`).toContain("X-Request-Id");
+      }
+    }
+    for (const path of ["/rulesets", "/rulesets/{id}/manifest", "/rulesets/{id}/bundle", "/rulesets/{id}/rules/{ruleId}", "/openapi.json"]) {
+      for (const method of ["get", "head"]) {
+        const headers = Object.keys(resolved((paths[path]![method]!.responses as JsonObject)["200"]).headers as JsonObject);
+        expect(headers, `${method} ${path}`).toEqual(expect.arrayContaining(["Content-Encoding", "Vary"]));
+      }
+    }
   });
 
   test("path matching: templates match one segment, a query is ignored", () => {

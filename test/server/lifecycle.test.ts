@@ -6,9 +6,15 @@ import { serverEnvironment, startServer, TOKEN } from "../support/server-process
 
 /** Reload on SIGHUP and the drain on SIGTERM/SIGINT, with real signals. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
-const readiness = async (url: string): Promise<{ status: number; body: { status: string; loadedAt: string; rulesets: number } }> => {
+interface ReadinessBody {
+  status: string;
+  loadedAt: string;
+  rulesets: number;
+  lastReload?: { at: string; trigger: string; outcome: string; problems?: { code: string; file?: string }[] };
+}
+const readiness = async (url: string): Promise<{ status: number; body: ReadinessBody }> => {
   const response = await fetch(`${url}/readyz`);
-  return { status: response.status, body: (await response.json()) as { status: string; loadedAt: string; rulesets: number } };
+  return { status: response.status, body: (await response.json()) as ReadinessBody };
 };
 
 describe("SIGHUP", () => {
@@ -25,6 +31,8 @@ describe("SIGHUP", () => {
       expect(line).toMatchObject({ level: "info", trigger: "SIGHUP" });
       const after = await readiness(server.url);
       expect(after.body.loadedAt > before.body.loadedAt).toBe(true);
+      expect(before.body.lastReload).toBeUndefined();
+      expect(after.body.lastReload).toEqual({ at: after.body.loadedAt, trigger: "SIGHUP", outcome: "reloaded" });
       const result = (await (await fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } } }) })).json()) as { decision: string };
       expect(result.decision).toBe("allow");
     } finally {
@@ -47,7 +55,13 @@ describe("SIGHUP", () => {
       expect((line.problems as { file: string }[])[0]!.file).toContain("broken.ruleset.yaml");
       expect(typeof line.reason).toBe("string");
       const after = await readiness(server.url);
-      expect(after).toEqual(before);
+      // Still ready on the previous rules; lastReload says the reload was refused, and why.
+      const { lastReload, ...unchanged } = after.body;
+      expect(after.status).toBe(200);
+      expect(unchanged).toEqual(before.body);
+      expect(lastReload).toMatchObject({ trigger: "SIGHUP", outcome: "refused" });
+      expect(lastReload!.at >= before.body.loadedAt).toBe(true);
+      expect(lastReload!.problems![0]).toMatchObject({ code: "SCHEMA_INVALID", file: "broken.ruleset.yaml" });
       expect((await fetch(`${server.url}/rulesets/shop.orders.order/manifest`)).status).toBe(200);
     } finally {
       await server.kill();

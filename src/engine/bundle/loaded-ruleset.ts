@@ -1,7 +1,7 @@
 import type { CustomOperators } from "../expression/custom-operators.ts";
 import { NO_CUSTOM_OPERATORS } from "../expression/custom-operators.ts";
 import { evaluateCheckedRequest, evaluateRequest } from "../evaluation/evaluate-request.ts";
-import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
+import type { EvaluationResult, EvaluationTally } from "../evaluation/evaluation-result.ts";
 import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
@@ -76,10 +76,11 @@ export class LoadedRuleset {
 
   /**
    * Evaluates a request the host has already checked with `requestShapeProblem`, as the HTTP
-   * server does before it looks the ruleset up; the shape is not walked a second time.
+   * server does before it looks the ruleset up; the shape is not walked a second time. A
+   * `tally` receives how many rules took part.
    */
-  evaluateChecked(request: JsonObject, channel?: Channel): EvaluationResult {
-    return evaluateCheckedRequest(this.plan(channel), request);
+  evaluateChecked(request: JsonObject, channel?: Channel, tally?: EvaluationTally): EvaluationResult {
+    return evaluateCheckedRequest(this.plan(channel), request, tally);
   }
 
   /** The custom operators this ruleset's manifests need, sorted. */

@@ -9,7 +9,7 @@ import { toLeavingValue } from "../value/leaving-value.ts";
 import { renderText } from "../value/rendered-text.ts";
 import { valuesEqual } from "../value/value-equality.ts";
 import type { ValueObject } from "../value/value-kind.ts";
-import type { Command, Decision, Effect, EvaluationResult, Finding, FindingStatus, Resolution } from "./evaluation-result.ts";
+import type { Command, Decision, Effect, EvaluationResult, EvaluationTally, Finding, FindingStatus, Resolution } from "./evaluation-result.ts";
 import { summarize } from "./evaluation-result.ts";
 import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
@@ -27,9 +27,14 @@ export function evaluateRequest(plan: EvaluationPlan, request: JsonValue): Evalu
   return new Evaluation(plan, request).run();
 }
 
-/** Evaluates a request that has already passed `requestShapeProblem` (a host that checks first). */
-export function evaluateCheckedRequest(plan: EvaluationPlan, request: JsonObject): EvaluationResult {
-  return new Evaluation(plan, request).run();
+/**
+ * Evaluates a request that has already passed `requestShapeProblem` (a host that checks first).
+ * A `tally` receives the number of rules that took part, which the selection already knows.
+ */
+export function evaluateCheckedRequest(plan: EvaluationPlan, request: JsonObject, tally?: EvaluationTally): EvaluationResult {
+  const evaluation = new Evaluation(plan, request);
+  if (tally !== undefined) tally.rules = evaluation.rulesTakingPart;
+  return evaluation.run();
 }
 
 export const EVALUATION_ERROR_CODE = "RULE-EVALUATION-ERROR";
@@ -67,6 +72,11 @@ class Evaluation {
       for (const resolution of request.resolutions as JsonObject[]) this.resolutions.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
     }
     this.roles = new Set(Array.isArray(actor.roles) ? (actor.roles as string[]) : []);
+  }
+
+  get rulesTakingPart(): number {
+    const selection = this.selection;
+    return selection.compute.length + selection.state.length + selection.validation.length + selection.action.length;
   }
 
   run(): EvaluationResult {

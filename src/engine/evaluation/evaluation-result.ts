@@ -51,6 +51,15 @@ export interface EvaluationResult {
   acceptableBy?: string[];
 }
 
+/**
+ * What an evaluation reports about itself beside its result, for hosts that count (logs,
+ * metrics). The host passes one in and may reuse it: evaluation is synchronous.
+ */
+export interface EvaluationTally {
+  /** How many rules took part: those selected by entity, operation, channel, trigger and view. */
+  rules: number;
+}
+
 /** The summary members: what the caller's user may do next. */
 export function summarize(findings: readonly Finding[]): Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy"> {
   const blocking = findings.filter((finding) => finding.blocking);

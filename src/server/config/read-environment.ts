@@ -1,10 +1,12 @@
 import { parseRefreshInterval } from "../../schedule/refresh-interval.ts";
 import { cronSettingProblem } from "../refresh/cron-setting.ts";
+import { listenHost } from "./listen-host.ts";
 import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
 
 /** Every variable the stand-alone server reads. */
 export const ENVIRONMENT_VARIABLES = [
   "RULES_DIR",
+  "HOST",
   "PORT",
   "RULE_SERVER_TOKEN",
   "RULE_SERVER_ALLOW_OPEN",
@@ -36,6 +38,9 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     return value;
   };
   const port = integer("PORT", 8080, (n) => n >= 0 && n <= 65535, "an integer from 0 to 65535");
+  const hostText = env.HOST;
+  const hostname = hostText === undefined || hostText === "" ? undefined : listenHost(hostText);
+  if (hostText !== undefined && hostText !== "" && hostname === undefined) problems.push(`HOST must be an IP address or a host name, got ${JSON.stringify(hostText)}`);
   const workers = integer("RULE_SERVER_WORKERS", 0, (n) => Number.isSafeInteger(n), "a non-negative integer");
   const evaluationTimeoutMs = integer("RULE_EVALUATION_TIMEOUT_MS", 5000, (n) => n > 0 && Number.isSafeInteger(n), "a positive integer");
   let drainSeconds = 5;
@@ -55,6 +60,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   return {
     rulesDir: env.RULES_DIR || "./rules",
     port,
+    hostname,
     token,
     allowOpen: token === undefined && allowOpen,
     openModeIgnored: token !== undefined && allowOpen,

@@ -7,6 +7,8 @@ export interface ServerOptions {
   readonly rulesDir?: string;
   /** Listen port; default 8080, 0 picks a free one. */
   readonly port?: number;
+  /** Listen address (an IP address or a host name); default all interfaces. */
+  readonly hostname?: string;
   /** Bearer token for the protected endpoints. An empty string counts as none. */
   readonly token?: string;
   /** Serve every endpoint without a token; only when no token is given. */

@@ -1,4 +1,5 @@
 import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import type { EvaluationTally } from "../../engine/evaluation/evaluation-result.ts";
 import { REQUEST_REFUSALS, requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
 import { isJsonObject } from "../../engine/value/json-access.ts";
 import type { JsonObject } from "../../engine/value/json-value.ts";
@@ -18,11 +19,29 @@ export interface EvaluationReply {
   readonly body: string;
   /** For the log line: the ruleset the request names, once its body has passed the checks. */
   readonly ruleset?: string;
-  readonly decision?: string;
+  /** For the log line and the metrics: what an evaluation that ran decided (status 200 only). */
+  readonly summary?: EvaluationSummary;
+}
+
+/** The decision-log members of an evaluation, in the order the log line shows them. */
+export interface EvaluationSummary {
+  readonly ruleset: string;
+  readonly version: string;
+  readonly checksum: string;
+  readonly entity: string;
+  readonly operation: string;
+  readonly decision: string;
+  /** The codes of the findings, in the result's order. */
+  readonly findings: readonly string[];
+  /** How many rules took part; 0 usually means a misspelt entity or operation. */
+  readonly rules: number;
 }
 
 /** The rulesets of the snapshot the request is evaluated against, by id. */
 export type RulesetFinder = (id: string) => LoadedRuleset | undefined;
+
+/** Reused for every evaluation of this thread: evaluation is synchronous, one at a time. */
+const tally: EvaluationTally = { rules: 0 };
 
 /**
  * Order of checks after the token and the size (SERVER.md): the body is JSON, the server's own
@@ -36,8 +55,20 @@ export function answerEvaluation(text: string, find: RulesetFinder): EvaluationR
     ruleset = request.ruleset as string;
     const version = (request.version as string | null | undefined) ?? undefined;
     const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
-    const result = loaded.evaluateChecked(request, (request.channel as "server" | "client" | null | undefined) ?? "server");
-    return { status: 200, body: JSON.stringify(result), ruleset, decision: result.decision };
+    const result = loaded.evaluateChecked(request, (request.channel as "server" | "client" | null | undefined) ?? "server", tally);
+    const findings: string[] = new Array(result.findings.length);
+    for (let index = 0; index < findings.length; index++) findings[index] = result.findings[index]!.code;
+    const summary: EvaluationSummary = {
+      ruleset,
+      version: result.version,
+      checksum: result.checksum,
+      entity: request.entity as string,
+      operation: request.operation as string,
+      decision: result.decision,
+      findings,
+      rules: tally.rules,
+    };
+    return { status: 200, body: JSON.stringify(result), ruleset, summary };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return { status: error.status, body: problemBody(error), ruleset };

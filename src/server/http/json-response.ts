@@ -1,3 +1,5 @@
+import type { CompressibleBody } from "./compressible-body.ts";
+import { preferredCoding } from "./content-coding.ts";
 import { ifNoneMatchMatches } from "./entity-tag.ts";
 
 /** A JSON body (already serialized, or a value to serialize) with its headers. */
@@ -7,10 +9,20 @@ export function jsonResponse(body: Uint8Array | unknown, status = 200, headers: 
 }
 
 /**
- * A cacheable representation: 304 with the same ETag and Cache-Control (and no body) when the
- * request's If-None-Match matches, otherwise 200 with the body.
+ * A cacheable representation: 304 with the same ETag, Cache-Control and Vary (and no body) when
+ * the request's If-None-Match matches, otherwise 200 with the body in the coding the client
+ * prefers. The ETag is the same whatever the coding (DECISIONS.md, Extensions).
  */
-export function conditionalResponse(request: Request, body: Uint8Array, headers: Record<string, string> & { ETag: string }): Response {
+export function conditionalResponse(request: Request, body: CompressibleBody, headers: Record<string, string> & { ETag: string }): Response {
+  headers.Vary = "Accept-Encoding";
   if (ifNoneMatchMatches(request.headers.get("if-none-match"), headers.ETag)) return new Response(null, { status: 304, headers });
-  return jsonResponse(body, 200, headers);
+  return encodedResponse(request, body, headers);
+}
+
+/** 200 with a precomputed body, compressed as `Accept-Encoding` allows; `headers` is the request's own object. */
+export function encodedResponse(request: Request, body: CompressibleBody, headers: Record<string, string>): Response {
+  headers.Vary = "Accept-Encoding";
+  const coding = body.codingFor(preferredCoding(request.headers.get("accept-encoding")));
+  if (coding !== "identity") headers["Content-Encoding"] = coding;
+  return jsonResponse(body.bytes(coding), 200, headers);
 }

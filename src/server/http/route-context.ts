@@ -2,6 +2,8 @@ import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { BearerToken } from "./bearer-token.ts";
 import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
+import type { ServerMetrics } from "../metrics/server-metrics.ts";
+import type { LastReload } from "../snapshot/last-reload.ts";
 
 /** What a handler may read: the snapshot being served (current at the start of the request), and the server's state. */
 export interface RouteContext {
@@ -10,9 +12,12 @@ export interface RouteContext {
   readonly draining: boolean;
   readonly logger: Logger;
   readonly evaluator: RulesetEvaluator;
+  readonly metrics: ServerMetrics;
+  /** The last reload attempted since start-up, if any. */
+  readonly lastReload: LastReload | undefined;
   /** Path parameters, percent-decoded. */
   readonly params: Readonly<Record<string, string>>;
-  /** Members added to this request's log line (evaluations add ruleset and decision). */
+  /** Members added to this request's log line (evaluations add the decision-log members). */
   readonly logFields: Record<string, unknown>;
 }
 

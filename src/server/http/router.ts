@@ -1,7 +1,10 @@
 import type { Logger } from "../logging/logger.ts";
+import { UNMATCHED_ROUTE, type RouteMetrics, type ServerMetrics } from "../metrics/server-metrics.ts";
 import { preflightResponse } from "./cors.ts";
 import { HttpError, problemResponse } from "./http-error.ts";
+import { requestIdOf } from "./request-id.ts";
 import type { RouteContext, RouteHandler } from "./route-context.ts";
+import { traceIdOf } from "./trace-context.ts";
 
 /**
  * The route table handed to `Bun.serve`. Each path lists its handlers by method; HEAD is served
@@ -19,14 +22,23 @@ export interface RouteDefinition {
 
 export type ContextFactory = (params: Record<string, string>, logFields: Record<string, unknown>) => RouteContext;
 
+/** What every request passes through besides its handler: the log, the metrics, the drain. */
+export interface RequestServices {
+  readonly logger: Logger;
+  readonly metrics: ServerMetrics;
+  /** While draining, answers carry `Connection: close` so keep-alive clients move elsewhere. */
+  readonly isDraining: () => boolean;
+}
+
 type BunRouteHandler = (request: Request) => Promise<Response>;
 
-export function buildRouteTable(definitions: Readonly<Record<string, RouteDefinition>>, context: ContextFactory, logger: Logger): Record<string, BunRouteHandler> {
+export function buildRouteTable(definitions: Readonly<Record<string, RouteDefinition>>, context: ContextFactory, services: RequestServices): Record<string, BunRouteHandler> {
   const table: Record<string, BunRouteHandler> = {};
   for (const [pattern, definition] of Object.entries(definitions)) {
     const allow = [...(definition.GET ? ["GET", "HEAD"] : []), ...(definition.POST ? ["POST"] : []), ...(definition.preflight ? ["OPTIONS"] : [])].join(", ");
     const parameters = parameterPositions(pattern);
     const quiet = definition.quiet ?? false;
+    const metrics = services.metrics.route(pattern);
     const dispatch = (request: Request, path: string, logFields: Record<string, unknown>): Response | Promise<Response> => {
       const params = decodeParams(parameters, path);
       if (request.method === "OPTIONS" && definition.preflight) return preflightResponse();
@@ -35,38 +47,56 @@ export function buildRouteTable(definitions: Readonly<Record<string, RouteDefini
       return handler(request, context(params, logFields));
     };
     // A path without parameters is the pattern itself, so the URL need not be read.
-    table[pattern] = (request) => handleLogged(request, parameters.length === 0 ? pattern : pathOf(request.url), quiet, logger, dispatch);
+    table[pattern] = (request) => handleLogged(request, parameters.length === 0 ? pattern : pathOf(request.url), quiet, metrics, services, dispatch);
   }
   return table;
 }
 
-/** The answer for a path no route knows. */
-export function notFound(request: Request, logger: Logger): Promise<Response> {
-  return handleLogged(request, pathOf(request.url), false, logger, (_request, path) => {
+/** The answer for a path no route knows; counted as route "unmatched", never by its raw path. */
+export function notFoundHandler(services: RequestServices): (request: Request) => Promise<Response> {
+  const metrics = services.metrics.route(UNMATCHED_ROUTE);
+  const dispatch: Dispatch = (_request, path) => {
     throw new HttpError(404, `no resource at ${path}`);
-  });
+  };
+  return (request) => handleLogged(request, pathOf(request.url), false, metrics, services, dispatch);
 }
 
 type Dispatch = (request: Request, path: string, logFields: Record<string, unknown>) => Response | Promise<Response>;
 
-async function handleLogged(request: Request, path: string, quiet: boolean, logger: Logger, dispatch: Dispatch): Promise<Response> {
+/**
+ * Every request: its id (echoed or made), the handler, the id and (while draining)
+ * `Connection: close` on the answer, the metrics, and the log line unless the route is quiet.
+ */
+async function handleLogged(request: Request, path: string, quiet: boolean, metrics: RouteMetrics, services: RequestServices, dispatch: Dispatch): Promise<Response> {
   const started = performance.now();
-  // The log line's members in their order; handlers add theirs (ruleset, decision) after these.
-  const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0 };
+  const headers = request.headers;
+  const requestId = requestIdOf(headers.get("x-request-id"));
+  // The log line's members in their order; handlers add theirs (ruleset, decision, ...) after these.
+  const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0, requestId };
+  const traceparent = headers.get("traceparent");
+  if (traceparent !== null) {
+    const traceId = traceIdOf(traceparent);
+    if (traceId !== undefined) logFields.traceId = traceId;
+  }
   let response: Response;
   try {
     response = await dispatch(request, path, logFields);
   } catch (error) {
     if (error instanceof HttpError) response = problemResponse(error);
     else {
-      logger.error("request failed", { method: request.method, path, error: error instanceof Error ? error.message : String(error) });
+      services.logger.error("request failed", { method: request.method, path, requestId, error: error instanceof Error ? error.message : String(error) });
       response = problemResponse(new HttpError(500, "the server failed to answer this request"));
     }
   }
+  response.headers.set("X-Request-Id", requestId);
+  // Read after the handler: an answer that finishes during the drain closes its connection too.
+  if (services.isDraining()) response.headers.set("Connection", "close");
+  const ms = performance.now() - started;
+  metrics.record(request.method, response.status, ms / 1000);
   if (!quiet) {
     logFields.status = response.status;
-    logFields.ms = Math.round((performance.now() - started) * 100) / 100;
-    logger.info("request", logFields);
+    logFields.ms = Math.round(ms * 100) / 100;
+    services.logger.info("request", logFields);
   }
   return response;
 }

@@ -8,11 +8,14 @@ const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "n
 /**
  * `POST /evaluations`. Order of checks: the token, the body's size, then (in the evaluator, see
  * evaluation/evaluation-reply.ts) the body's content, the ruleset and version, the evaluation.
+ * The reply's summary (computed by whichever thread evaluated) goes to the log line and the metrics.
  */
-export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, logFields }) => {
+export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields }) => {
   token.require(request);
   const reply = await evaluator.evaluate(snapshot, await readLimitedBody(request));
-  if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
-  if (reply.decision !== undefined) logFields.decision = reply.decision;
+  if (reply.summary !== undefined) {
+    Object.assign(logFields, reply.summary);
+    metrics.countEvaluation(reply.summary);
+  } else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
   return new Response(reply.body, { status: reply.status, headers: reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS });
 };

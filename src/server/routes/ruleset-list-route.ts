@@ -1,6 +1,6 @@
 import { HttpError } from "../http/http-error.ts";
 import { PUBLIC_CORS_HEADERS } from "../http/cors.ts";
-import { jsonResponse } from "../http/json-response.ts";
+import { encodedResponse, jsonResponse } from "../http/json-response.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 import type { RulesetEntry } from "../snapshot/served-ruleset.ts";
 
@@ -11,10 +11,12 @@ import type { RulesetEntry } from "../snapshot/served-ruleset.ts";
  */
 const SEGMENT = /^(?:([A-Za-z][A-Za-z0-9_]*):)?([a-z0-9][a-z0-9-]*)$/;
 
+/** The unfiltered list is serialized (and compressed) once per snapshot; a filtered one is made per request and sent as it is. */
 export const rulesetList: RouteHandler = (request, { snapshot }) => {
   const scope = new URL(request.url).searchParams.get("scope");
-  const body = scope === null ? snapshot.listBody : { rulesets: snapshot.entries.filter(matchesScope(parseScope(scope))) };
-  return jsonResponse(body, 200, { ...PUBLIC_CORS_HEADERS, "Cache-Control": "no-cache" });
+  const headers = { ...PUBLIC_CORS_HEADERS, "Cache-Control": "no-cache" };
+  if (scope === null) return encodedResponse(request, snapshot.listBody, headers);
+  return jsonResponse({ rulesets: snapshot.entries.filter(matchesScope(parseScope(scope))) }, 200, headers);
 };
 
 function parseScope(scope: string): { level?: string; id: string }[] {

@@ -11,6 +11,7 @@ import { parseJson } from "../../engine/value/parse-json.ts";
 import { entitySchemaLoader } from "../../rule-files/entity-schema-files.ts";
 import { ruleFilesOf } from "../../rule-files/rule-files-of-directory.ts";
 import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
+import { CompressibleBody } from "../http/compressible-body.ts";
 import { CachePolicy } from "./cache-policy.ts";
 import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
 
@@ -21,7 +22,7 @@ import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ru
 export class RulesSnapshot {
   readonly entries: readonly RulesetEntry[];
   /** The body of `GET /rulesets` without a filter, serialized once. */
-  readonly listBody: Uint8Array;
+  readonly listBody: CompressibleBody;
 
   constructor(
     readonly rulesets: ReadonlyMap<string, ServedRuleset>,
@@ -35,7 +36,7 @@ export class RulesSnapshot {
     readonly generation = 0,
   ) {
     this.entries = [...rulesets.values()].map((served) => served.entry).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    this.listBody = new TextEncoder().encode(JSON.stringify({ rulesets: this.entries }));
+    this.listBody = new CompressibleBody(new TextEncoder().encode(JSON.stringify({ rulesets: this.entries })));
   }
 }
 

@@ -2,6 +2,7 @@ import type { Channel } from "../../engine/bundle/channel.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
+import { CompressibleBody } from "../http/compressible-body.ts";
 
 /**
  * One ruleset as the server serves it, built once per snapshot: the evaluator, the list entry,
@@ -17,7 +18,7 @@ export interface RulesetEntry {
 }
 
 export interface RuleBody {
-  readonly body: Uint8Array;
+  readonly body: CompressibleBody;
   /** Not in the client manifest: the token is required. */
   readonly serverOnly: boolean;
 }
@@ -26,13 +27,13 @@ export interface ServedRuleset {
   readonly entry: RulesetEntry;
   readonly fromBundle: boolean;
   readonly ruleset: LoadedRuleset;
-  readonly manifestBodies: Readonly<Record<Channel, Uint8Array>>;
-  readonly bundleBody: Uint8Array;
+  readonly manifestBodies: Readonly<Record<Channel, CompressibleBody>>;
+  readonly bundleBody: CompressibleBody;
   readonly rules: ReadonlyMap<string, RuleBody>;
 }
 
 const encoder = new TextEncoder();
-const bytes = (value: JsonValue): Uint8Array => encoder.encode(JSON.stringify(value));
+const bytes = (value: JsonValue): CompressibleBody => new CompressibleBody(encoder.encode(JSON.stringify(value)));
 
 /** `document` is the source document for a compiled ruleset, undefined for one read from a bundle. */
 export function serveRuleset(bundle: JsonObject, ruleset: LoadedRuleset, document: JsonObject | undefined): ServedRuleset {

@@ -1,4 +1,4 @@
-import type { EvaluationReply } from "../evaluation/evaluation-reply.ts";
+import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluation-reply.ts";
 
 /**
  * Messages between the server and its evaluation workers. All are strings, which Bun passes
@@ -13,7 +13,8 @@ export type ToWorker =
 export type FromWorker =
   | { readonly kind: "ready" }
   | { readonly kind: "failed"; readonly message: string }
-  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly decision?: string }
+  // The summary travels in the header, so the event loop logs and counts without reading the body.
+  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly summary?: EvaluationSummary }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
 /** An evaluation job: the header line, then the request body as received. */
@@ -23,7 +24,7 @@ export function evaluateMessage(job: number, generation: number, body: string): 
 
 /** A reply message: the header line, then the reply body. */
 export function replyMessage(job: number, reply: EvaluationReply): string {
-  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, decision: reply.decision };
+  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary };
   return `${JSON.stringify(header)}\n${reply.body}`;
 }
 

@@ -54,6 +54,8 @@ export class WorkerPool implements RulesetEvaluator {
     private readonly timeoutMs: number,
     private readonly operatorsModule: string | undefined,
     private readonly logger: Logger,
+    /** Told each time a worker is replaced, for the metrics. */
+    private readonly onReplaced: (reason: "timeout" | "exit") => void = () => undefined,
   ) {}
 
   /** Starts every worker and waits until all are ready with the snapshot; rejects when one cannot start. */
@@ -106,7 +108,7 @@ export class WorkerPool implements RulesetEvaluator {
             reject(new Error(`an evaluation worker could not start: ${header.message}`));
             return;
           case "result":
-            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, decision: header.decision }));
+            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, summary: header.summary }));
             return;
           case "error":
             this.finish(pooled, header.job, (job) => job.reject(new HttpError(500, "the evaluation failed", { detail: header.message })));
@@ -132,6 +134,7 @@ export class WorkerPool implements RulesetEvaluator {
     }
     pooled.jobs.shift()?.reject(new HttpError(503, "the worker evaluating this request stopped; try again"));
     this.requeueWaiting(pooled);
+    this.onReplaced("exit");
     this.replace();
     this.dispatch();
   }
@@ -190,6 +193,7 @@ export class WorkerPool implements RulesetEvaluator {
     job.reject(new HttpError(503, `the evaluation took longer than ${this.timeoutMs} ms`));
     this.logger.warn("evaluation timed out; its worker is replaced", { ms: this.timeoutMs });
     this.requeueWaiting(pooled);
+    this.onReplaced("timeout");
     this.replace();
     this.dispatch();
   }

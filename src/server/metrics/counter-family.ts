@@ -1,0 +1,63 @@
+import { familyHeader, labelSet, sampleValue, type MetricFamily } from "./exposition-text.ts";
+
+/** One counter of a family: a plain number that the hot path increments. */
+export interface CounterCell {
+  value: number;
+  /** The rendered label set, made when the cell is created. */
+  readonly labels: string;
+}
+
+/**
+ * A counter family with labels. A cell per label set is created on first use; callers on the
+ * request path keep the cells they resolved, so counting is an addition.
+ */
+export class CounterFamily implements MetricFamily {
+  private readonly cells = new Map<string, CounterCell>();
+
+  constructor(
+    readonly name: string,
+    private readonly help: string,
+    private readonly labelNames: readonly string[],
+  ) {}
+
+  /** The cell of a label set, in the order of the label names. */
+  cell(labelValues: readonly string[]): CounterCell {
+    const key = labelValues.join("\u0000");
+    let cell = this.cells.get(key);
+    if (cell === undefined) {
+      cell = { value: 0, labels: labelSet(this.labelNames, labelValues) };
+      this.cells.set(key, cell);
+    }
+    return cell;
+  }
+
+  render(lines: string[]): void {
+    familyHeader(lines, this.name, "counter", this.help);
+    for (const cell of this.cells.values()) lines.push(`${this.name}${cell.labels} ${sampleValue(cell.value)}`);
+  }
+}
+
+/** A counter family whose cells are found by two label values without building a key (the request path). */
+export class TwoLabelCounters {
+  private readonly byFirst = new Map<string, Map<string | number, CounterCell>>();
+
+  constructor(
+    private readonly family: CounterFamily,
+    /** Label values put before the two looked up (for example the route). */
+    private readonly leading: readonly string[] = [],
+  ) {}
+
+  cell(first: string, second: string | number): CounterCell {
+    let bySecond = this.byFirst.get(first);
+    if (bySecond === undefined) {
+      bySecond = new Map();
+      this.byFirst.set(first, bySecond);
+    }
+    let cell = bySecond.get(second);
+    if (cell === undefined) {
+      cell = this.family.cell([...this.leading, first, String(second)]);
+      bySecond.set(second, cell);
+    }
+    return cell;
+  }
+}

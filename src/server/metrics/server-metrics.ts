@@ -1,0 +1,112 @@
+import { ENGINE_VERSION } from "../../version.ts";
+import type { EvaluationSummary } from "../evaluation/evaluation-reply.ts";
+import { CounterFamily, TwoLabelCounters, type CounterCell } from "./counter-family.ts";
+import type { MetricFamily } from "./exposition-text.ts";
+import { GaugeFamily } from "./gauge-family.ts";
+import { HistogramFamily, type HistogramCell } from "./histogram-family.ts";
+import { processMetrics } from "./process-metrics.ts";
+
+/** The route label of a path no route knows. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/** Request durations in seconds: from a cached manifest (well under a millisecond) to a long evaluation. */
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Methods counted under their own name; any other is counted as `OTHER`, so a client cannot grow the label set. */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]);
+
+/** What a scrape reads from the server besides its counters. */
+export interface ServedRulesState {
+  readonly rulesets: number;
+  /** RFC 3339 time of the last successful load. */
+  readonly loadedAt: string;
+}
+
+/** The counters of one route, resolved once when the route table is built. */
+export class RouteMetrics {
+  private readonly requests: TwoLabelCounters;
+
+  constructor(
+    requests: CounterFamily,
+    private readonly duration: HistogramCell,
+    route: string,
+  ) {
+    this.requests = new TwoLabelCounters(requests, [route]);
+  }
+
+  /** One answered request: two map lookups and three additions. */
+  record(method: string, status: number, seconds: number): void {
+    const cell: CounterCell = this.requests.cell(KNOWN_METHODS.has(method) ? method : "OTHER", status);
+    cell.value++;
+    this.duration.observe(seconds);
+  }
+}
+
+/**
+ * Every metric of the server (README, Metrics). Counting is done on the event loop, also with
+ * workers (from each reply's header); rendering happens only when `/metrics` is scraped.
+ */
+export class ServerMetrics {
+  private readonly requests = new CounterFamily("rule_server_requests_total", "HTTP requests answered, by route pattern, method and status.", ["route", "method", "status"]);
+  private readonly duration = new HistogramFamily("rule_server_request_duration_seconds", "Time from receiving a request to its answer, by route pattern.", ["route"], DURATION_BUCKETS);
+  private readonly evaluations = new CounterFamily("rule_server_evaluations_total", "Evaluations that ran, by ruleset and decision.", ["ruleset", "decision"]);
+  private readonly evaluationCells = new TwoLabelCounters(this.evaluations);
+  private readonly withoutRules = new CounterFamily(
+    "rule_server_evaluations_without_rules_total",
+    "Evaluations in which no rule took part (often a misspelt entity or operation), by ruleset.",
+    ["ruleset"],
+  );
+  private readonly withoutRulesCells = new Map<string, CounterCell>();
+  private readonly reloads = new CounterFamily("rule_server_reloads_total", "Reloads attempted, by trigger and outcome (reloaded or refused).", ["trigger", "outcome"]);
+  private readonly workerReplacements = new CounterFamily("rule_server_worker_replacements_total", "Evaluation workers replaced, by reason (timeout or exit).", ["reason"]);
+  private served: ServedRulesState = { rulesets: 0, loadedAt: new Date(0).toISOString() };
+  private readonly families: readonly MetricFamily[] = [
+    this.requests,
+    this.duration,
+    this.evaluations,
+    this.withoutRules,
+    this.reloads,
+    this.workerReplacements,
+    new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served.rulesets),
+    new GaugeFamily("rule_server_rules_loaded_timestamp_seconds", "When the rules being served were loaded, in seconds since the Unix epoch.", () => Date.parse(this.served.loadedAt) / 1000),
+    new GaugeFamily("rule_server_build_info", "The version of rule-server; the value is always 1.", () => 1, { version: ENGINE_VERSION }),
+    ...processMetrics(),
+  ];
+
+  /** The counters of a route pattern (`/rulesets/:id/manifest`, or UNMATCHED_ROUTE). */
+  route(pattern: string): RouteMetrics {
+    return new RouteMetrics(this.requests, this.duration.cell([pattern]), pattern);
+  }
+
+  countEvaluation(summary: EvaluationSummary): void {
+    this.evaluationCells.cell(summary.ruleset, summary.decision).value++;
+    if (summary.rules === 0) {
+      let cell = this.withoutRulesCells.get(summary.ruleset);
+      if (cell === undefined) {
+        cell = this.withoutRules.cell([summary.ruleset]);
+        this.withoutRulesCells.set(summary.ruleset, cell);
+      }
+      cell.value++;
+    }
+  }
+
+  countReload(trigger: string, outcome: "reloaded" | "refused"): void {
+    this.reloads.cell([trigger, outcome]).value++;
+  }
+
+  countWorkerReplacement(reason: "timeout" | "exit"): void {
+    this.workerReplacements.cell([reason]).value++;
+  }
+
+  /** The rules now served, for the gauges. */
+  serving(state: ServedRulesState): void {
+    this.served = state;
+  }
+
+  /** The exposition text of every family. */
+  render(): string {
+    const lines: string[] = [];
+    for (const family of this.families) family.render(lines);
+    return lines.join("\n") + "\n";
+  }
+}

@@ -1,0 +1,118 @@
+import { expect, test } from "bun:test";
+import { connect, type Socket } from "node:net";
+import { rulesDirectory } from "../../support/rules-directory.ts";
+import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
+import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
+
+/** The drain seen by keep-alive clients: `Connection: close` from its first moment, and no request the server read is lost. */
+
+test("from the first moment of the drain, answers carry Connection: close", async () => {
+  const rules = rulesDirectory();
+  const server = await startServer(serverEnvironment(rules.path, { DRAIN_SECONDS: "2" }));
+  try {
+    expect((await fetch(`${server.url}/rulesets`)).headers.get("connection")).not.toBe("close");
+    server.signal("SIGTERM");
+    await server.waitForLog((line) => line.msg === "draining");
+    for (const path of ["/rulesets", "/healthz", "/readyz", "/nope"]) expect((await fetch(`${server.url}${path}`)).headers.get("connection"), path).toBe("close");
+    expect(await server.exited).toBe(0);
+  } finally {
+    await server.kill();
+    rules.remove();
+  }
+});
+
+type Outcome = "complete" | "partial" | "none";
+
+/**
+ * A keep-alive client on a raw socket: one request at a time, a new connection when the server
+ * closes one, never a retry. Stops at the first request that gets no complete answer.
+ */
+async function keepAliveClient(port: number, name: string, outcomes: Map<string, Outcome>, connections: { count: number }): Promise<void> {
+  for (let sequence = 0; ; ) {
+    const socket = await new Promise<Socket | undefined>((resolve) => {
+      const candidate = connect(port, "127.0.0.1", () => resolve(candidate));
+      candidate.once("error", () => resolve(undefined));
+    });
+    if (socket === undefined) return;
+    connections.count++;
+    let buffer = Buffer.alloc(0);
+    let closed = false;
+    let wake: (() => void) | undefined;
+    socket.on("data", (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      wake?.();
+    });
+    socket.on("close", () => {
+      closed = true;
+      wake?.();
+    });
+    socket.on("error", () => undefined);
+    for (;;) {
+      const id = `${name}-${sequence++}`;
+      outcomes.set(id, "none");
+      socket.write(`GET /rulesets HTTP/1.1\r\nHost: test\r\nX-Request-Id: ${id}\r\n\r\n`);
+      let closeAfter = false;
+      for (;;) {
+        const end = buffer.indexOf("\r\n\r\n");
+        if (end !== -1) {
+          const head = buffer.subarray(0, end).toString("latin1");
+          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? "0");
+          if (buffer.length >= end + 4 + length) {
+            outcomes.set(id, "complete");
+            closeAfter = /\r\nconnection: *close/i.test(head);
+            buffer = buffer.subarray(end + 4 + length);
+            break;
+          }
+        }
+        if (closed) {
+          if (buffer.length > 0) outcomes.set(id, "partial");
+          return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      if (closeAfter) {
+        socket.end();
+        break;
+      }
+    }
+  }
+}
+
+test("a drain under keep-alive load, with a slow evaluation in flight on a worker, loses no request the server read", async () => {
+  const rules = rulesDirectory({ "shop.slow.bundle.json": slowBundle() });
+  const server: ServerProcess = await startServer(serverEnvironment(rules.path, { DRAIN_SECONDS: "1", RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "60000" }));
+  try {
+    const outcomes = new Map<string, Outcome>();
+    const connections = { count: 0 };
+    const clients = Array.from({ length: 8 }, (_, index) => keepAliveClient(server.port, `c${index}`, outcomes, connections));
+    await Bun.sleep(200);
+    server.signal("SIGTERM");
+    await server.waitForLog((line) => line.msg === "draining");
+    // Sent shortly before the drain ends, still evaluating when the server stops listening.
+    await Bun.sleep(700);
+    const slowSent = Date.now();
+    const slow = fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "X-Request-Id": "slow" }, body: JSON.stringify(slowRequest("shop.slow", 3500)) });
+    const slowResponse = await slow;
+    expect(slowResponse.status).toBe(200);
+    expect(((await slowResponse.json()) as { decision: string }).decision).toBeDefined();
+    expect(slowResponse.headers.get("connection")).toBe("close");
+    expect(Date.now() - slowSent).toBeGreaterThan(100);
+    await Promise.all(clients);
+    expect(await server.exited).toBe(0);
+
+    const read = server.logs().filter((line) => line.msg === "request" && String(line.requestId).startsWith("c"));
+    expect(read.length).toBeGreaterThan(50);
+    // Every request the server read got its whole answer; none got half of one.
+    for (const line of read) expect(outcomes.get(String(line.requestId)), String(line.requestId)).toBe("complete");
+    expect([...outcomes.values()].filter((outcome) => outcome === "partial")).toEqual([]);
+    // The only requests without an answer were never read: each client's last, sent after the stop.
+    const unanswered = [...outcomes].filter(([, outcome]) => outcome === "none").map(([id]) => id);
+    expect(unanswered.length).toBeLessThanOrEqual(8);
+    for (const id of unanswered) expect(read.some((line) => line.requestId === id)).toBe(false);
+    // Connection: close made the clients reconnect during the drain.
+    expect(connections.count).toBeGreaterThan(8 * 3);
+  } finally {
+    await server.kill();
+    rules.remove();
+  }
+}, 30000);
