@@ -34,7 +34,7 @@ typecheck: install
 	node_modules/.bin/tsc --noEmit -p .
 
 # wrk drives the HTTP benchmark; it is a Debian package, installed when missing.
-bench: install
+bench: install chromium
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk) || sudo apt-get install -y -qq wrk
 	$(BUN) bench/run.ts
 

@@ -1,4 +1,5 @@
 /** `make bench`: every benchmark in turn. Each prints its own figures. */
+import { benchBrowser } from "./browser.ts";
 import { benchCompile } from "./compile.ts";
 import { benchEvaluate } from "./evaluate.ts";
 import { benchExpressions } from "./expressions.ts";
@@ -8,3 +9,4 @@ benchExpressions();
 benchEvaluate();
 benchCompile();
 await benchHttp();
+await benchBrowser();

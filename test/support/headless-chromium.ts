@@ -17,7 +17,7 @@ export interface ChromiumProcess {
  * background-networking flags keep it from reaching for hosts this machine cannot reach. Throws
  * (never skips) when the browser is missing.
  */
-export function openInChromium(url: string, extraFlags: readonly string[] = []): ChromiumProcess {
+export function openInChromium(url: string, extraFlags: readonly string[] = [], stdout: "ignore" | "pipe" = "ignore"): ChromiumProcess & { readonly stdout?: ReadableStream<Uint8Array> } {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: run make test, which installs Debian's chromium package`);
   const profile = mkdtempSync(join(tmpdir(), "rule-server-chromium-"));
   const child = Bun.spawn(
@@ -38,7 +38,7 @@ export function openInChromium(url: string, extraFlags: readonly string[] = []):
       ...extraFlags,
       url,
     ],
-    { stdout: "ignore", stderr: "pipe" },
+    { stdout, stderr: "pipe" },
   );
   let output = "";
   void (async () => {
@@ -46,6 +46,7 @@ export function openInChromium(url: string, extraFlags: readonly string[] = []):
     for await (const chunk of child.stderr) output += decoder.decode(chunk, { stream: true });
   })();
   return {
+    ...(child.stdout instanceof ReadableStream ? { stdout: child.stdout } : {}),
     output: () => output,
     exited: child.exited,
     close: async () => {
@@ -54,4 +55,19 @@ export function openInChromium(url: string, extraFlags: readonly string[] = []):
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The page's DOM once its scripts, and the requests they make, have settled: Chromium runs the page
+ * on virtual time for up to the budget and prints the DOM.
+ */
+export async function renderedDom(url: string, budgetMs = 10_000): Promise<string> {
+  const chromium = openInChromium(url, ["--dump-dom", `--virtual-time-budget=${budgetMs}`], "pipe");
+  try {
+    const dom = await Promise.race([new Response(chromium.stdout).text(), Bun.sleep(budgetMs + 30_000).then(() => undefined)]);
+    if (dom === undefined || dom === "") throw new Error(`Chromium printed no DOM for ${url}:\n${chromium.output()}`);
+    return dom;
+  } finally {
+    await chromium.close();
+  }
 }
