@@ -5,6 +5,7 @@ import { CounterFamily } from "../../../src/server/metrics/counter-family.ts";
 import { HistogramFamily } from "../../../src/server/metrics/histogram-family.ts";
 import { parseExposition, type Exposition } from "../../support/prometheus-exposition.ts";
 import { rulesDirectory } from "../../support/rules-directory.ts";
+import { serverForSuite } from "../../support/server-for-suite.ts";
 import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
 import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
 
@@ -73,32 +74,23 @@ for (const workers of ["0", "2"]) {
 }
 
 describe("the exposition", () => {
-  let server: ServerProcess;
-  let rules: ReturnType<typeof rulesDirectory>;
-  beforeAll(async () => {
-    rules = rulesDirectory();
-    server = await startServer(serverEnvironment(rules.path));
-  });
-  afterAll(async () => {
-    await server.kill();
-    rules.remove();
-  });
+  const suite = serverForSuite();
 
   test("needs the token like an evaluation", async () => {
-    const response = await fetch(`${server.url}/metrics`);
+    const response = await fetch(`${suite.server.url}/metrics`);
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe("Bearer");
-    expect((await fetch(`${server.url}/metrics`, { headers: { Authorization: "Bearer wrong" } })).status).toBe(401);
+    expect((await fetch(`${suite.server.url}/metrics`, { headers: { Authorization: "Bearer wrong" } })).status).toBe(401);
   });
 
   test("routes are patterns, unknown paths are unmatched, and durations form a histogram per route", async () => {
-    const before = await scrape(server);
-    await fetch(`${server.url}/rulesets/${SHOP}/manifest`);
-    await fetch(`${server.url}/rulesets/nope/manifest`);
-    await fetch(`${server.url}/no/such/path`);
-    await fetch(`${server.url}/another/unknown`);
-    await fetch(`${server.url}/rulesets`, { method: "DELETE" });
-    const after = await scrape(server);
+    const before = await scrape(suite.server);
+    await fetch(`${suite.server.url}/rulesets/${SHOP}/manifest`);
+    await fetch(`${suite.server.url}/rulesets/nope/manifest`);
+    await fetch(`${suite.server.url}/no/such/path`);
+    await fetch(`${suite.server.url}/another/unknown`);
+    await fetch(`${suite.server.url}/rulesets`, { method: "DELETE" });
+    const after = await scrape(suite.server);
     const moved = (labels: Record<string, string>): number => after.value("rule_server_requests_total", labels) - before.value("rule_server_requests_total", labels);
     expect(moved({ route: "/rulesets/:id/manifest", method: "GET", status: "200" })).toBe(1);
     expect(moved({ route: "/rulesets/:id/manifest", method: "GET", status: "404" })).toBe(1);
@@ -112,7 +104,7 @@ describe("the exposition", () => {
   });
 
   test("holds every family with HELP and TYPE, the served rules, the build and the process", async () => {
-    const exposition = await scrape(server);
+    const exposition = await scrape(suite.server);
     const families: Record<string, string> = {
       rule_server_requests_total: "counter",
       rule_server_request_duration_seconds: "histogram",
@@ -132,7 +124,7 @@ describe("the exposition", () => {
       expect(exposition.help.get(name), name).toBeTruthy();
     }
     expect(exposition.value("rule_server_rulesets")).toBe(4);
-    const { loadedAt } = (await (await fetch(`${server.url}/readyz`)).json()) as { loadedAt: string };
+    const { loadedAt } = (await (await fetch(`${suite.server.url}/readyz`)).json()) as { loadedAt: string };
     expect(exposition.value("rule_server_rules_loaded_timestamp_seconds")).toBe(Date.parse(loadedAt) / 1000);
     const version = ((await Bun.file(`${import.meta.dir}/../../../package.json`).json()) as { version: string }).version;
     expect(exposition.value("rule_server_build_info", { version })).toBe(1);
@@ -142,14 +134,14 @@ describe("the exposition", () => {
   });
 
   test("reloads are counted by trigger and outcome", async () => {
-    const before = await scrape(server);
-    server.signal("SIGHUP");
-    await server.waitForLog((line) => line.msg === "rules reloaded");
-    rules.write("broken.ruleset.yaml", "ruleCascade: '1.0.0'\nkind: RuleSet\n");
-    server.signal("SIGHUP");
-    await server.waitForLog((line) => String(line.msg).startsWith("reload refused"));
-    rmSync(join(rules.path, "broken.ruleset.yaml"));
-    const after = await scrape(server);
+    const before = await scrape(suite.server);
+    suite.server.signal("SIGHUP");
+    await suite.server.waitForLog((line) => line.msg === "rules reloaded");
+    suite.rules.write("broken.ruleset.yaml", "ruleCascade: '1.0.0'\nkind: RuleSet\n");
+    suite.server.signal("SIGHUP");
+    await suite.server.waitForLog((line) => String(line.msg).startsWith("reload refused"));
+    rmSync(join(suite.rules.path, "broken.ruleset.yaml"));
+    const after = await scrape(suite.server);
     const moved = (outcome: string): number => after.value("rule_server_reloads_total", { trigger: "SIGHUP", outcome }) - before.value("rule_server_reloads_total", { trigger: "SIGHUP", outcome });
     expect(moved("reloaded")).toBe(1);
     expect(moved("refused")).toBe(1);

@@ -1,40 +1,30 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rulesDirectory } from "../../support/rules-directory.ts";
+import { serverForSuite } from "../../support/server-for-suite.ts";
 import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
 
 /** X-Request-Id and traceparent on answers and log lines, and the decision-log members of an evaluation. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
 const SHOP = "shop.orders.order";
 const order = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1 } };
-let server: ServerProcess;
-let rules: ReturnType<typeof rulesDirectory>;
+const suite = serverForSuite();
 
-beforeAll(async () => {
-  rules = rulesDirectory();
-  server = await startServer(serverEnvironment(rules.path));
-});
-afterAll(async () => {
-  await server.kill();
-  rules.remove();
-});
-
-const logOf = (requestId: string): Promise<Record<string, unknown>> => server.waitForLog((line) => line.msg === "request" && line.requestId === requestId);
+const logOf = (requestId: string): Promise<Record<string, unknown>> => suite.server.waitForLog((line) => line.msg === "request" && line.requestId === requestId);
 
 describe("X-Request-Id", () => {
   test("a valid id is echoed on the answer and logged as requestId", async () => {
     const id = "abc-123_~!#$%&'*+.^`|";
-    const response = await fetch(`${server.url}/rulesets`, { headers: { "X-Request-Id": id } });
+    const response = await fetch(`${suite.server.url}/rulesets`, { headers: { "X-Request-Id": id } });
     expect(response.headers.get("x-request-id")).toBe(id);
     expect(await logOf(id)).toMatchObject({ method: "GET", path: "/rulesets", status: 200, requestId: id });
     const longest = "x".repeat(128);
-    expect((await fetch(`${server.url}/rulesets`, { headers: { "X-Request-Id": longest } })).headers.get("x-request-id")).toBe(longest);
+    expect((await fetch(`${suite.server.url}/rulesets`, { headers: { "X-Request-Id": longest } })).headers.get("x-request-id")).toBe(longest);
   });
 
   test("without one, or with an invalid or too long one, a new id is made, different each time", async () => {
     const made = new Set<string>();
     for (const given of [undefined, "has space", "x".repeat(129), "caf\u00e9", "tab\there"]) {
       const headers: Record<string, string> = given === undefined ? {} : { "X-Request-Id": given };
-      const response = await fetch(`${server.url}/rulesets`, { headers });
+      const response = await fetch(`${suite.server.url}/rulesets`, { headers });
       const id = response.headers.get("x-request-id")!;
       expect(id).toMatch(/^[\x21-\x7e]{1,128}$/);
       if (given !== undefined) expect(id).not.toBe(given);
@@ -45,7 +35,7 @@ describe("X-Request-Id", () => {
   });
 
   test("every answer carries one: 404, 405, 401, 413, 304, health probes, preflights", async () => {
-    const { rulesets } = (await (await fetch(`${server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] };
+    const { rulesets } = (await (await fetch(`${suite.server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] };
     const checksum = rulesets.find((entry) => entry.id === SHOP)!.checksum;
     const cases: [string, RequestInit, number][] = [
       ["/nope", {}, 404],
@@ -60,11 +50,11 @@ describe("X-Request-Id", () => {
     for (const [path, init, status] of cases) {
       const headers = new Headers(init.headers);
       headers.set("X-Request-Id", `case-${status}`);
-      const response = await fetch(`${server.url}${path}`, { ...init, headers });
+      const response = await fetch(`${suite.server.url}${path}`, { ...init, headers });
       expect(response.status).toBe(status);
       expect(response.headers.get("x-request-id"), path).toBe(`case-${status}`);
     }
-    const made = await fetch(`${server.url}/healthz`);
+    const made = await fetch(`${suite.server.url}/healthz`);
     expect(made.headers.get("x-request-id")).toMatch(/^[\x21-\x7e]+$/);
   });
 });
@@ -72,7 +62,7 @@ describe("X-Request-Id", () => {
 describe("traceparent", () => {
   test("the trace id of a valid header is logged as traceId", async () => {
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    await fetch(`${server.url}/rulesets`, { headers: { "X-Request-Id": "traced", traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    await fetch(`${suite.server.url}/rulesets`, { headers: { "X-Request-Id": "traced", traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     expect((await logOf("traced")).traceId).toBe(traceId);
   });
 
@@ -87,7 +77,7 @@ describe("traceparent", () => {
       "garbage",
     ];
     for (const [index, traceparent] of invalid.entries()) {
-      await fetch(`${server.url}/rulesets`, { headers: { "X-Request-Id": `untraced-${index}`, traceparent } });
+      await fetch(`${suite.server.url}/rulesets`, { headers: { "X-Request-Id": `untraced-${index}`, traceparent } });
       const line = await logOf(`untraced-${index}`);
       expect(line.traceId, traceparent).toBeUndefined();
     }
@@ -96,14 +86,14 @@ describe("traceparent", () => {
 
 describe("the evaluation log line", () => {
   test("holds ruleset, version, checksum, entity, operation, decision, the finding codes and the rules that took part", async () => {
-    const response = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "X-Request-Id": "decision-1" }, body: JSON.stringify(order) });
+    const response = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...auth, "X-Request-Id": "decision-1" }, body: JSON.stringify(order) });
     const result = (await response.json()) as { version: string; checksum: string; findings: { code: string }[] };
     const line = await logOf("decision-1");
     expect(line).toMatchObject({ ruleset: SHOP, version: result.version, checksum: result.checksum, entity: "Order", operation: "create", decision: "deny" });
     expect(line.findings).toEqual(result.findings.map((finding) => finding.code));
     expect((line.findings as string[]).length).toBe(2);
     expect(line.rules).toBeGreaterThanOrEqual(2);
-    const unknownOperation = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "X-Request-Id": "decision-2" }, body: JSON.stringify({ ...order, operation: "craete" }) });
+    const unknownOperation = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...auth, "X-Request-Id": "decision-2" }, body: JSON.stringify({ ...order, operation: "craete" }) });
     expect(unknownOperation.status).toBe(200);
     expect(await logOf("decision-2")).toMatchObject({ operation: "craete", decision: "allow", findings: [], rules: 0 });
   });
