@@ -6,10 +6,10 @@ import { compileRuleset } from "../src/compiler/compile-ruleset.ts";
 import { RulesetResolver } from "../src/compiler/resolve/resolve-ruleset.ts";
 import type { JsonObject, JsonValue } from "../src/engine/value/json-value.ts";
 
-const RULESETS = 100;
-const RULES_PER_RULESET = 50;
+export const RULESETS = 100;
+export const RULES_PER_RULESET = 50;
 
-const entitySchema: JsonValue = {
+export const entitySchema: JsonValue = {
   type: "object",
   properties: { amount: { type: "number" }, currency: { type: "string" }, email: { type: "string" }, lines: { type: "array", items: { type: "object", properties: { qty: { type: "number" } } } }, note: { type: "string" }, total: { type: "number" } },
 };
@@ -29,7 +29,7 @@ function rule(index: number): JsonObject {
   }
 }
 
-function ruleset(n: number): JsonObject {
+export function generatedRuleset(n: number): JsonObject {
   return {
     ruleCascade: "1.0.0",
     kind: "RuleSet",
@@ -44,7 +44,7 @@ function ruleset(n: number): JsonObject {
 }
 
 export function benchCompile(): void {
-  const documents = Array.from({ length: RULESETS }, (_, n) => ruleset(n));
+  const documents = Array.from({ length: RULESETS }, (_, n) => generatedRuleset(n));
   const registry = new Map(documents.map((document) => [String((document.metadata as JsonObject).id), document as JsonValue]));
   const loadSchema = (): JsonValue => entitySchema;
   compileRuleset(documents[0]!, { registry, loadSchema }); // warm-up: compiles the schema validator

@@ -3,10 +3,12 @@ import { benchBrowser } from "./browser.ts";
 import { benchCompile } from "./compile.ts";
 import { benchEvaluate } from "./evaluate.ts";
 import { benchExpressions } from "./expressions.ts";
-import { benchHttp } from "./http.ts";
+import { benchHttp } from "./http/throughput.ts";
+import { benchStartup } from "./startup.ts";
 
 benchExpressions();
 benchEvaluate();
 benchCompile();
+await benchStartup();
 await benchHttp();
 await benchBrowser();

@@ -1,0 +1,49 @@
+/**
+ * The servers the HTTP benchmark drives, each a process of its own (so that its CPU time is its
+ * own), pinned to the server core when there are two or more.
+ */
+import { join } from "node:path";
+import { PINNING, pinned } from "./wrk.ts";
+
+export interface BenchServer {
+  readonly url: string;
+  readonly pid: number;
+  stop(): void;
+}
+
+const ROOT = join(import.meta.dir, "..", "..");
+export const BENCH_TOKEN = "bench-token";
+
+/** A bare Bun.serve: `fixed` answers a fixed body, `floor` parses the body and answers it. */
+export async function startBareServer(kind: "fixed" | "floor"): Promise<BenchServer> {
+  const child = Bun.spawn(pinned(PINNING?.server, [process.execPath, join(import.meta.dir, "bare-server.ts"), kind]), { stdout: "pipe", stderr: "inherit" });
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
+  const { value } = await reader.read();
+  const port = Number(new TextDecoder().decode(value).trim());
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill("SIGKILL") };
+}
+
+/** rule-server on a rules directory; resolves once it listens, with the time that took. */
+export async function startRuleServer(rulesDir: string, workers: number): Promise<BenchServer & { startupMs: number }> {
+  const started = performance.now();
+  const child = Bun.spawn(pinned(PINNING?.server, [process.execPath, join(ROOT, "src", "main.ts")]), {
+    cwd: ROOT,
+    env: { ...process.env, RULES_DIR: rulesDir, PORT: "0", RULE_SERVER_TOKEN: BENCH_TOKEN, DRAIN_SECONDS: "0", RULE_SERVER_WORKERS: String(workers) },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!/"msg":"listening"/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server did not start:\n${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  const startupMs = performance.now() - started;
+  const port = Number(/"port":(\d+)/.exec(text)![1]);
+  // Request log lines go to a pipe nobody reads; drain it so the server never blocks on it.
+  void (async () => {
+    for (;;) if ((await reader.read()).done) break;
+  })();
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, startupMs, stop: () => child.kill("SIGKILL") };
+}

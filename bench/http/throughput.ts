@@ -1,0 +1,110 @@
+/**
+ * HTTP throughput of POST /evaluations, driven by wrk at 64 connections, next to a bare Bun.serve
+ * answering a fixed JSON body (the baseline) and one that parses the body and answers it (the
+ * floor: the least a server that looks at the request must do), all measured in the same run.
+ * With two or more cores the server runs on one core and wrk on another (`taskset`). Each server
+ * is measured three times; the median is printed with min and max.
+ * Targets: the shop ruleset at 55% of the baseline or more, the rules/ example at 35% or more,
+ * p99 under 4 ms. Prints figures; asserts nothing.
+ */
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BENCH_TOKEN, startBareServer, startRuleServer, type BenchServer } from "./server-processes.ts";
+import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const SECONDS = process.env.BENCH_SECONDS ?? "5";
+const RUNS = 3;
+
+/** The request of README's first evaluation, on the shipped rules/. */
+export const EXAMPLE_REQUEST = {
+  ruleset: "acme.payments.transfers",
+  entity: "Transfer",
+  operation: "create",
+  data: {
+    id: "TRF-200010",
+    amount: 30000,
+    reference: "Machine parts",
+    debtor: { iban: "DE89370400440532013000", country: "DE" },
+    beneficiary: { iban: "AT611904300234573201", country: "AT" },
+  },
+  actor: { id: "u-2001", roles: ["treasury-manager"] },
+  ctx: { now: "2026-03-02T09:30:00Z" },
+};
+
+/** The shop ruleset of the interop vectors, allowed with one command. */
+export const SHOP_REQUEST = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } }, actor: { id: "u1", roles: ["clerk"] } };
+
+interface Row {
+  readonly name: string;
+  readonly runs: WrkFigures[];
+}
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function postScript(directory: string, name: string, body: unknown): string {
+  const script = join(directory, `${name}.lua`);
+  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${BENCH_TOKEN}"\n`);
+  return script;
+}
+
+async function measured(name: string, start: () => Promise<BenchServer>, path: string, script: string, probe?: unknown): Promise<Row> {
+  const runs: WrkFigures[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const server = await start();
+    try {
+      if (probe !== undefined) {
+        const answer = await fetch(`${server.url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(probe) });
+        if (answer.status !== 200) throw new Error(`${name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
+      }
+      runs.push(await wrk(`${server.url}${path}`, script, server.pid, SECONDS));
+    } finally {
+      server.stop();
+    }
+  }
+  return { name, runs };
+}
+
+function printRows(rows: readonly Row[]): void {
+  const baseline = median(rows[0]!.runs.map((run) => run.requestsPerSecond));
+  const number = (value: number): string => Math.round(value).toLocaleString("en-US");
+  const micros = (values: (number | undefined)[]): string => (values.some((value) => value === undefined) ? "-" : `${median(values as number[]).toFixed(1)}`);
+  console.log(`\nHTTP, wrk -t1 -c64 -d${SECONDS}s, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, median of ${RUNS} runs (min-max)`);
+  console.log("Targets: shop at 55% of the baseline or more, rules/ example at 35% or more; p99 under 4 ms.");
+  console.log(`${"server".padEnd(44)} ${"req/s".padStart(9)} ${"(min-max)".padStart(17)} ${"share".padStart(6)} ${"p99 ms".padStart(7)} ${"CPU µs".padStart(7)} ${"loop µs".padStart(8)}`);
+  for (const row of rows) {
+    const rates = row.runs.map((run) => run.requestsPerSecond);
+    const share = `${((median(rates) / baseline) * 100).toFixed(0)}%`;
+    const range = `(${number(Math.min(...rates))}-${number(Math.max(...rates))})`;
+    const non2xx = row.runs.reduce((sum, run) => sum + run.non2xx, 0);
+    console.log(
+      `${row.name.padEnd(44)} ${number(median(rates)).padStart(9)} ${range.padStart(17)} ${share.padStart(6)} ${median(row.runs.map((run) => run.p99Ms)).toFixed(2).padStart(7)} ${micros(row.runs.map((run) => run.processMicros)).padStart(7)} ${micros(row.runs.map((run) => run.eventLoopMicros)).padStart(8)}${non2xx > 0 ? `  (${non2xx} non-2xx!)` : ""}`,
+    );
+  }
+  console.log("CPU µs: the server process's CPU time per request; loop µs: its main thread's alone.");
+}
+
+export async function benchHttp(): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), "rule-server-bench-"));
+  try {
+    const shopRules = join(scratch, "shop-rules");
+    Bun.spawnSync(["mkdir", "-p", shopRules]);
+    for (const file of ["shop-order.ruleset.yaml", "order.schema.json"]) copyFileSync(join(ROOT, "test", "cases", "interop", "shop", file), join(shopRules, file));
+    const example = postScript(scratch, "example", EXAMPLE_REQUEST);
+    const shop = postScript(scratch, "shop", SHOP_REQUEST);
+    const rows: Row[] = [
+      await measured("bare Bun.serve, fixed JSON body (baseline)", () => startBareServer("fixed"), "/", example),
+      await measured("bare Bun.serve, parses and echoes (floor)", () => startBareServer("floor"), "/", example),
+      await measured("rule-server, shop ruleset, 0 workers", () => startRuleServer(shopRules, 0), "/evaluations", shop, SHOP_REQUEST),
+      await measured("rule-server, rules/ example, 0 workers", () => startRuleServer(join(ROOT, "rules"), 0), "/evaluations", example, EXAMPLE_REQUEST),
+      await measured("rule-server, rules/ example, 1 worker", () => startRuleServer(join(ROOT, "rules"), 1), "/evaluations", example, EXAMPLE_REQUEST),
+      await measured("rule-server, rules/ example, 2 workers", () => startRuleServer(join(ROOT, "rules"), 2), "/evaluations", example, EXAMPLE_REQUEST),
+    ];
+    printRows(rows);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await benchHttp();

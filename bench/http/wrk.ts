@@ -1,0 +1,58 @@
+/**
+ * One wrk run against a server process, and the CPU time that process spent on it (from /proc on
+ * Linux). With two or more cores, wrk runs pinned to a core of its own (`taskset`), one thread.
+ */
+import { existsSync, readFileSync } from "node:fs";
+
+export interface WrkFigures {
+  readonly requestsPerSecond: number;
+  /** p99 latency in milliseconds. */
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  /** CPU microseconds per request: the whole process, and its main thread alone (Linux only). */
+  readonly processMicros?: number;
+  readonly eventLoopMicros?: number;
+}
+
+/** The cores the server and the load generator run on, when the machine has two or more. */
+export const PINNING = navigator.hardwareConcurrency >= 2 ? { server: "0", load: "1" } : undefined;
+
+export function pinned(core: string | undefined, command: readonly string[]): string[] {
+  return core === undefined ? [...command] : ["taskset", "-c", core, ...command];
+}
+
+/** CPU seconds used so far by a process and by its main thread, from /proc (undefined elsewhere). */
+function cpuSeconds(pid: number): { process: number; mainThread: number } | undefined {
+  const read = (path: string): number | undefined => {
+    if (!existsSync(path)) return undefined;
+    // The fields after the command name (which may hold spaces) start at ") ".
+    const fields = readFileSync(path, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  const process = read(`/proc/${pid}/stat`);
+  const mainThread = read(`/proc/${pid}/task/${pid}/stat`);
+  return process === undefined || mainThread === undefined ? undefined : { process, mainThread };
+}
+
+function milliseconds(text: string | undefined): number {
+  const match = /^([0-9.]+)(us|ms|s)$/.exec(text ?? "");
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+}
+
+export async function wrk(url: string, script: string, serverPid: number, seconds: string): Promise<WrkFigures> {
+  const before = cpuSeconds(serverPid);
+  const run = Bun.spawn(pinned(PINNING?.load, ["wrk", "-t1", "-c64", `-d${seconds}s`, "--latency", "-s", script, url]), { stdout: "pipe", stderr: "pipe" });
+  const output = await new Response(run.stdout).text();
+  if ((await run.exited) !== 0) throw new Error(`wrk failed: ${await new Response(run.stderr).text()}`);
+  const after = cpuSeconds(serverPid);
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
+  const cpu = before && after && requests > 0 ? { processMicros: ((after.process - before.process) / requests) * 1e6, eventLoopMicros: ((after.mainThread - before.mainThread) / requests) * 1e6 } : {};
+  return {
+    requestsPerSecond: Number(/Requests\/sec:\s+([0-9.]+)/.exec(output)?.[1] ?? 0),
+    p99Ms: milliseconds(/99%\s+(\S+)/.exec(output)?.[1]),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0),
+    ...cpu,
+  };
+}
