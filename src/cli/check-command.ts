@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { runGoldenTests } from "../compiler/golden/run-golden-tests.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
-import { LoadError } from "../engine/bundle/load-problem.ts";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { objectAt } from "../engine/value/json-access.ts";
-import { parseJson } from "../engine/value/parse-json.ts";
+import { readBundleFile } from "../rule-files/read-bundle-file.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { isDirectory, repeatedIdProblems } from "../rule-files/source-documents.ts";
@@ -79,12 +77,6 @@ function checkFile(file: string, directoryOf: (file: string) => RulesDirectory):
 }
 
 function checkBundle(file: string): FileReport {
-  const parsed = parseJson(readFileSync(file, "utf8"));
-  if (!parsed.ok) return { file, problems: [{ code: "BUNDLE_INVALID", message: parsed.message, file }], tests: [] };
-  try {
-    return { file, ruleset: LoadedRuleset.fromBundle(parsed.value).id, problems: [], tests: [] };
-  } catch (error) {
-    if (error instanceof LoadError) return { file, problems: error.problems.map((problem) => ({ ...problem, file })), tests: [] };
-    throw error;
-  }
+  const read = readBundleFile(file);
+  return read.ok ? { file, ruleset: read.ruleset.id, problems: [], tests: [] } : { file, problems: read.problems, tests: [] };
 }

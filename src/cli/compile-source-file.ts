@@ -1,5 +1,5 @@
 import { dirname, resolve } from "node:path";
-import type { SchemaLoader } from "../compiler/checks/static-checks.ts";
+import type { SchemaLoader } from "../compiler/checks/schema-file.ts";
 import { compileRuleset, type CompiledRuleset } from "../compiler/compile-ruleset.ts";
 import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";

@@ -1,6 +1,7 @@
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
-import { staticProblems, type SchemaLoader } from "./checks/static-checks.ts";
+import type { SchemaLoader } from "./checks/schema-file.ts";
+import { staticProblems } from "./checks/static-checks.ts";
 import { buildBundle } from "./manifest/build-manifest.ts";
 import { locateProblems, type DocumentSources, type PlacedProblem } from "./problems/problem-place.ts";
 import { parentInvalid, RulesetResolver, type Registry, type ResolvedRuleset } from "./resolve/resolve-ruleset.ts";
@@ -66,5 +67,7 @@ function problemsBesideSchemaProblems(document: JsonValue, schemaProblems: reado
   }
   const refused = schemaProblems.map((problem) => problem.place!.path.join("/"));
   const overlaps = (path: string): boolean => refused.some((other) => path === other || path.startsWith(`${other}/`) || other.startsWith(`${path}/`));
-  return problems.filter((problem) => problem.place?.document === document && !overlaps(problem.place.path.join("/")));
+  // Problems placed straight in another file (an entity schema file) are not consequences of the refused places.
+  const inSchemaFile = (problem: PlacedProblem): boolean => problem.place === undefined && problem.file !== undefined;
+  return problems.filter((problem) => inSchemaFile(problem) || (problem.place?.document === document && !overlaps(problem.place.path.join("/"))));
 }

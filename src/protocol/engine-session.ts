@@ -108,7 +108,7 @@ export class EngineSession {
     const registry = optionalObject(request, "registry") ?? {};
     const schemaDocuments = optionalObject(request, "schemaDocuments");
     // Entity schemas are found by the file part of their $ref; without schemaDocuments the path checks are skipped.
-    const loadSchema = schemaDocuments && ((file: string) => (Object.hasOwn(schemaDocuments, file) ? schemaDocuments[file] : undefined));
+    const loadSchema = schemaDocuments && ((file: string) => (Object.hasOwn(schemaDocuments, file) ? { ok: true as const, document: schemaDocuments[file]! } : undefined));
     return compileRuleset(document, { registry: new Map(Object.entries(registry)), loadSchema }).bundle;
   }
 

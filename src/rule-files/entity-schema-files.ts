@@ -1,36 +1,44 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { SchemaLoader } from "../compiler/checks/static-checks.ts";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import type { SchemaFile, SchemaLoader } from "../compiler/checks/schema-file.ts";
 import { readSource } from "../compiler/source/read-source.ts";
-import type { JsonValue } from "../engine/value/json-value.ts";
 
 /**
  * Entity schemas named by `$ref` relative to the directory of the rulesets (JSON or YAML,
  * OpenAPI or JSON Schema). A reference that leaves that directory, or a file that cannot be read
  * or parsed, does not resolve (SCHEMA_REF_UNRESOLVED): rules never reach outside their folder.
+ * A file that does not parse is reported with its own problems, at their lines in it.
  * Each file is read once per loader, so rulesets of one directory share one.
  */
 export function entitySchemaLoader(rulesDirectory: string): SchemaLoader {
   const directory = resolve(rulesDirectory);
-  const cache = new Map<string, JsonValue | undefined>();
+  const cache = new Map<string, SchemaFile>();
   return (ref: string) => {
-    if (cache.has(ref)) return cache.get(ref);
-    const document = readSchemaFile(directory, ref);
-    cache.set(ref, document);
-    return document;
+    let read = cache.get(ref);
+    if (read === undefined) cache.set(ref, (read = readSchemaFile(directory, ref)));
+    return read;
   };
 }
 
-function readSchemaFile(directory: string, ref: string): JsonValue | undefined {
-  if (ref === "" || isAbsolute(ref)) return undefined;
+const refused = (reason: string): SchemaFile => ({ ok: false, reason, problems: [] });
+
+function readSchemaFile(directory: string, ref: string): SchemaFile {
+  if (ref === "") return refused("it names no file");
+  if (isAbsolute(ref)) return refused("a schema file is named relative to the rules directory");
+  // Problems name the file as the $ref does, not as links resolve.
+  const file = resolve(directory, ref);
+  let text: string;
   try {
-    const path = realpathSync(resolve(directory, ref));
+    const path = realpathSync(file);
     const inside = relative(realpathSync(directory), path);
     // Outside means a `..` segment first; a name such as `..data` (a ConfigMap's) is inside.
-    if (inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
-    const read = readSource(readFileSync(path, "utf8"), path);
-    return read.ok ? read.value : undefined;
-  } catch {
-    return undefined;
+    if (inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return refused("the file is outside the rules directory");
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return refused(code === "ENOENT" ? "there is no such file in the rules directory" : `the file cannot be read (${String(code ?? error)})`);
   }
+  const read = readSource(text, file);
+  if (read.ok) return { ok: true, document: read.value, source: { file, locate: read.locate } };
+  return { ok: false, reason: `${basename(file)} has ${read.problems.length} problem(s) of its own`, problems: read.problems };
 }

@@ -67,7 +67,11 @@ export function repeatedIdProblems(sources: readonly SourceFile[]): LoadProblem[
     if (source.id === undefined) continue;
     const earlier = first.get(source.id);
     if (earlier === undefined) first.set(source.id, source.file);
-    else problems.push({ code: "RULESET_DUPLICATE", message: `ruleset ${source.id} is also defined by ${basename(earlier)}`, file: source.file });
+    else {
+      // At the id that repeats the other file's, when the file was read far enough to have places.
+      const position = source.locate?.(["metadata", "id"], "value");
+      problems.push({ code: "RULESET_DUPLICATE", message: `ruleset ${source.id} is also defined by ${basename(earlier)}`, file: source.file, ...position });
+    }
   }
   return problems;
 }

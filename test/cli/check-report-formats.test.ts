@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { formatProblem } from "../../src/cli/check-report/text-report.ts";
 import { escapeData, escapeProperty } from "../../src/cli/check-report/github-report.ts";
 import { xml } from "../../src/cli/check-report/junit-report.ts";
 import { CASES_DIR } from "../support/golden-files.ts";
@@ -19,9 +20,19 @@ const broken = temporaryDirectory({
   "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"),
 });
 const empty = temporaryDirectory({ "notes.txt": "nothing here\n" });
+// Problems in other files than the ruleset's own: a schema file, a bundle, a second file with one ruleset id.
+const goldenCase = (file: string, index: number): { files: Record<string, string> } =>
+  (JSON.parse(readFileSync(join(CASES_DIR, "located-problems", file), "utf8")) as { cases: { files: Record<string, string> }[] }).cases[index]!;
+const brokenSchema = goldenCase("schema-files.json", 0).files;
+const others = temporaryDirectory({
+  ...brokenSchema,
+  "again.ruleset.yaml": brokenSchema["loans.ruleset.yaml"]!,
+  "loans.bundle.json": goldenCase("bundles.json", 4).files["loans.bundle.json"]!,
+});
 afterAll(() => {
   broken.remove();
   empty.remove();
+  others.remove();
 });
 const loans = join(broken.path, "loans.ruleset.yaml");
 // Paths are written relative to the working directory (the project root in these runs) when below it.
@@ -34,6 +45,23 @@ describe("text", () => {
     const lines = run.stdout.split("\n").filter((line) => line.includes(": SCHEMA_INVALID") || line.includes(": PATH_UNKNOWN"));
     expect(lines).toEqual(threeMistakes.problems.map((problem) => expect.stringMatching(new RegExp(`^${shown(loans).replace(/[.\\/]/g, "\\$&")}:${problem.line}:${problem.column}: ${problem.code} \\[${problem.rule}\\] `))));
     expect(run.stdout).toContain("`dta` is not a variable root (data, original, actor, ctx, params, item, value, field, arg): did you mean `data`?");
+  });
+
+  test("every line that is not a file's header, a golden test or the totals is a problem in the annotate-able form", async () => {
+    const run = await runCli(["check", broken.path, others.path]);
+    expect(run.status).toBe(1);
+    const lines = run.stdout.trimEnd().split("\n");
+    const header = /^\S.*: (?:ok|\d+ problem\(s\))$/;
+    const problemLines = lines.filter((line) => !header.test(line) && !line.startsWith(" ") && !/^(?:OK|FAILED): /.test(line));
+    for (const line of problemLines) expect(line).toMatch(/^(.+):(\d+):(\d+): ([A-Z_]+) (\[[^\]]+\] )?.+$/);
+    expect(problemLines.length).toBe(Number(/ (\d+) problem\(s\), /.exec(lines.at(-1)!)?.[1]));
+    const codes = new Set(problemLines.map((line) => /: ([A-Z_]+) /.exec(line)?.[1]));
+    for (const code of ["SCHEMA_INVALID", "PATH_UNKNOWN", "SOURCE_INVALID", "SCHEMA_REF_UNRESOLVED", "BUNDLE_INVALID", "RULESET_DUPLICATE"]) expect(codes).toContain(code);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}FAIL /));
+  });
+
+  test("a problem of the whole file is put at 1:1, and a message that spans lines is kept on one", () => {
+    expect(formatProblem({ code: "FILE_UNREADABLE", message: "cannot read the file:\n  EACCES", file: "/rules/a.bundle.json" })).toBe("/rules/a.bundle.json:1:1: FILE_UNREADABLE cannot read the file: EACCES");
   });
 
   test("--json keeps the document and gives each problem its line and column", async () => {

@@ -2,12 +2,13 @@ import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 import { displayPath, summaryLine, totalsOf, type FileReport } from "./file-report.ts";
 
 /**
- * `path:line:column: CODE [rule-id] message`: the form editors and CI problem matchers read.
- * Without a known place the line and column are left out (`path: CODE message`).
+ * `path:line:column: CODE [rule-id] message` on one line: the form editors and CI problem
+ * matchers read. A problem of the whole file (one that cannot be read) is put at its start, 1:1,
+ * so that no problem line escapes a matcher.
  */
 export function formatProblem(problem: LoadProblem): string {
-  const place = problem.line === undefined ? "" : `:${problem.line}${problem.column === undefined ? "" : `:${problem.column}`}`;
-  return `${displayPath(problem.file ?? "")}${place}: ${problem.code}${problem.rule ? ` [${problem.rule}]` : ""} ${problem.message}`;
+  const message = problem.message.replace(/\s*[\r\n]+\s*/g, " ");
+  return `${displayPath(problem.file ?? "")}:${problem.line ?? 1}:${problem.column ?? 1}: ${problem.code}${problem.rule ? ` [${problem.rule}]` : ""} ${message}`;
 }
 
 /** The report for a terminal: each file, its problems, its golden tests, then the totals. */

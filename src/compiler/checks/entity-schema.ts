@@ -23,6 +23,30 @@ export function resolveFragment(document: JsonValue, fragment: string): JsonValu
   return node;
 }
 
+/** Where a fragment leaves its document: the deepest path of it that exists, and the names there. */
+export interface FragmentMiss {
+  readonly found: readonly string[];
+  readonly missing: string;
+  /** The member names of the node at `found`, or undefined when it is not an object. */
+  readonly known: readonly string[] | undefined;
+}
+
+/** Why resolveFragment found nothing; worked out again only for the fragment that failed. */
+export function fragmentMiss(document: JsonValue, fragment: string): FragmentMiss | undefined {
+  let node: JsonValue | undefined = document;
+  const found: string[] = [];
+  const path = fragment.replace(/^[#/]+/, "");
+  if (path === "") return undefined;
+  for (const raw of path.split("/")) {
+    const part = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (!isJsonObject(node)) return { found, missing: part, known: undefined };
+    if (!Object.hasOwn(node, part)) return { found, missing: part, known: Object.keys(node) };
+    node = node[part];
+    found.push(part);
+  }
+  return undefined;
+}
+
 /** Follows `$ref`s that stay inside the document; undefined for a chain that does not resolve or loops. */
 function followLocalRefs(document: JsonValue, schema: JsonValue | undefined): JsonValue | undefined {
   let node = schema;

@@ -5,21 +5,13 @@ import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/jso
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { expressionTooDeep, placedRuleExpressions, reachableNames, walkExpression } from "../expressions/expression-walk.ts";
 import { closestName, didYouMean } from "../problems/closest-name.ts";
-import { placeIn, type PlacedProblem } from "../problems/problem-place.ts";
+import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import type { DeclarationPlaces } from "../resolve/declaration-places.ts";
 import type { MemberPart } from "../source/source-position.ts";
-import { followSchemaPath, pointerSegments, resolveFragment, schemaAtPath } from "./entity-schema.ts";
+import { followSchemaPath, pointerSegments, schemaAtPath } from "./entity-schema.ts";
+import { loadEntitySchemas, type EntitySchema } from "./entity-schemas.ts";
+import type { SchemaLoader } from "./schema-file.ts";
 
-/**
- * Returns the parsed document an entity's `$ref` names (the part before `#`), or undefined when
- * there is none.
- */
-export type SchemaLoader = (file: string) => JsonValue | undefined;
-
-interface EntitySchema {
-  readonly document: JsonValue;
-  readonly schema: JsonValue;
-}
 
 /** Where a problem sits: inside which declared rule, function or entity, and where inside it. */
 interface Inside {
@@ -62,7 +54,11 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
   const params = objectAt(resolved.params);
   const functions = objectAt(resolved.functions);
   const operators = objectAt(resolved.operators);
-  const entitySchemas = loadSchema ? loadEntitySchemas(entities, loadSchema, add) : new Map<string, EntitySchema>();
+  const refPlace = (name: string): ProblemPlace | undefined => {
+    const declared = places?.entities.get(name);
+    return declared && placeIn(declared.document, [...declared.path, "schema", "$ref"]);
+  };
+  const entitySchemas = loadSchema ? loadEntitySchemas(entities, loadSchema, refPlace, (problem) => problems.push(problem)) : new Map<string, EntitySchema>();
 
   for (const [name, entity] of Object.entries(entities)) {
     const schema = entitySchemas.get(name);
@@ -218,23 +214,6 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
     }
   }
   return problems;
-}
-
-function loadEntitySchemas(entities: JsonObject, loadSchema: SchemaLoader, add: AddProblem): Map<string, EntitySchema> {
-  const schemas = new Map<string, EntitySchema>();
-  for (const [name, entity] of Object.entries(entities)) {
-    const ref = stringAt(objectAt(objectAt(entity).schema).$ref);
-    const hash = ref.indexOf("#");
-    const file = hash === -1 ? ref : ref.slice(0, hash);
-    const fragment = hash === -1 ? "" : ref.slice(hash + 1);
-    const document = loadSchema(file);
-    const schema = document === undefined ? undefined : resolveFragment(document, fragment);
-    if (document === undefined || schema === undefined) {
-      add("SCHEMA_REF_UNRESOLVED", `entity ${name}: ${ref} cannot be resolved`, undefined, { declaration: "entities", name, path: ["schema", "$ref"] });
-    }
-    else schemas.set(name, { document, schema });
-  }
-  return schemas;
 }
 
 /** The root and segments of a `{var}` node, or undefined for other nodes. */

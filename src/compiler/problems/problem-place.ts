@@ -17,6 +17,11 @@ export interface ProblemPlace {
 /** A load problem as the compiler first finds it. */
 export interface PlacedProblem extends LoadProblem {
   readonly place?: ProblemPlace;
+  /**
+   * The member of a ruleset that led to a problem placed in another file (an entity's `$ref` for
+   * a problem inside its schema file): the message ends by naming its file, line and column.
+   */
+  readonly referencedFrom?: ProblemPlace;
 }
 
 /** The file a document was read from and how to find places in it. */
@@ -38,11 +43,14 @@ export function placeIn(document: JsonValue, path: readonly string[], part: Memb
  * the order of their lines.
  */
 export function locateProblems(problems: readonly PlacedProblem[], sources: DocumentSources | undefined): LoadProblem[] {
-  const located = problems.map(({ place, ...problem }): LoadProblem => {
+  const locate = (place: ProblemPlace | undefined): { file: string; line?: number; column?: number } | undefined => {
     const source = place === undefined ? undefined : sources?.(place.document);
-    if (place === undefined || source === undefined) return problem;
-    const position = source.locate(place.path, place.part);
-    return { ...problem, file: source.file, ...position };
+    return place === undefined || source === undefined ? undefined : { file: source.file, ...source.locate(place.path, place.part) };
+  };
+  const located = problems.map(({ place, referencedFrom, ...problem }): LoadProblem => {
+    const reference = locate(referencedFrom);
+    const message = reference?.line === undefined ? problem.message : `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`;
+    return { ...problem, message, ...locate(place) };
   });
   const fileOrder = new Map<string | undefined, number>();
   for (const problem of located) if (!fileOrder.has(problem.file)) fileOrder.set(problem.file, fileOrder.size);
@@ -56,4 +64,9 @@ export function locateProblems(problems: readonly PlacedProblem[], sources: Docu
         a.index - b.index,
     )
     .map((entry) => entry.problem);
+}
+
+/** The last segment of a path, slash or backslash separated (the compiler has no path API). */
+function fileName(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
 }

@@ -272,22 +272,29 @@ function overrideRules(id: string, origin: string, overrides: readonly JsonValue
     const override = objectAt(entry);
     const ruleId = stringAt(override.rule);
     const rule = rulesById.get(ruleId);
-    const at = (member: string): ProblemPlace => placeIn(doc, ["overrides", "rules", String(index), member]);
+    const at = (...member: string[]): ProblemPlace => placeIn(doc, ["overrides", "rules", String(index), ...member]);
     if (!rule) failWith("RULE_UNKNOWN", `${id}: overrides unknown rule ${ruleId}${didYouMean(ruleId, rulesById.keys())}`, at("rule"));
     const policy = stringAt(rule.overridePolicy);
     if (policy === "locked") failWith("RULE_LOCKED", `${id}: rule ${ruleId} is locked by ${stringAt(rule.origin)}`, at("rule"), ruleId);
     const change = objectAt(override.set);
     if (policy === "tighten-only" || policy === "") {
-      const newRank = SEVERITY_RANK[stringAt(change.severity)];
-      const currentRank = SEVERITY_RANK[stringAt(rule.severity)];
-      const loosened =
-        change.enabled === false ||
-        (newRank !== undefined && currentRank !== undefined && newRank < currentRank) ||
-        (truthy(objectAt(change.acceptance).allowed) && !truthy(objectAt(rule.acceptance).allowed)) ||
-        (change.acknowledgement === "none" && rule.acknowledgement === "required");
-      if (loosened) failWith("RULE_LOOSENED", `${id}: rule ${ruleId} is tighten-only and this override loosens it`, at("set"), ruleId);
+      const loosened = loosenedMember(change, rule);
+      if (loosened !== undefined) {
+        failWith("RULE_LOOSENED", `${id}: rule ${ruleId} is tighten-only and this override loosens it (${loosened.join(".")})`, at("set", ...loosened), ruleId);
+      }
     }
     for (const [member, value] of Object.entries(change)) setMember(rule, member, value);
     rule.overriddenBy = origin;
   }
+}
+
+/** The member of an override's `set` that loosens a rule (its path inside `set`), or undefined; the author is sent to that line. */
+function loosenedMember(change: JsonObject, rule: JsonObject): string[] | undefined {
+  const newRank = SEVERITY_RANK[stringAt(change.severity)];
+  const currentRank = SEVERITY_RANK[stringAt(rule.severity)];
+  if (change.enabled === false) return ["enabled"];
+  if (newRank !== undefined && currentRank !== undefined && newRank < currentRank) return ["severity"];
+  if (truthy(objectAt(change.acceptance).allowed) && !truthy(objectAt(rule.acceptance).allowed)) return ["acceptance", "allowed"];
+  if (change.acknowledgement === "none" && rule.acknowledgement === "required") return ["acknowledgement"];
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq, parseAllDocuments, visit, type Document, type Scalar } from "yaml";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
-import type { SourcePosition } from "./source-position.ts";
+import { positionAt, type SourcePosition } from "./source-position.ts";
 import { yamlLocator } from "./yaml-locator.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
 import { YAML_11_FLAVOURS, describeReading, readPlainScalarAsYaml11, sameAsYaml12 } from "./yaml-1-1-readings.ts";
@@ -32,8 +32,15 @@ export function readYamlSource(text: string, file: string): SourceRead {
     problems.push(position === undefined ? { code: "SOURCE_INVALID", message, file } : { code: "SOURCE_INVALID", message, file, line: position.line, column: position.col });
   };
 
-  if (deepestFlowNesting(text) > MAX_FLOW_DEPTH) {
-    invalid(`${TOO_DEEP}: flow collections ([ ] and { }) nest more than ${MAX_FLOW_DEPTH} deep`, undefined);
+  // Where the parser gives up on its own stack, no place is known: line 1 stands for the file.
+  const tooDeep = (position: { line: number; col: number } = { line: 1, col: 1 }): void => {
+    if (!problems.some((problem) => problem.message.startsWith(TOO_DEEP))) invalid(`${TOO_DEEP}: it nests deeper than the parser can follow (the whole file is refused; look for its deepest nesting)`, position);
+  };
+  const beyond = firstOpenerBeyond(text, MAX_FLOW_DEPTH);
+  if (beyond !== undefined) {
+    // The line counter fills only as the parser runs, which it must not here.
+    const { line, column } = positionAt(text, beyond);
+    invalid(`${TOO_DEEP}: flow collections ([ ] and { }) nest more than ${MAX_FLOW_DEPTH} deep from here`, { line, col: column });
     return { ok: false, problems };
   }
 
@@ -63,7 +70,7 @@ export function readYamlSource(text: string, file: string): SourceRead {
     }
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    invalid(TOO_DEEP, undefined);
+    tooDeep();
   }
 
   documents.forEach((document, index) => {
@@ -71,7 +78,7 @@ export function readYamlSource(text: string, file: string): SourceRead {
     for (const error of document.errors) {
       const message = firstLine(error.message);
       if (message !== TOO_DEEP) invalid(`not valid YAML: ${message}`, error.linePos?.[0]);
-      else if (!problems.some((problem) => problem.message === TOO_DEEP)) invalid(TOO_DEEP, error.linePos?.[0]);
+      else tooDeep(error.linePos?.[0]);
     }
     for (const warning of document.warnings) {
       if (warning.code !== "TAG_RESOLVE_FAILED") problems.push({ code: "YAML_NOT_PORTABLE", message: firstLine(warning.message), file, ...at(warning.pos[0]) });
@@ -82,7 +89,7 @@ export function readYamlSource(text: string, file: string): SourceRead {
       });
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      invalid(TOO_DEEP, undefined);
+      tooDeep();
     }
   });
 
@@ -94,7 +101,7 @@ export function readYamlSource(text: string, file: string): SourceRead {
     if (first !== undefined) value = first.toJS() as JsonValue;
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    invalid(TOO_DEEP, undefined);
+    tooDeep();
   }
   return finishRead(value ?? null, problems, locate);
 }
@@ -208,15 +215,23 @@ function describe12(value: unknown): string {
  */
 const MAX_FLOW_DEPTH = 1000;
 
-/** How deep `[` and `{` nest, from the lexer's tokens (quoted scalars and comments are single tokens). */
-function deepestFlowNesting(text: string): number {
+/** The lexer's tokens that stand for no text (document start, flow end, scalar start): they take no room in offsets. */
+const CONTROL_TOKENS = new Set(["\x02", "\x18", "\x1f"]);
+
+/**
+ * The offset of the first `[` or `{` nested deeper than `limit`, or undefined, from the lexer's
+ * tokens (quoted scalars and comments are single tokens).
+ */
+function firstOpenerBeyond(text: string, limit: number): number | undefined {
   let depth = 0;
-  let deepest = 0;
+  let offset = 0;
   for (const token of new Lexer().lex(text)) {
-    if (token === "[" || token === "{") deepest = Math.max(deepest, ++depth);
-    else if (token === "]" || token === "}") depth = Math.max(0, depth - 1);
+    if (token === "[" || token === "{") {
+      if (++depth > limit) return offset;
+    } else if (token === "]" || token === "}") depth = Math.max(0, depth - 1);
+    if (!CONTROL_TOKENS.has(token)) offset += token.length;
   }
-  return deepest;
+  return undefined;
 }
 
 const TOO_DEEP = "the YAML is nested too deeply to read";

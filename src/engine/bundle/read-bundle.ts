@@ -3,6 +3,7 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { Channel } from "./channel.ts";
 import { isChannel } from "./channel.ts";
 import { SUPPORTED_BUNDLE_MAJOR } from "./bundle-format.ts";
+import { BundleMemberError } from "./bundle-member-error.ts";
 import { loadFailure } from "./load-problem.ts";
 
 /**
@@ -16,32 +17,42 @@ export interface ReadRuleset {
   readonly manifests: Readonly<Partial<Record<Channel, JsonObject>>>;
 }
 
-/** Whether a manifest has the members every evaluator relies on, and the expected channel. */
+const ENVELOPE = ["id", "version", "checksum", "rules", "channel"] as const;
+
+/**
+ * The member of a manifest that breaks the envelope every evaluator relies on (the expected
+ * channel included): `[]` for a manifest that is not an object, undefined for a sound one.
+ */
+function envelopeFault(manifest: JsonValue | undefined, channel?: Channel): string[] | undefined {
+  if (!isJsonObject(manifest)) return [];
+  const fault = ENVELOPE.find((member) => {
+    const value = manifest[member];
+    if (member === "rules") return !Array.isArray(value);
+    if (member === "channel") return channel === undefined ? !isChannel(value) : value !== channel;
+    return typeof value !== "string";
+  });
+  return fault === undefined ? undefined : [fault];
+}
+
 function hasManifestEnvelope(manifest: JsonValue | undefined, channel?: Channel): manifest is JsonObject {
-  return (
-    isJsonObject(manifest) &&
-    typeof manifest.id === "string" &&
-    typeof manifest.version === "string" &&
-    typeof manifest.checksum === "string" &&
-    Array.isArray(manifest.rules) &&
-    (channel === undefined ? isChannel(manifest.channel) : manifest.channel === channel)
-  );
+  return envelopeFault(manifest, channel) === undefined;
 }
 
 export function readBundle(bundle: JsonValue): ReadRuleset {
-  if (!isJsonObject(bundle)) loadFailure("BUNDLE_INVALID", "a bundle must be a JSON object");
+  if (!isJsonObject(bundle)) throw new BundleMemberError("BUNDLE_INVALID", "a bundle must be a JSON object", []);
   const format = bundle.ruleCascadeBundle;
   // A bundle that states no format version is not one of the versions this runtime implements.
   if (typeof format !== "string" || !format.startsWith(`${SUPPORTED_BUNDLE_MAJOR}.`)) {
-    loadFailure("BUNDLE_UNSUPPORTED", `bundle format ${JSON.stringify(format ?? null)} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`);
+    throw new BundleMemberError("BUNDLE_UNSUPPORTED", `bundle format ${JSON.stringify(format ?? null)} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`, ["ruleCascadeBundle"]);
   }
   const manifests = bundle.manifests;
-  if (!isJsonObject(manifests)) loadFailure("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest");
+  if (!isJsonObject(manifests)) throw new BundleMemberError("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest", ["manifests"]);
   const server = manifests.server;
   const client = manifests.client;
   for (const [channel, manifest] of [["server", server], ["client", client]] as const) {
-    if (!hasManifestEnvelope(manifest, channel)) {
-      loadFailure("BUNDLE_INVALID", `the ${channel} manifest must have 'id', 'version', 'checksum', 'rules' and 'channel' "${channel}"`);
+    const fault = envelopeFault(manifest, channel);
+    if (fault !== undefined) {
+      throw new BundleMemberError("BUNDLE_INVALID", `the ${channel} manifest must have 'id', 'version', 'checksum', 'rules' and 'channel' "${channel}"`, ["manifests", channel, ...fault]);
     }
   }
   const serverManifest = server as JsonObject;

@@ -7,8 +7,8 @@ import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
 import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../../engine/value/json-value.ts";
-import { parseJson } from "../../engine/value/parse-json.ts";
 import { entitySchemaLoader } from "../../rule-files/entity-schema-files.ts";
+import { readBundleFile } from "../../rule-files/read-bundle-file.ts";
 import { ruleFilesOf } from "../../rule-files/rule-files-of-directory.ts";
 import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";
@@ -89,22 +89,11 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
     }
   }
   for (const file of files.bundle) {
-    const text = readText(file, problems);
-    if (text === undefined) continue;
-    const parsed = parseJson(text);
-    if (!parsed.ok) {
-      problems.push({ code: "BUNDLE_INVALID", message: parsed.message, file });
-      continue;
-    }
-    try {
-      const ruleset = LoadedRuleset.fromBundle(parsed.value, operators);
-      if (claim(ruleset.id, file)) {
-        served.set(ruleset.id, serveRuleset(parsed.value as JsonObject, ruleset, undefined));
-        bundles.set(ruleset.id, parsed.value as JsonObject);
-      }
-    } catch (error) {
-      if (!(error instanceof LoadError)) throw error;
-      problems.push(...error.problems.map((problem) => ({ ...problem, file })));
+    const read = readBundleFile(file, operators);
+    if (!read.ok) problems.push(...read.problems);
+    else if (claim(read.ruleset.id, file)) {
+      served.set(read.ruleset.id, serveRuleset(read.bundle, read.ruleset, undefined));
+      bundles.set(read.ruleset.id, read.bundle);
     }
   }
 
