@@ -20,32 +20,22 @@ export function zipArchive(entries: readonly ArchiveEntry[], mtime: number): Uin
     const method = entry.kind === "file" ? DEFLATE : STORE;
     const crc = Bun.hash.crc32(data);
     if (compressed.length > MAX_32 || data.length > MAX_32 || offset > MAX_32) throw new PackagingError("ARCHIVE_TOO_LARGE", `'${entry.path}' needs zip64, which this writer does not write`);
+    // Both headers carry the same run of fields: version needed, flags, method, time, date, CRC, sizes, name length.
+    const common = (view: DataView, at: number): void => {
+      [VERSION_NEEDED, UTF8_NAMES, method, time, date].forEach((value, index) => view.setUint16(at + 2 * index, value, true));
+      [crc, compressed.length, data.length].forEach((value, index) => view.setUint32(at + 10 + 4 * index, value, true));
+      view.setUint16(at + 22, name.length, true);
+    };
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true);
-    local.setUint16(4, VERSION_NEEDED, true);
-    local.setUint16(6, UTF8_NAMES, true);
-    local.setUint16(8, method, true);
-    local.setUint16(10, time, true);
-    local.setUint16(12, date, true);
-    local.setUint32(14, crc, true);
-    local.setUint32(18, compressed.length, true);
-    local.setUint32(22, data.length, true);
-    local.setUint16(26, name.length, true);
+    common(local, 4);
     locals.push(new Uint8Array(local.buffer), name, compressed);
 
     const unixMode = (entry.kind === "directory" ? S_IFDIR : S_IFREG) | (entry.mode & 0o7777);
     const central = new DataView(new ArrayBuffer(46));
     central.setUint32(0, 0x02014b50, true);
     central.setUint16(4, MADE_ON_UNIX, true);
-    central.setUint16(6, VERSION_NEEDED, true);
-    central.setUint16(8, UTF8_NAMES, true);
-    central.setUint16(10, method, true);
-    central.setUint16(12, time, true);
-    central.setUint16(14, date, true);
-    central.setUint32(16, crc, true);
-    central.setUint32(20, compressed.length, true);
-    central.setUint32(24, data.length, true);
-    central.setUint16(28, name.length, true);
+    common(central, 6);
     // The Unix mode in the high half, the MS-DOS directory flag in the low.
     central.setUint32(38, ((unixMode << 16) | (entry.kind === "directory" ? 0x10 : 0)) >>> 0, true);
     central.setUint32(42, offset, true);

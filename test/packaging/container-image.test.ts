@@ -7,6 +7,7 @@ import packageJson from "../../package.json" with { type: "json" };
 import { MEDIA_TYPES, sha256 } from "../../src/packaging/oci-image-writer.ts";
 import { sharedLibraries } from "../../src/packaging/shared-libraries.ts";
 import { buildRelease } from "../support/build-release.ts";
+import { logWatcher } from "../support/log-watcher.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /**
@@ -109,24 +110,6 @@ test("the root file system holds the executable, the user, and exactly the libra
   expect(readFileSync(join(rootfs, "etc/passwd"), "utf8")).toContain("nonroot:x:65532:65532:");
   expect(readFileSync(join(rootfs, "etc/group"), "utf8")).toContain("nonroot:x:65532:");
 });
-
-/** Reads a process's standard output until a pattern shows, or fails with what it printed. */
-function logWatcher(stream: ReadableStream<Uint8Array>): { log: () => string; waitFor: (pattern: RegExp) => Promise<void> } {
-  const reader = stream.getReader();
-  let log = "";
-  return {
-    log: () => log,
-    waitFor: async (pattern) => {
-      const deadline = Date.now() + 20000;
-      while (!pattern.test(log)) {
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${log}`);
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the server exited:\n${log}`);
-        log += new TextDecoder().decode(value);
-      }
-    },
-  };
-}
 
 async function evaluate(url: string): Promise<{ decision: string; findings: { code: string }[] }> {
   const response = await fetch(`${url}/evaluations`, {
