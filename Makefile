@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build clean chromium
+.PHONY: install run test typecheck bench build image clean chromium podman
 
 install: node_modules/.install-stamp
 
@@ -25,8 +25,12 @@ run: install
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || sudo apt-get install -y -qq chromium
 
+# The image test runs the image with podman (runc: crun refuses hybrid cgroups); both are Debian packages, installed when missing.
+podman:
+	@(command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc) || sudo apt-get install -y -qq podman runc
+
 # The type check runs first: a type error fails the build like a failing test.
-test: install chromium
+test: install chromium podman
 	node_modules/.bin/tsc --noEmit -p .
 	$(BUN) test --timeout 30000
 
@@ -38,8 +42,13 @@ bench: install chromium
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk) || sudo apt-get install -y -qq wrk
 	$(BUN) bench/run.ts
 
+# Executables, release archives and SHA256SUMS for every platform, and the browser module.
 build: install
 	$(BUN) build.ts
+
+# The container image as an oci-archive, written without a daemon or network (README, "Container image").
+image: install
+	$(BUN) build.ts image
 
 clean:
 	rm -rf dist node_modules

@@ -1,16 +1,23 @@
 /**
- * `make build`: one executable per platform in dist/, `rule-server-<os>-<arch>[.exe]`, and
- * dist/SHA256SUMS. Each executable holds everything: the Bun runtime, the code, the worker entry
- * point and RE2's WebAssembly. Also the browser module, dist/browser/rule-cascade.js with its
- * declarations. Usage: `bun build.ts [target...|browser]` (default: every target and the browser).
+ * `make build`: one executable per platform in dist/, `rule-server-<os>-<arch>[.exe]`, its release
+ * archive `rule-server-<os>-<arch>.tar.gz` (`.zip` for Windows) and dist/SHA256SUMS over both. Each
+ * executable holds everything: the Bun runtime, the code, the worker entry point and RE2's
+ * WebAssembly. Also the browser module, dist/browser/rule-cascade.js with its declarations.
+ * `make image`: the container image dist/rule-server-<version>-linux-x64.oci.tar (src/packaging/).
+ * Usage: `bun build.ts [target...|browser|image] [--out dir]` (default: every target and the
+ * browser, into dist/). Archives and image are reproducible: see src/packaging/build-provenance.ts.
  */
 import type { BunPlugin } from "bun";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import packageJson from "./package.json" with { type: "json" };
+import { buildProvenance, type BuildProvenance } from "./src/packaging/build-provenance.ts";
+import { ociArchive } from "./src/packaging/oci-image-writer.ts";
+import { releaseArchive } from "./src/packaging/release-archive.ts";
+import { ruleServerImage } from "./src/packaging/rule-server-image.ts";
 
 const TARGETS = {
   "linux-x64": "bun-linux-x64",
@@ -45,8 +52,16 @@ export function executableName(target: Target): string {
   return `rule-server-${target}${target.startsWith("windows") ? ".exe" : ""}`;
 }
 
-async function buildTarget(target: Target): Promise<string> {
-  const outfile = join(DIST, executableName(target));
+export function archiveName(target: Target): string {
+  return `rule-server-${target}${target.startsWith("windows") ? ".zip" : ".tar.gz"}`;
+}
+
+export function imageName(): string {
+  return `rule-server-${packageJson.version}-linux-x64.oci.tar`;
+}
+
+async function buildTarget(target: Target, dist: string): Promise<string> {
+  const outfile = join(dist, executableName(target));
   const result = await Bun.build({
     // The worker is an entry point of its own, so that the executable can start it.
     entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "server", "workers", "evaluation-worker.ts")],
@@ -74,7 +89,6 @@ const browserPatternBackend: BunPlugin = {
   },
 };
 
-const BROWSER_DIST = join(DIST, "browser");
 
 /** What the browser module must never hold: a Node built-in, CommonJS, re2-wasm, or a path of this machine. */
 function browserModuleProblems(code: string): string[] {
@@ -85,8 +99,9 @@ function browserModuleProblems(code: string): string[] {
   return problems;
 }
 
-export async function buildBrowserModule(): Promise<{ file: string; bytes: number; gzipBytes: number }> {
-  mkdirSync(BROWSER_DIST, { recursive: true });
+export async function buildBrowserModule(dist = DIST): Promise<{ file: string; bytes: number; gzipBytes: number }> {
+  const browserDist = join(dist, "browser");
+  mkdirSync(browserDist, { recursive: true });
   const result = await Bun.build({
     entrypoints: [join(ROOT, "src", "browser", "rule-cascade.ts")],
     target: "browser",
@@ -99,9 +114,9 @@ export async function buildBrowserModule(): Promise<{ file: string; bytes: numbe
   const code = await result.outputs[0]!.text();
   const problems = browserModuleProblems(code);
   if (problems.length > 0) throw new Error(`the browser module is not self-contained: ${problems.join("; ")}`);
-  const file = join(BROWSER_DIST, "rule-cascade.js");
+  const file = join(browserDist, "rule-cascade.js");
   writeFileSync(file, code);
-  writeFileSync(join(BROWSER_DIST, "rule-cascade.d.ts"), browserDeclarations());
+  writeFileSync(join(browserDist, "rule-cascade.d.ts"), browserDeclarations());
   return { file, bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code, { level: 9 }).length };
 }
 
@@ -144,24 +159,78 @@ function browserDeclarations(): string {
   }
 }
 
-async function main(requested: readonly string[]): Promise<void> {
-  if (requested.length === 0 || requested.includes("browser")) {
-    const browser = await buildBrowserModule();
+/** Everything a user of this target downloads, in one directory named for the version and target. */
+function writeArchive(target: Target, executable: string, dist: string, provenance: BuildProvenance): string {
+  const file = join(dist, archiveName(target));
+  const windows = target.startsWith("windows");
+  writeFileSync(
+    file,
+    releaseArchive({
+      root: ROOT,
+      executable,
+      executableName: windows ? "rule-server.exe" : "rule-server",
+      directory: `rule-server-${packageJson.version}-${target}`,
+      format: windows ? "zip" : "tar.gz",
+      sourceDate: provenance.sourceDate,
+    }),
+  );
+  return file;
+}
+
+/** The image needs the linux-x64 executable; it is built here unless this run already did. */
+async function writeImage(dist: string, provenance: BuildProvenance, built: ReadonlyMap<Target, string>): Promise<string> {
+  const executable = built.get("linux-x64") ?? (await buildTarget("linux-x64", dist));
+  const file = join(dist, imageName());
+  const image = ruleServerImage({ executable, version: packageJson.version, description: packageJson.description, license: packageJson.license, ...provenance });
+  writeFileSync(file, ociArchive(image));
+  return file;
+}
+
+interface BuildRequest {
+  readonly browser: boolean;
+  readonly targets: readonly Target[];
+  readonly image: boolean;
+  readonly dist: string;
+}
+
+function buildRequest(args: readonly string[]): BuildRequest {
+  const out = args.indexOf("--out");
+  if (out !== -1 && args[out + 1] === undefined) throw new Error("--out needs a directory");
+  const dist = out === -1 ? DIST : resolve(args[out + 1]!);
+  const names = out === -1 ? [...args] : [...args.slice(0, out), ...args.slice(out + 2)];
+  for (const name of names) if (name !== "browser" && name !== "image" && !(name in TARGETS)) throw new Error(`unknown target ${name}; known: ${Object.keys(TARGETS).join(", ")}, browser, image`);
+  if (names.length === 0) return { browser: true, targets: Object.keys(TARGETS) as Target[], image: false, dist };
+  return { browser: names.includes("browser"), targets: names.filter((name) => name in TARGETS) as Target[], image: names.includes("image"), dist };
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const request = buildRequest(args);
+  if (request.browser) {
+    const browser = await buildBrowserModule(request.dist);
     console.log(`built ${browser.file}: ${(browser.bytes / 1024).toFixed(1)} KiB, ${(browser.gzipBytes / 1024).toFixed(1)} KiB gzip`);
-    if (requested.length === 1) return;
   }
-  const targets = (requested.length > 0 ? requested.filter((name) => name !== "browser") : Object.keys(TARGETS)) as Target[];
-  for (const target of targets) if (!(target in TARGETS)) throw new Error(`unknown target ${target}; known: ${Object.keys(TARGETS).join(", ")}`);
-  mkdirSync(DIST, { recursive: true });
+  if (request.targets.length === 0 && !request.image) return;
+  mkdirSync(request.dist, { recursive: true });
+  const provenance = buildProvenance(ROOT);
+  const built = new Map<Target, string>();
   const sums: string[] = [];
-  for (const target of targets) {
-    const file = await buildTarget(target);
-    const digest = createHash("sha256").update(readFileSync(file)).digest("hex");
-    sums.push(`${digest}  ${executableName(target)}`);
+  const sum = (file: string): void => {
+    sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${relative(request.dist, file)}`);
+  };
+  for (const target of request.targets) {
+    const file = await buildTarget(target, request.dist);
+    built.set(target, file);
     console.log(`built ${file} (rule-server ${packageJson.version})`);
+    const archive = writeArchive(target, file, request.dist, provenance);
+    console.log(`wrote ${archive}`);
+    sum(file);
+    sum(archive);
   }
-  writeFileSync(join(DIST, "SHA256SUMS"), sums.join("\n") + "\n");
-  console.log(`wrote ${join(DIST, "SHA256SUMS")}`);
+  if (request.targets.length > 0) {
+    writeFileSync(join(request.dist, "SHA256SUMS"), sums.sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1)).join("\n") + "\n");
+    console.log(`wrote ${join(request.dist, "SHA256SUMS")}`);
+  }
+  if (request.image) console.log(`wrote ${await writeImage(request.dist, provenance, built)}`);
 }
 
 if (import.meta.main) await main(process.argv.slice(2));

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { ENVIRONMENT_VARIABLES, readEnvironment } from "../../src/server/config/read-environment.ts";
 import { ROUTE_PATHS } from "../../src/server/rule-server.ts";
+import packageJson from "../../package.json" with { type: "json" };
+import { IMAGE } from "../../src/packaging/rule-server-image.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /** The deployment files parse, and their probe paths, ports and variables are the server's. */
@@ -90,6 +92,15 @@ describe("Kubernetes manifests", () => {
     expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
     expect(container.resources.requests.cpu).toBeDefined();
     expect(container.resources.requests.memory).toBeDefined();
+  });
+  test("run the image `make image` writes, tagged with this version, as its user, rules dir and port", () => {
+    expect(container.image).toBe(`registry.example.com/rule-server:${packageJson.version}`);
+    // The image's entry point starts the server; the manifest does not replace it.
+    expect(container.command).toBeUndefined();
+    expect(deployment.spec.template.spec.securityContext.runAsUser).toBe(IMAGE.uid);
+    expect(deployment.spec.template.spec.securityContext.runAsGroup).toBe(IMAGE.gid);
+    expect(env.RULES_DIR).toBe(IMAGE.rulesDir);
+    expect(container.ports[0].containerPort).toBe(IMAGE.port);
   });
   test("keep replicas available through disruptions", () => {
     expect(byKind("PodDisruptionBudget").spec.minAvailable).toBeLessThan(deployment.spec.replicas);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { logWatcher } from "../support/log-watcher.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /**
@@ -51,21 +52,12 @@ test("serves with two workers, evaluates a rule that uses matches, reloads on SI
     stdout: "pipe",
     stderr: "pipe",
   });
-  let log = "";
-  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
-  const waitFor = async (pattern: RegExp): Promise<void> => {
-    const deadline = Date.now() + 15000;
-    while (!pattern.test(log)) {
-      if (Date.now() > deadline) throw new Error(`no ${pattern} in:\n${log}`);
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the executable exited:\n${log}`);
-      log += new TextDecoder().decode(value);
-    }
-  };
+  const output = logWatcher(child.stdout as ReadableStream<Uint8Array>, 15000);
+  const waitFor = output.waitFor;
   try {
     await waitFor(/"msg":"listening"/);
-    expect(log).toContain('"workers":2');
-    const url = `http://127.0.0.1:${/"port":(\d+)/.exec(log)![1]}`;
+    expect(output.log()).toContain('"workers":2');
+    const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output.log())![1]}`;
     const transfer = (iban: string): Promise<Response> =>
       fetch(`${url}/evaluations`, {
         method: "POST",

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import packageJson from "../../package.json" with { type: "json" };
+import { MEDIA_TYPES, sha256 } from "../../src/packaging/oci-image-writer.ts";
+import { sharedLibraries } from "../../src/packaging/shared-libraries.ts";
+import { buildRelease } from "../support/build-release.ts";
+import { logWatcher } from "../support/log-watcher.ts";
+import { PROJECT_ROOT } from "../support/run-cli.ts";
+
+/**
+ * The image `make image` writes, built twice (the same bytes both times), unpacked by hand: its
+ * layout and digests checked, its configuration read, its root file system run as the image's user
+ * with nothing of this machine's libraries, and the archive run for real with podman.
+ */
+const IMAGE = `rule-server-${packageJson.version}-linux-x64.oci.tar`;
+const TOKEN = "image-test-token";
+let first: string;
+let second: string;
+let work: string;
+let layout: string;
+let rootfs: string;
+let manifest: any;
+let config: any;
+let layer: Uint8Array;
+
+const blob = (digest: string): Uint8Array => readFileSync(join(layout, "blobs", "sha256", digest.slice("sha256:".length)));
+const git = (...args: string[]): string => Bun.spawnSync(["git", ...args], { cwd: PROJECT_ROOT }).stdout.toString().trim();
+
+beforeAll(() => {
+  first = buildRelease("image");
+  second = buildRelease("image");
+  work = mkdtempSync(join(tmpdir(), "rule-server-image-"));
+  layout = join(work, "layout");
+  rootfs = join(work, "rootfs");
+  mkdirSync(layout);
+  mkdirSync(rootfs);
+  const untar = (args: string[]): void => {
+    const run = Bun.spawnSync(["tar", ...args]);
+    if (run.exitCode !== 0) throw new Error(run.stderr.toString());
+  };
+  untar(["-xf", join(first, IMAGE), "-C", layout]);
+  const index = JSON.parse(readFileSync(join(layout, "index.json"), "utf8"));
+  manifest = JSON.parse(Buffer.from(blob(index.manifests[0].digest)).toString());
+  config = JSON.parse(Buffer.from(blob(manifest.config.digest)).toString());
+  layer = blob(manifest.layers[0].digest);
+  untar(["--numeric-owner", "--same-owner", "-xzf", join(layout, "blobs", "sha256", manifest.layers[0].digest.slice("sha256:".length)), "-C", rootfs]);
+  cpSync(join(PROJECT_ROOT, "rules"), join(rootfs, "rules"), { recursive: true });
+  // Where a container runtime mounts /proc, which Bun reads to find its own executable.
+  mkdirSync(join(rootfs, "proc"));
+}, 180000);
+afterAll(() => {
+  for (const directory of [first, second, work]) if (directory) rmSync(directory, { recursive: true, force: true });
+});
+
+test("building twice gives the same image archive, byte for byte", () => {
+  expect(Buffer.compare(readFileSync(join(first, IMAGE)), readFileSync(join(second, IMAGE)))).toBe(0);
+});
+
+test("an OCI layout whose index, manifest, configuration and layer match their digests and sizes", () => {
+  expect(JSON.parse(readFileSync(join(layout, "oci-layout"), "utf8"))).toEqual({ imageLayoutVersion: "1.0.0" });
+  const index = JSON.parse(readFileSync(join(layout, "index.json"), "utf8"));
+  expect(index.mediaType).toBe(MEDIA_TYPES.index);
+  expect(index.manifests).toHaveLength(1);
+  expect(index.manifests[0].annotations["org.opencontainers.image.ref.name"]).toBe(`rule-server:${packageJson.version}`);
+  expect(index.manifests[0].platform).toEqual({ architecture: "amd64", os: "linux" });
+  const descriptors = [index.manifests[0], manifest.config, ...manifest.layers];
+  expect(descriptors.map((descriptor) => descriptor.mediaType)).toEqual([MEDIA_TYPES.manifest, MEDIA_TYPES.config, MEDIA_TYPES.layer]);
+  for (const descriptor of descriptors) {
+    expect(sha256(blob(descriptor.digest))).toBe(descriptor.digest);
+    expect(blob(descriptor.digest).length).toBe(descriptor.size);
+  }
+  // Every blob is named for its content, and nothing else is stored.
+  for (const name of readdirSync(join(layout, "blobs", "sha256"))) expect(sha256(blob(`sha256:${name}`))).toBe(`sha256:${name}`);
+  expect(readdirSync(join(layout, "blobs", "sha256")).sort()).toEqual(descriptors.map((descriptor) => descriptor.digest.slice(7)).sort());
+  expect(config.rootfs).toEqual({ type: "layers", diff_ids: [sha256(gunzipSync(layer))] });
+});
+
+test("the configuration: non-root user, entry point, RULES_DIR, port, stop signal and labels", () => {
+  const created = new Date(Number(git("log", "-1", "--format=%ct")) * 1000).toISOString().replace(".000Z", "Z");
+  expect(config.architecture).toBe("amd64");
+  expect(config.os).toBe("linux");
+  expect(config.created).toBe(created);
+  expect(config.config.User).toBe("65532:65532");
+  expect(config.config.Entrypoint).toEqual(["/usr/local/bin/rule-server"]);
+  expect(config.config.Env).toContain("RULES_DIR=/rules");
+  expect(config.config.Env).toContain("PORT=8080");
+  expect(config.config.Env.some((entry: string) => entry.startsWith("RULE_SERVER_TOKEN"))).toBe(false);
+  expect(config.config.ExposedPorts).toEqual({ "8080/tcp": {} });
+  expect(config.config.StopSignal).toBe("SIGTERM");
+  expect(config.config.Labels).toEqual({
+    "org.opencontainers.image.created": created,
+    "org.opencontainers.image.description": packageJson.description,
+    "org.opencontainers.image.licenses": "Apache-2.0",
+    "org.opencontainers.image.revision": git("rev-parse", "HEAD"),
+    "org.opencontainers.image.title": "rule-server",
+    "org.opencontainers.image.version": packageJson.version,
+  });
+});
+
+test("the root file system holds the executable, the user, and exactly the libraries ldd names", () => {
+  const files = (directory: string, prefix = ""): string[] =>
+    readdirSync(join(directory, prefix), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(directory, `${prefix}${entry.name}/`) : entry.isFile() ? [`${prefix}${entry.name}`] : [],
+    );
+  const libraries = sharedLibraries(join(first, "rule-server-linux-x64")).map((path) => realpathSync(path).slice(1));
+  expect(files(rootfs).filter((file) => !file.startsWith("rules/")).sort()).toEqual(["etc/group", "etc/passwd", "usr/local/bin/rule-server", ...libraries].sort());
+  expect(readFileSync(join(rootfs, "etc/passwd"), "utf8")).toContain("nonroot:x:65532:65532:");
+  expect(readFileSync(join(rootfs, "etc/group"), "utf8")).toContain("nonroot:x:65532:");
+});
+
+async function evaluate(url: string): Promise<{ decision: string; findings: { code: string }[] }> {
+  const response = await fetch(`${url}/evaluations`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({
+      ruleset: "acme.payments.transfers",
+      entity: "Transfer",
+      operation: "create",
+      data: { id: "TRF-200010", amount: 30000, reference: "Machine parts", debtor: { iban: "DE89370400440532013000", country: "DE" }, beneficiary: { iban: "AT611904300234573201", country: "AT" } },
+      actor: { id: "u-2001", roles: ["treasury-manager"] },
+      ctx: { now: "2026-03-02T09:30:00Z" },
+    }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { decision: string; findings: { code: string }[] };
+}
+
+test("run from the unpacked root as 65532, it serves /readyz and evaluates the rules at /rules", async () => {
+  const env = Object.fromEntries((config.config.Env as string[]).map((entry) => entry.split("=", 2) as [string, string]));
+  // A mount and PID namespace of its own, /proc mounted in the root as a runtime would, then chroot as the image's user.
+  // Host tools by absolute path: the server gets the image's environment, PATH included.
+  const script = `${Bun.which("mount")} -t proc proc "$0/proc" && exec ${Bun.which("chroot")} --userspec=65532:65532 "$0" "$@"`;
+  const child = Bun.spawn([Bun.which("unshare")!, "--mount", "--pid", "--fork", "--kill-child", "/bin/sh", "-c", script, rootfs, ...config.config.Entrypoint], {
+    env: { ...env, PORT: "0", RULE_SERVER_TOKEN: TOKEN, RULE_SERVER_WORKERS: "2" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const output = logWatcher(child.stdout as ReadableStream<Uint8Array>);
+  try {
+    await output.waitFor(/"msg":"listening"/);
+    expect(output.log()).toContain('"rulesets":3');
+    const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output.log())![1]}`;
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    const result = await evaluate(url);
+    expect(result.decision).toBe("deny");
+    expect(result.findings.map((finding) => finding.code)).toContain("ACME-PAY-005");
+  } finally {
+    child.kill("SIGKILL");
+    await child.exited;
+  }
+}, 60000);
+
+test("podman loads the archive and runs it: ready, evaluating, and draining on its stop signal", async () => {
+  // Storage of its own, so that the test leaves nothing in the machine's images.
+  const storage = join(work, "podman");
+  // runc where installed (crun refuses hybrid cgroups); fixed small limits, which a runtime without CAP_SYS_RESOURCE can still set.
+  const runtime = Bun.which("runc") ? ["--runtime", Bun.which("runc")!] : [];
+  const podman = (...args: string[]): string[] => ["podman", "--root", join(storage, "root"), "--runroot", join(storage, "run"), "--storage-driver", "vfs", ...runtime, ...args];
+  const load = Bun.spawnSync(podman("load", "-i", join(first, IMAGE)), { stdout: "pipe", stderr: "pipe" });
+  expect(load.stdout.toString()).toContain(`Loaded image: localhost/rule-server:${packageJson.version}`);
+  const name = `rule-server-image-test-${process.pid}`;
+  // A port free now: the container shares the host's network.
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = probe.port;
+  probe.stop(true);
+  const run = Bun.spawnSync(
+    podman("run", "-d", "--name", name, "--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024", "-e", `PORT=${port}`, "-e", `RULE_SERVER_TOKEN=${TOKEN}`, "-e", "DRAIN_SECONDS=1",
+      "-v", `${join(PROJECT_ROOT, "rules")}:/rules:ro`, `rule-server:${packageJson.version}`),
+    { stdout: "pipe", stderr: "pipe" },
+  );
+  try {
+    expect(run.stderr.toString()).toBe("");
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 20000;
+    let ready: Response | undefined;
+    while (Date.now() < deadline) {
+      ready = await fetch(`${url}/readyz`).catch(() => undefined);
+      if (ready?.status === 200) break;
+      await Bun.sleep(200);
+    }
+    expect(ready?.status).toBe(200);
+    expect((await evaluate(url)).decision).toBe("deny");
+    const inspect = JSON.parse(Bun.spawnSync(podman("inspect", name)).stdout.toString())[0];
+    expect(inspect.Config.User).toBe("65532:65532");
+    Bun.spawnSync(podman("stop", "-t", "20", name));
+    const logs = Bun.spawnSync(podman("logs", name)).stdout.toString();
+    expect(logs).toContain('"msg":"draining"');
+    expect(JSON.parse(Bun.spawnSync(podman("inspect", name)).stdout.toString())[0].State.ExitCode).toBe(0);
+  } finally {
+    Bun.spawnSync(podman("rm", "-f", name));
+    Bun.spawnSync(podman("rmi", "-af"));
+  }
+}, 90000);
