@@ -1,3 +1,4 @@
+import { nativeSha256 } from "../rule-files/native-sha256.ts";
 import { dirname, resolve } from "node:path";
 import type { SchemaLoader } from "../compiler/checks/schema-file.ts";
 import { compileRuleset, type CompiledRuleset } from "../compiler/compile-ruleset.ts";
@@ -24,7 +25,7 @@ export function readRulesDirectory(directory: string): RulesDirectory {
   const sources = ruleFilesOf(directory).source.map(readSourceFile);
   return {
     sources,
-    resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources)),
+    resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources), nativeSha256),
     loadSchema: entitySchemaLoader(directory),
     documentSources: documentSourcesOf(sources),
   };

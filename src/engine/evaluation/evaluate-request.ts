@@ -45,6 +45,8 @@ interface Write {
   readonly rule: PreparedRule;
 }
 
+type MessageChain = ReturnType<MessageCatalogs["chainFor"]>;
+
 function objectOr(value: JsonValue | undefined, fallback: JsonObject | null): JsonObject | null {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value : fallback;
 }
@@ -126,30 +128,27 @@ class Evaluation {
   }
 
   private applies(rule: PreparedRule): boolean {
-    return rule.when === undefined || expectBoolean(rule.when(this.scope, 0), `the 'when' of ${rule.id}`);
+    if (rule.when === undefined) return true;
+    const holds = rule.when(this.scope, 0);
+    // The label is built only when it is needed: this runs for every rule of every evaluation.
+    return typeof holds === "boolean" ? holds : expectBoolean(holds, `the 'when' of ${rule.id}`);
   }
 
-  /** Runs one rule; an error turns into the fixed finding of section 8. Returns false on error. */
-  private guarded(rule: PreparedRule, body: () => void): boolean {
-    try {
-      body();
-      return true;
-    } catch (error) {
-      this.findings.push({
-        rule: rule.id,
-        code: EVALUATION_ERROR_CODE,
-        severity: "error",
-        message: EVALUATION_ERROR_MESSAGE,
-        fields: [],
-        blocking: true,
-        status: "open",
-        resolution: "none",
-        source: rule.origin,
-        args: {},
-        detail: error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`,
-      });
-      return false;
-    }
+  /** A rule that could not be evaluated: the fixed finding of section 8. */
+  private failedClosed(rule: PreparedRule, error: unknown): void {
+    this.findings.push({
+      rule: rule.id,
+      code: EVALUATION_ERROR_CODE,
+      severity: "error",
+      message: EVALUATION_ERROR_MESSAGE,
+      fields: [],
+      blocking: true,
+      status: "open",
+      resolution: "none",
+      source: rule.origin,
+      args: {},
+      detail: error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
 
   /** A second write of a different value: an error unless the earlier, higher-priority rule wins. */
@@ -162,7 +161,11 @@ class Evaluation {
   private compute(): void {
     const written = new Map<string, Write>();
     for (const rule of this.selection.compute) {
-      this.guarded(rule, () => this.computeRule(rule, written));
+      try {
+        this.computeRule(rule, written);
+      } catch (error) {
+        this.failedClosed(rule, error);
+      }
     }
   }
 
@@ -187,7 +190,11 @@ class Evaluation {
     const state = new Map<string, Write>();
     const groups = new Map<string, { field: string; rule: string; set: JsonObject }>();
     for (const rule of this.selection.state) {
-      this.guarded(rule, () => this.stateRule(rule, state, groups));
+      try {
+        this.stateRule(rule, state, groups);
+      } catch (error) {
+        this.failedClosed(rule, error);
+      }
     }
     for (const group of groups.values()) this.effects.push({ type: "state", field: group.field, set: group.set, rule: group.rule });
   }
@@ -220,25 +227,31 @@ class Evaluation {
   }
 
   private validate(): void {
-    const chain = this.plan.messages.chainFor(typeof this.request.locale === "string" ? this.request.locale : undefined);
+    const chain: MessageChain = this.plan.messages.chainFor(typeof this.request.locale === "string" ? this.request.locale : undefined);
     for (const rule of this.selection.validation) {
-      this.guarded(rule, () => this.validationRule(rule, chain));
+      try {
+        this.validationRule(rule, chain);
+      } catch (error) {
+        this.failedClosed(rule, error);
+      }
     }
   }
 
-  private validationRule(rule: ValidationRule, chain: ReturnType<MessageCatalogs["chainFor"]>): void {
+  /** Whether a validation rule applies at the current place and its assertion does not hold. */
+  private violated(rule: ValidationRule): boolean {
+    if (!this.applies(rule)) return false;
+    const holds = rule.assert(this.scope, 0);
+    return holds === false || (holds !== true && !expectBoolean(holds, `the 'assert' of ${rule.id}`));
+  }
+
+  private validationRule(rule: ValidationRule, chain: MessageChain): void {
     const scope = this.scope;
-    const check = (fields: string[]): void => {
-      if (!this.applies(rule)) return;
-      if (expectBoolean(rule.assert(scope, 0), `the 'assert' of ${rule.id}`)) return;
-      this.findings.push(this.finding(rule, fields, chain));
-    };
     if (rule.typeName !== undefined) {
       try {
         for (const bound of this.plan.fieldsOfType(this.entity, rule.typeName)) {
           scope.value = readPath(this.working.root, bound.path);
           scope.field = bound.pointer;
-          check([bound.pointer]);
+          if (this.violated(rule)) this.findings.push(this.finding(rule, [bound.pointer], chain));
         }
       } finally {
         scope.value = null;
@@ -251,17 +264,17 @@ class Evaluation {
       try {
         for (let index = 0; index < list.length; index++) {
           scope.item = list[index]!;
-          check(rule.fields.map((field) => `${rule.forEach!.pointer}/${index}${field}`));
+          if (this.violated(rule)) this.findings.push(this.finding(rule, rule.fields.map((field) => `${rule.forEach!.pointer}/${index}${field}`), chain));
         }
       } finally {
         scope.item = null;
       }
     } else {
-      check([...rule.fields]);
+      if (this.violated(rule)) this.findings.push(this.finding(rule, [...rule.fields], chain));
     }
   }
 
-  private finding(rule: ValidationRule, fields: string[], chain: ReturnType<MessageCatalogs["chainFor"]>): Finding {
+  private finding(rule: ValidationRule, fields: string[], chain: MessageChain): Finding {
     const args: JsonObject = Object.fromEntries(rule.args.map(([name, node]) => [name, toLeavingValue(node(this.scope, 0))]));
     let status: FindingStatus = "open";
     let resolution: Resolution = "none";
@@ -297,7 +310,12 @@ class Evaluation {
   private act(): { commands: Command[]; failed: boolean } {
     const commands: Command[] = [];
     for (const rule of this.selection.action) {
-      if (!this.guarded(rule, () => this.actionRule(rule, commands))) return { commands: [], failed: true };
+      try {
+        this.actionRule(rule, commands);
+      } catch (error) {
+        this.failedClosed(rule, error);
+        return { commands: [], failed: true };
+      }
     }
     return { commands, failed: false };
   }

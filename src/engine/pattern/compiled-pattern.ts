@@ -39,5 +39,10 @@ export function checkSubjectLength(subject: string): void {
  * text (re2-wasm's UTF-8 encoder would otherwise fuse it with the next character).
  */
 export function wellFormed(subject: string): string {
-  return subject.replace(/\p{Cs}/gu, "\uFFFD");
+  // ES2024's isWellFormed answers without a regular expression or a copy; engines without it
+  // (older browsers) take the replacement, which gives the same text.
+  if ((subject as string & { isWellFormed?: () => boolean }).isWellFormed?.() === true) return subject;
+  return subject.replace(LONE_SURROGATE, "\uFFFD");
 }
+
+const LONE_SURROGATE = /\p{Cs}/gu;

@@ -1,3 +1,4 @@
+import { nativeSha256 } from "../../rule-files/native-sha256.ts";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { compileRuleset } from "../../compiler/compile-ruleset.ts";
@@ -71,7 +72,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
   };
 
   const sources: SourceFile[] = files.source.map(readSourceFile);
-  const resolver = new RulesetResolver(registryOf(sources), refusedSourcesOf(sources));
+  const resolver = new RulesetResolver(registryOf(sources), refusedSourcesOf(sources), nativeSha256);
   const documentSources = documentSourcesOf(sources);
   const loadSchema = entitySchemaLoader(directory);
   for (const source of sources) {
