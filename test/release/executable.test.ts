@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { logWatcher } from "../support/log-watcher.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
@@ -76,6 +77,9 @@ test("serves with two workers, evaluates a rule that uses matches, reloads on SI
     // The IBAN pattern (matches, through the embedded RE2) refuses the malformed one.
     expect(bad.findings.length).toBeGreaterThan(good.findings.length);
     expect(bad.findings.filter((finding) => finding.code === "RULE-EVALUATION-ERROR")).toEqual([]);
+    // The OpenAPI description is embedded: the executable runs far from the repository.
+    const described = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(described).toEqual(parseYaml(readFileSync(join(import.meta.dir, "..", "..", "openapi.yaml"), "utf8")));
 
     writeFileSync(join(home, "rules", "cache-policy.yaml"), "default: { mode: ttl, maxAge: 60 }\n");
     child.kill("SIGHUP");
