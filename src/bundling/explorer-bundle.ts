@@ -11,7 +11,7 @@ export interface ExplorerFile {
   readonly text: string;
 }
 
-/** The explorer's files by name: index.html, explorer.js, explorer.css and rule-cascade.js. */
+/** The explorer's files by name: index.html, explorer.js, explorer.css, favicon.svg and rule-cascade.js. */
 export type ExplorerFiles = Readonly<Record<string, ExplorerFile>>;
 
 /**
@@ -47,6 +47,7 @@ export async function bundleExplorer(): Promise<ExplorerFiles> {
   return {
     "index.html": { contentType: "text/html; charset=utf-8", text: readFileSync(join(EXPLORER_SOURCE, "index.html"), "utf8") },
     "explorer.css": { contentType: "text/css; charset=utf-8", text: readFileSync(join(EXPLORER_SOURCE, "explorer.css"), "utf8") },
+    "favicon.svg": { contentType: "image/svg+xml", text: readFileSync(join(EXPLORER_SOURCE, "favicon.svg"), "utf8") },
     "explorer.js": { contentType: "text/javascript; charset=utf-8", text: script },
     "rule-cascade.js": { contentType: "text/javascript; charset=utf-8", text: engine },
   };
