@@ -28,10 +28,12 @@ chromium:
 # The type check runs first: a type error fails the build like a failing test.
 test: install chromium
 	node_modules/.bin/tsc --noEmit -p .
+	node_modules/.bin/tsc --noEmit -p src/explorer
 	$(BUN) test --timeout 30000
 
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p .
+	node_modules/.bin/tsc --noEmit -p src/explorer
 
 # wrk drives the HTTP benchmark; it is a Debian package, installed when missing.
 bench: install chromium
