@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build clean chromium
+.PHONY: install run test typecheck bench build clean chromium screenshot
 
 install: node_modules/.install-stamp
 
@@ -39,6 +39,10 @@ typecheck: install
 bench: install chromium
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk) || sudo apt-get install -y -qq wrk
 	$(BUN) bench/run.ts
+
+# docs/explorer.png, the README's picture of the rules explorer, taken in headless Chromium.
+screenshot: install chromium
+	$(BUN) docs/screenshot-explorer.ts
 
 build: install
 	$(BUN) build.ts

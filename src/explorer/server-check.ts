@@ -20,6 +20,8 @@ export class ServerCheck {
   #pending: AbortController | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #last: { body: JsonObject; client: EvaluationResult | undefined; marks: ResultMarks } | undefined;
+  /** The token and body of the answer shown (or being asked for): the same request is not sent twice. */
+  #asked = "";
 
   constructor(private readonly clientRuleIds: ReadonlySet<string>) {
     this.#token = h("input", { type: "password", name: "token", autocomplete: "off", spellcheck: "false", class: "token" });
@@ -36,6 +38,9 @@ export class ServerCheck {
   }
 
   #schedule(): void {
+    const asking = JSON.stringify([this.#token.value.trim(), this.#last?.body]);
+    if (asking === this.#asked) return;
+    this.#asked = asking;
     clearTimeout(this.#timer);
     this.#pending?.abort();
     if (this.#token.value.trim() === "") {

@@ -40,7 +40,7 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
   const initial = initialJson();
   const editors = Object.fromEntries(
     JSON_MEMBERS.map((member) => {
-      const editor = h("textarea", { name: member, rows: member === "data" ? "8" : "3", spellcheck: "false", autocomplete: "off", class: "json" });
+      const editor = h("textarea", { name: member, rows: member === "data" ? "10" : "3", spellcheck: "false", autocomplete: "off", class: "json" });
       editor.value = initial[member];
       return [member, editor];
     }),
