@@ -51,3 +51,19 @@ export function manifestLocales(manifest: ClientManifest): string[] {
   const first = manifest.defaultLocale;
   return first !== undefined && locales.includes(first) ? [first, ...locales.filter((locale) => locale !== first)] : locales;
 }
+
+/**
+ * A message template in a locale, found as the engine finds it (SPECIFICATION.md, 8.1): the tag,
+ * then the tag less its last subtag, and so on, then the default locale; `from` is the catalog
+ * that held it. Undefined when no catalog does (the engine then shows the key).
+ */
+export function messageIn(manifest: ClientManifest, locale: string, key: string): { text: string; from: string } | undefined {
+  const tags: string[] = [];
+  for (let tag = locale; tag !== ""; tag = tag.includes("-") ? tag.slice(0, tag.lastIndexOf("-")) : "") tags.push(tag);
+  if (manifest.defaultLocale !== undefined) tags.push(manifest.defaultLocale);
+  for (const tag of tags) {
+    const text = manifest.messages?.[tag]?.[key];
+    if (text !== undefined) return { text, from: tag };
+  }
+  return undefined;
+}

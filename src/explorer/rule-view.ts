@@ -1,4 +1,4 @@
-import { ruleFields, type ClientManifest, type ManifestRule } from "./client-manifest.ts";
+import { messageIn, ruleFields, type ClientManifest, type ManifestRule } from "./client-manifest.ts";
 import { h, type Child } from "./dom.ts";
 import { groupRulesByPlace, type PlaceGroup } from "./rule-places.ts";
 
@@ -25,7 +25,15 @@ function messagesTable(rule: ManifestRule, manifest: ClientManifest, locales: re
     "table",
     { class: "messages" },
     h("caption", {}, "Messages"),
-    h("tbody", {}, ...locales.map((locale) => h("tr", { lang: locale }, h("th", { scope: "row" }, locale), h("td", {}, manifest.messages?.[locale]?.[key] ?? h("em", {}, `no message; the key ${key} is shown`))))),
+    h(
+      "tbody",
+      {},
+      ...locales.map((locale) => {
+        const found = messageIn(manifest, locale, key);
+        const text = found === undefined ? h("em", {}, `no message; the key ${key} is shown`) : [found.text, found.from === locale ? "" : h("span", { class: "hint" }, ` (from ${found.from})`)];
+        return h("tr", { lang: found?.from ?? locale }, h("th", { scope: "row" }, locale), h("td", {}, ...[text].flat()));
+      }),
+    ),
   );
 }
 
