@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build image clean chromium podman
+.PHONY: install run test typecheck bench build image clean chromium podman screenshot
 
 install: node_modules/.install-stamp
 
@@ -32,15 +32,21 @@ podman:
 # The type check runs first: a type error fails the build like a failing test.
 test: install chromium podman
 	node_modules/.bin/tsc --noEmit -p .
+	node_modules/.bin/tsc --noEmit -p src/explorer
 	$(BUN) test --timeout 30000
 
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p .
+	node_modules/.bin/tsc --noEmit -p src/explorer
 
 # wrk drives the HTTP benchmark; it is a Debian package, installed when missing.
 bench: install chromium
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk) || sudo apt-get install -y -qq wrk
 	$(BUN) bench/run.ts
+
+# docs/explorer.png, the README's picture of the rules explorer, taken in headless Chromium.
+screenshot: install chromium
+	$(BUN) docs/screenshot-explorer.ts
 
 # Executables, release archives and SHA256SUMS for every platform, and the browser module.
 build: install

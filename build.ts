@@ -18,6 +18,8 @@ import { buildProvenance, type BuildProvenance } from "./src/packaging/build-pro
 import { ociArchive } from "./src/packaging/oci-image-writer.ts";
 import { releaseArchive } from "./src/packaging/release-archive.ts";
 import { ruleServerImage } from "./src/packaging/rule-server-image.ts";
+import { bundleBrowserModule } from "./src/bundling/browser-module-bundle.ts";
+import { bundleExplorer, type ExplorerFiles } from "./src/bundling/explorer-bundle.ts";
 
 const TARGETS = {
   "linux-x64": "bun-linux-x64",
@@ -48,6 +50,25 @@ const embedRe2Wasm: BunPlugin = {
   },
 };
 
+/**
+ * Run from source, the server bundles the explorer page on its first request
+ * (src/server/routes/explorer-files.ts); the executable holds the page already bundled, by the
+ * same function, in place of that module. The build fails if the module was not found.
+ */
+function embedExplorer(files: ExplorerFiles): BunPlugin & { embedded: () => boolean } {
+  let embedded = false;
+  return {
+    name: "embed-explorer",
+    embedded: () => embedded,
+    setup(build) {
+      build.onLoad({ filter: /[\\/]server[\\/]routes[\\/]explorer-files\.ts$/ }, () => {
+        embedded = true;
+        return { contents: `const files = ${JSON.stringify(files)};\nexport function explorerFiles() { return Promise.resolve(files); }\n`, loader: "js" };
+      });
+    },
+  };
+}
+
 export function executableName(target: Target): string {
   return `rule-server-${target}${target.startsWith("windows") ? ".exe" : ""}`;
 }
@@ -60,60 +81,30 @@ export function imageName(): string {
   return `rule-server-${packageJson.version}-linux-x64.oci.tar`;
 }
 
+/** The explorer page, bundled once per build for every executable. */
+let explorerFiles: Promise<ExplorerFiles> | undefined;
+
 async function buildTarget(target: Target, dist: string): Promise<string> {
   const outfile = join(dist, executableName(target));
+  const embedExplorerFiles = embedExplorer(await (explorerFiles ??= bundleExplorer()));
   const result = await Bun.build({
     // The worker is an entry point of its own, so that the executable can start it.
     entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "server", "workers", "evaluation-worker.ts")],
     compile: { target: TARGETS[target], outfile },
-    plugins: [embedRe2Wasm],
+    plugins: [embedRe2Wasm, embedExplorerFiles],
     minify: true,
     sourcemap: "none",
     define: { "process.env.NODE_ENV": '"production"' },
   });
   if (!result.success) throw new Error(`${target}: ${result.logs.map(String).join("\n")}`);
+  if (!embedExplorerFiles.embedded()) throw new Error("src/server/routes/explorer-files.ts was not bundled; update embedExplorer in build.ts");
   return outfile;
-}
-
-/**
- * The browser build runs the same engine with one module swapped: the pattern backend, RE2 on the
- * server, the page's own JavaScript engine here (src/engine/pattern/javascript-pattern-backend.ts
- * says why). Nothing else differs, and nothing of re2-wasm or Node reaches the page.
- */
-const browserPatternBackend: BunPlugin = {
-  name: "browser-pattern-backend",
-  setup(build) {
-    build.onResolve({ filter: /[\\/]re2-pattern-backend\.ts$|^\.\/re2-pattern-backend\.ts$/ }, () => ({
-      path: join(ROOT, "src", "engine", "pattern", "javascript-pattern-backend.ts"),
-    }));
-  },
-};
-
-
-/** What the browser module must never hold: a Node built-in, CommonJS, re2-wasm, or a path of this machine. */
-function browserModuleProblems(code: string): string[] {
-  const problems: string[] = [];
-  if (/\bfrom\s*"node:|\brequire\(|__dirname|import\.meta\.dir\b/.test(code)) problems.push("it refers to Node or CommonJS");
-  if (/re2-wasm|\.wasm\b/.test(code)) problems.push("it holds re2-wasm");
-  if (code.includes(ROOT)) problems.push(`it holds the build machine's path ${ROOT}`);
-  return problems;
 }
 
 export async function buildBrowserModule(dist = DIST): Promise<{ file: string; bytes: number; gzipBytes: number }> {
   const browserDist = join(dist, "browser");
   mkdirSync(browserDist, { recursive: true });
-  const result = await Bun.build({
-    entrypoints: [join(ROOT, "src", "browser", "rule-cascade.ts")],
-    target: "browser",
-    format: "esm",
-    minify: true,
-    plugins: [browserPatternBackend],
-    define: { "process.env.NODE_ENV": '"production"' },
-  });
-  if (!result.success) throw new Error(`browser: ${result.logs.map(String).join("\n")}`);
-  const code = await result.outputs[0]!.text();
-  const problems = browserModuleProblems(code);
-  if (problems.length > 0) throw new Error(`the browser module is not self-contained: ${problems.join("; ")}`);
+  const code = await bundleBrowserModule();
   const file = join(browserDist, "rule-cascade.js");
   writeFileSync(file, code);
   writeFileSync(join(browserDist, "rule-cascade.d.ts"), browserDeclarations());

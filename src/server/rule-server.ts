@@ -12,6 +12,7 @@ import { bundle, manifest, ruleDetails } from "./routes/manifest-route.ts";
 import { rulesetList } from "./routes/ruleset-list-route.ts";
 import { metricsExposition } from "./routes/metrics-route.ts";
 import { openApiDescription } from "./routes/openapi-route.ts";
+import { EXPLORER_ROUTES } from "./routes/explorer-route.ts";
 import { ServerMetrics } from "./metrics/server-metrics.ts";
 import { listenHost } from "./config/listen-host.ts";
 import { refusedReload, type LastReload, type ReloadTrigger } from "./snapshot/last-reload.ts";
@@ -39,7 +40,7 @@ const ROUTES: Readonly<Record<string, RouteDefinition>> = {
 };
 
 /** The paths the server answers, for tools that must agree with it (deployment probes). */
-export const ROUTE_PATHS: readonly string[] = Object.keys(ROUTES);
+export const ROUTE_PATHS: readonly string[] = [...Object.keys(ROUTES), ...Object.keys(EXPLORER_ROUTES)];
 
 /**
  * The rule server (DECISIONS.md, Embedding): not listening until `listen()`. The rules being
@@ -123,7 +124,7 @@ export class RuleServer {
     this.server = Bun.serve({
       port: this.options.port ?? 8080,
       ...(this.hostname === undefined ? {} : { hostname: this.hostname }),
-      routes: buildRouteTable(ROUTES, context, services),
+      routes: buildRouteTable(this.options.explorer === false ? ROUTES : { ...ROUTES, ...EXPLORER_ROUTES }, context, services),
       fetch: notFoundHandler(services),
       error: () => new Response(null, { status: 500 }),
     });

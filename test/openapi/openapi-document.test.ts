@@ -61,6 +61,13 @@ function operations(): { path: string; method: string; operation: JsonObject }[]
   );
 }
 
+/** What a 200 sends where it is not JSON. */
+const MEDIA_TYPES_OF_200: Readonly<Record<string, readonly string[]>> = {
+  "/metrics": ["text/plain"],
+  "/explorer/": ["text/html"],
+  "/explorer/{asset}": ["text/javascript", "text/css", "image/svg+xml"],
+};
+
 describe("openapi.yaml: the document", () => {
   test("is OpenAPI 3.1 with the contract's API version", () => {
     expect(String(doc.openapi)).toMatch(/^3\.1\.\d+$/);
@@ -79,6 +86,9 @@ describe("openapi.yaml: the document", () => {
       // Extensions of this server (DECISIONS.md).
       ["get", "/metrics"],
       ["get", "/openapi.json"],
+      ["get", "/explorer"],
+      ["get", "/explorer/"],
+      ["get", "/explorer/{asset}"],
     ] as const;
     for (const [method, path] of table) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
     for (const [method, path] of table) if (method === "get") expect(paths[path]?.head, `head ${path}`).toBeDefined();
@@ -135,7 +145,7 @@ describe("openapi.yaml: the document", () => {
       for (const method of ["get", "head"]) expect(security(path, method), `${method} ${path}`).toEqual([{}, { bearer: [] }]);
     }
     for (const { path, method, operation } of operations()) {
-      if (["/healthz", "/readyz", "/rulesets", "/openapi.json"].includes(path) || method === "options") expect(operation.security, `${method} ${path}`).toEqual([]);
+      if (["/healthz", "/readyz", "/rulesets", "/openapi.json", "/explorer", "/explorer/", "/explorer/{asset}"].includes(path) || method === "options") expect(operation.security, `${method} ${path}`).toEqual([]);
     }
     for (const method of ["get", "head"]) expect(security("/metrics", method), `${method} /metrics`).toEqual([{ bearer: [] }]);
   });
@@ -158,7 +168,7 @@ describe("openapi.yaml: the document", () => {
         if (status === "409") expect(resolved(headers["Cache-Control"]).schema, label).toEqual({ type: "string", const: "no-store" });
         if (method === "head" || method === "options") expect(content, label).toBeUndefined();
         else if (status.startsWith("4") || (status === "503" && path !== "/readyz")) expect(Object.keys(content ?? {}), label).toEqual(["application/problem+json"]);
-        else if (status === "200") expect(Object.keys(content ?? {}), label).toEqual([path === "/metrics" ? "text/plain" : "application/json"]);
+        else if (status === "200") expect(Object.keys(content ?? {}), label).toEqual([...(MEDIA_TYPES_OF_200[path] ?? ["application/json"])]);
       }
     }
     expect(Object.keys(resolved(doc["x-unlisted-method-response"]).headers as JsonObject)).toContain("Allow");

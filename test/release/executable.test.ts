@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from "../support/run-cli.ts";
  * The release executable used the way a user gets it: dist/rule-server-linux-x64 copied into an
  * empty directory and run with no Bun, no sources and no node_modules (hidden by a mount
  * namespace where the platform allows one). It serves with workers, matches with RE2, reloads on
- * SIGHUP, drains on SIGTERM, and runs check and compile.
+ * SIGHUP, drains on SIGTERM, serves the explorer page, and runs check and compile.
  */
 const TOKEN = "binary-test-token";
 let home: string;
@@ -59,6 +59,13 @@ test("serves with two workers, evaluates a rule that uses matches, reloads on SI
     await waitFor(/"msg":"listening"/);
     expect(output.log()).toContain('"workers":2');
     const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output.log())![1]}`;
+    // The explorer page is embedded: served with no sources and no node_modules to bundle it from.
+    for (const [path, type] of [["/explorer/", "text/html"], ["/explorer/explorer.js", "text/javascript"], ["/explorer/rule-cascade.js", "text/javascript"]] as const) {
+      const page = await fetch(`${url}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("content-type"), path).toStartWith(type);
+      expect((await page.text()).length, path).toBeGreaterThan(500);
+    }
     const transfer = (iban: string): Promise<Response> =>
       fetch(`${url}/evaluations`, {
         method: "POST",

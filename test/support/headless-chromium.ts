@@ -6,6 +6,8 @@ import { join } from "node:path";
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
 export interface ChromiumProcess {
+  /** The browser's profile directory (where it writes DevToolsActivePort), removed by close(). */
+  readonly profile: string;
   /** Everything the browser wrote to standard error, for failure messages. */
   readonly output: () => string;
   readonly exited: Promise<number>;
@@ -47,6 +49,7 @@ export function openInChromium(url: string, extraFlags: readonly string[] = [], 
   })();
   return {
     ...(child.stdout instanceof ReadableStream ? { stdout: child.stdout } : {}),
+    profile,
     output: () => output,
     exited: child.exited,
     close: async () => {

@@ -17,6 +17,7 @@ export const ENVIRONMENT_VARIABLES = [
   "RULES_REFRESH_TZ",
   "RULE_SERVER_WORKERS",
   "RULE_EVALUATION_TIMEOUT_MS",
+  "RULE_SERVER_EXPLORER",
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -56,6 +57,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   if (token === undefined && !allowOpen) {
     problems.push("RULE_SERVER_TOKEN is not set: set it to the bearer token clients must send, or set RULE_SERVER_ALLOW_OPEN=1 to serve every endpoint without a token (private networks only)");
   }
+  const explorerText = env.RULE_SERVER_EXPLORER;
+  if (explorerText !== undefined && !["", "0", "1", "false", "true"].includes(explorerText)) problems.push(`RULE_SERVER_EXPLORER must be 0 or 1, got ${JSON.stringify(explorerText)}`);
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
@@ -68,6 +71,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     evaluationTimeoutMs,
     drainSeconds,
     refresh,
+    explorer: explorerText !== "0" && explorerText !== "false",
   };
 }
 

@@ -30,6 +30,8 @@ export interface ServerOptions {
   readonly drainSeconds?: number;
   /** Reload schedule; `manual` reloads on SIGHUP (or `reload()`) only. */
   readonly refresh?: RefreshSetting;
+  /** Serve the rules explorer page at `/explorer/` (public, read-only); default true. */
+  readonly explorer?: boolean;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
 }

@@ -1,0 +1,50 @@
+import type { BunPlugin } from "bun";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+/**
+ * The browser build runs the same engine with one module swapped: the pattern backend, RE2 on the
+ * server, the page's own JavaScript engine here (src/engine/pattern/javascript-pattern-backend.ts
+ * says why). Nothing else differs, and nothing of re2-wasm or Node reaches the page.
+ */
+const browserPatternBackend: BunPlugin = {
+  name: "browser-pattern-backend",
+  setup(build) {
+    build.onResolve({ filter: /[\\/]re2-pattern-backend\.ts$|^\.\/re2-pattern-backend\.ts$/ }, () => ({
+      path: join(ROOT, "src", "engine", "pattern", "javascript-pattern-backend.ts"),
+    }));
+  },
+};
+
+/** The browser module could not be built, or holds what a page must never load. */
+export class BrowserBundleError extends Error {
+  readonly code = "BROWSER_BUNDLE_FAILED" as const;
+  override readonly name = "BrowserBundleError";
+}
+
+/** What the browser module must never hold: a Node built-in, CommonJS, re2-wasm, or a path of this machine. */
+function browserModuleProblems(code: string): string[] {
+  const problems: string[] = [];
+  if (/\bfrom\s*"node:|\brequire\(|__dirname|import\.meta\.dir\b/.test(code)) problems.push("it refers to Node or CommonJS");
+  if (/re2-wasm|\.wasm\b/.test(code)) problems.push("it holds re2-wasm");
+  if (code.includes(ROOT)) problems.push(`it holds the build machine's path ${ROOT}`);
+  return problems;
+}
+
+/** The code of rule-cascade.js, the engine as one self-contained ES module (src/browser/rule-cascade.ts). */
+export async function bundleBrowserModule(): Promise<string> {
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src", "browser", "rule-cascade.ts")],
+    target: "browser",
+    format: "esm",
+    minify: true,
+    plugins: [browserPatternBackend],
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!result.success) throw new BrowserBundleError(`browser: ${result.logs.map(String).join("\n")}`);
+  const code = await result.outputs[0]!.text();
+  const problems = browserModuleProblems(code);
+  if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
+  return code;
+}
