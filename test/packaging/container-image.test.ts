@@ -149,10 +149,22 @@ test("run from the unpacked root as 65532, it serves /readyz and evaluates the r
     expect(result.decision).toBe("deny");
     expect(result.findings.map((finding) => finding.code)).toContain("ACME-PAY-005");
   } finally {
+    // The server is the first process of its own PID namespace, running as another user, so the
+    // death signal of --kill-child no longer reaches it: it is stopped by its PID on this host.
+    for (const pid of childrenOf(child.pid)) process.kill(pid, "SIGKILL");
     child.kill("SIGKILL");
     await child.exited;
   }
 }, 60000);
+
+/** The PIDs of a process's children, from /proc. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
 
 test("podman loads the archive and runs it: ready, evaluating, and draining on its stop signal", async () => {
   // Storage of its own, so that the test leaves nothing in the machine's images.
