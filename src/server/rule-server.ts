@@ -129,7 +129,8 @@ export class RuleServer {
       error: () => new Response(null, { status: 500 }),
     });
     this.logger.info("listening", {
-      host: this.server.hostname,
+      // Without a host Bun reports "localhost" while it listens on every interface: say what it does.
+      host: this.hostname ?? "*",
       port: this.server.port,
       auth: this.token.open ? "open" : "token",
       rulesets: this.snapshot.rulesets.size,

@@ -19,6 +19,7 @@ describe("HOST", () => {
       expect(await reachable(`http://127.0.0.1:${bound.port}/healthz`)).toBe(true);
       expect(await reachable(`http://127.0.0.2:${bound.port}/healthz`)).toBe(false);
       expect(await reachable(`http://127.0.0.2:${everywhere.port}/healthz`)).toBe(true);
+      expect(everywhere.logs().find((line) => line.msg === "listening")!.host).toBe("*");
     } finally {
       await Promise.all([bound.kill(), everywhere.kill()]);
       rules.remove();
