@@ -39,7 +39,8 @@ export class EvaluationPlan {
   private readonly rules: RuleSelection;
   private readonly knownEntities = new Set<string>();
   private readonly knownOperations = new Set<string>();
-  private readonly selections = new Map<string, RuleSelection>();
+  /** Selections by entity, then operation: looked up for every request without building a key. */
+  private readonly selections = new Map<string, Map<string, RuleSelection>>();
   /** entity → type name → bound fields in ascending order of their pointers. */
   private readonly typeBindings = new Map<string, Map<string, readonly BoundField[]>>();
 
@@ -67,8 +68,9 @@ export class EvaluationPlan {
     if (!this.knownOperations.has(operation)) return EMPTY_SELECTION;
     // Entities no rule names share one selection: only rules without an entity can match them.
     const entityKey = this.knownEntities.has(entity) ? entity : "";
-    const key = `${entityKey}\u0000${operation}`;
-    let selection = this.selections.get(key);
+    let byOperation = this.selections.get(entityKey);
+    if (!byOperation) this.selections.set(entityKey, (byOperation = new Map()));
+    let selection = byOperation.get(operation);
     if (!selection) {
       const fits = (rule: PreparedRule): boolean =>
         rule.enabled &&
@@ -81,7 +83,7 @@ export class EvaluationPlan {
         validation: this.rules.validation.filter(fits),
         action: this.rules.action.filter(fits),
       };
-      this.selections.set(key, selection);
+      byOperation.set(operation, selection);
     }
     return selection;
   }
