@@ -9,6 +9,9 @@ export { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 export { ChannelUnavailableError } from "../engine/bundle/channel.ts";
 export { RequestShapeError } from "../engine/evaluation/request-shape.ts";
 export { EvaluationError } from "../engine/errors.ts";
+// For pages that show rules by place and messages by locale the way the engine finds them.
+export { VIEW_KEYS } from "../engine/evaluation/request-shape.ts";
+export { localeFallbacks } from "../engine/evaluation/locale-fallbacks.ts";
 export type { Channel } from "../engine/bundle/channel.ts";
 export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution } from "../engine/evaluation/evaluation-result.ts";
 export type { JsonValue, JsonObject } from "../engine/value/json-value.ts";

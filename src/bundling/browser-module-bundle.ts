@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 const browserPatternBackend: BunPlugin = {
   name: "browser-pattern-backend",
   setup(build) {
-    build.onResolve({ filter: /[\\/]re2-pattern-backend\.ts$|^\.\/re2-pattern-backend\.ts$/ }, () => ({
+    build.onResolve({ filter: /[\\/]re2-pattern-backend\.ts$/ }, () => ({
       path: join(ROOT, "src", "engine", "pattern", "javascript-pattern-backend.ts"),
     }));
   },
@@ -32,18 +32,16 @@ function browserModuleProblems(code: string): string[] {
   return problems;
 }
 
+/** One entry point bundled for pages: a single minified ES module, or BrowserBundleError naming what failed. */
+export async function bundleForPages(name: string, entrypoint: string, plugin: BunPlugin): Promise<string> {
+  const result = await Bun.build({ entrypoints: [entrypoint], target: "browser", format: "esm", minify: true, plugins: [plugin], define: { "process.env.NODE_ENV": '"production"' } });
+  if (!result.success) throw new BrowserBundleError(`${name}: ${result.logs.map(String).join("\n")}`);
+  return result.outputs[0]!.text();
+}
+
 /** The code of rule-cascade.js, the engine as one self-contained ES module (src/browser/rule-cascade.ts). */
 export async function bundleBrowserModule(): Promise<string> {
-  const result = await Bun.build({
-    entrypoints: [join(ROOT, "src", "browser", "rule-cascade.ts")],
-    target: "browser",
-    format: "esm",
-    minify: true,
-    plugins: [browserPatternBackend],
-    define: { "process.env.NODE_ENV": '"production"' },
-  });
-  if (!result.success) throw new BrowserBundleError(`browser: ${result.logs.map(String).join("\n")}`);
-  const code = await result.outputs[0]!.text();
+  const code = await bundleForPages("browser", join(ROOT, "src", "browser", "rule-cascade.ts"), browserPatternBackend);
   const problems = browserModuleProblems(code);
   if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
   return code;

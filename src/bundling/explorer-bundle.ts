@@ -1,7 +1,7 @@
 import type { BunPlugin } from "bun";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BrowserBundleError, bundleBrowserModule } from "./browser-module-bundle.ts";
+import { bundleBrowserModule, bundleForPages } from "./browser-module-bundle.ts";
 
 const EXPLORER_SOURCE = join(import.meta.dir, "..", "explorer");
 
@@ -25,25 +25,12 @@ const browserModuleBesideThePage: BunPlugin = {
   },
 };
 
-async function bundleExplorerScript(): Promise<string> {
-  const result = await Bun.build({
-    entrypoints: [join(EXPLORER_SOURCE, "explorer-page.ts")],
-    target: "browser",
-    format: "esm",
-    minify: true,
-    plugins: [browserModuleBesideThePage],
-    define: { "process.env.NODE_ENV": '"production"' },
-  });
-  if (!result.success) throw new BrowserBundleError(`explorer: ${result.logs.map(String).join("\n")}`);
-  return result.outputs[0]!.text();
-}
-
 /**
  * Builds the explorer page: the same function for the executable (build.ts embeds its result) and
  * for a server run from source (which calls it on the first request of the page).
  */
 export async function bundleExplorer(): Promise<ExplorerFiles> {
-  const [script, engine] = await Promise.all([bundleExplorerScript(), bundleBrowserModule()]);
+  const [script, engine] = await Promise.all([bundleForPages("explorer", join(EXPLORER_SOURCE, "explorer-page.ts"), browserModuleBesideThePage), bundleBrowserModule()]);
   return {
     "index.html": { contentType: "text/html; charset=utf-8", text: readFileSync(join(EXPLORER_SOURCE, "index.html"), "utf8") },
     "explorer.css": { contentType: "text/css; charset=utf-8", text: readFileSync(join(EXPLORER_SOURCE, "explorer.css"), "utf8") },

@@ -1,4 +1,3 @@
-import { nativeSha256 } from "../rule-files/native-sha256.ts";
 import { dirname, resolve } from "node:path";
 import type { SchemaLoader } from "../compiler/checks/schema-file.ts";
 import { compileRuleset, type CompiledRuleset } from "../compiler/compile-ruleset.ts";
@@ -8,6 +7,7 @@ import { entitySchemaLoader } from "../rule-files/entity-schema-files.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
+import { nativeSha256 } from "../rule-files/native-sha256.ts";
 
 /**
  * Compiles ruleset source files as the server would: the rulesets of a file's directory form the

@@ -1,7 +1,7 @@
-import type { JsonObject, JsonValue } from "../browser/rule-cascade.ts";
+import { localeFallbacks, VIEW_KEYS, type JsonObject, type JsonValue } from "../browser/rule-cascade.ts";
 
-/** A rule's place in the user interface, from the most general level to the most specific. */
-export const PLACE_LEVELS = ["page", "screen", "section", "component"] as const;
+/** A rule's place in the user interface, from the most general level to the most specific (the engine's view keys). */
+export const PLACE_LEVELS = VIEW_KEYS;
 export type PlaceLevel = (typeof PLACE_LEVELS)[number];
 
 /** What the page reads of a rule in a client manifest (SPECIFICATION.md, section 3). */
@@ -58,8 +58,7 @@ export function manifestLocales(manifest: ClientManifest): string[] {
  * that held it. Undefined when no catalog does (the engine then shows the key).
  */
 export function messageIn(manifest: ClientManifest, locale: string, key: string): { text: string; from: string } | undefined {
-  const tags: string[] = [];
-  for (let tag = locale; tag !== ""; tag = tag.includes("-") ? tag.slice(0, tag.lastIndexOf("-")) : "") tags.push(tag);
+  const tags = localeFallbacks(locale);
   if (manifest.defaultLocale !== undefined) tags.push(manifest.defaultLocale);
   for (const tag of tags) {
     const text = manifest.messages?.[tag]?.[key];

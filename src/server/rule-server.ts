@@ -61,7 +61,7 @@ export class RuleServer {
   /** The hash of the rules directory at the last load attempted (start-up, SIGHUP or schedule). */
   private lastAttemptedHash: string | undefined;
   private refreshTimer: RefreshTimer | undefined;
-  private readonly metrics = new ServerMetrics();
+  private readonly metrics = new ServerMetrics(() => this.snapshot);
   private lastReload: LastReload | undefined;
   private readonly hostname: string | undefined;
 
@@ -107,7 +107,6 @@ export class RuleServer {
     this.lastAttemptedHash = this.hashForSchedule();
     this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
     this.warnAboutSnapshot(this.snapshot);
-    this.metrics.serving({ rulesets: this.snapshot.rulesets.size, loadedAt: this.snapshot.loadedAt });
     await this.workerPool?.start(this.snapshot);
     const context = (params: Record<string, string>, logFields: Record<string, unknown>): RouteContext => ({
       snapshot: this.snapshot!,
@@ -172,7 +171,6 @@ export class RuleServer {
       this.snapshot = next;
       this.lastReload = { at: next.loadedAt, trigger, outcome: "reloaded" };
       this.metrics.countReload(trigger, "reloaded");
-      this.metrics.serving({ rulesets: next.rulesets.size, loadedAt: next.loadedAt });
       this.logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
       this.warnAboutSnapshot(next);
       return { reloaded: true, rulesets: next.rulesets.size };

@@ -1,5 +1,6 @@
 import { isJsonObject, objectAt } from "../../engine/value/json-access.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
+import { fragmentPath } from "../source/json-pointer.ts";
 
 /**
  * Following paths through an entity's JSON Schema, for PATH_UNKNOWN (specification section 5,
@@ -10,19 +11,6 @@ import type { JsonValue } from "../../engine/value/json-value.ts";
 /** A schema that accepts anything; returned where the schema says nothing about the path. */
 export const OPEN_SCHEMA: JsonValue = Object.freeze({}) as JsonValue;
 
-/** The node a `#/a/b` fragment names in a document (with `~1` and `~0` unescaped), or undefined. */
-export function resolveFragment(document: JsonValue, fragment: string): JsonValue | undefined {
-  let node: JsonValue | undefined = document;
-  const path = fragment.replace(/^[#/]+/, "");
-  if (path === "") return node;
-  for (const raw of path.split("/")) {
-    const part = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isJsonObject(node) || !Object.hasOwn(node, part)) return undefined;
-    node = node[part];
-  }
-  return node;
-}
-
 /** Where a fragment leaves its document: the deepest path of it that exists, and the names there. */
 export interface FragmentMiss {
   readonly found: readonly string[];
@@ -31,20 +19,23 @@ export interface FragmentMiss {
   readonly known: readonly string[] | undefined;
 }
 
-/** Why resolveFragment found nothing; worked out again only for the fragment that failed. */
-export function fragmentMiss(document: JsonValue, fragment: string): FragmentMiss | undefined {
-  let node: JsonValue | undefined = document;
+/** The node a `#/a/b` fragment names in a document, or where the fragment leaves it. */
+export function followFragment(document: JsonValue, fragment: string): { node: JsonValue } | { miss: FragmentMiss } {
+  let node: JsonValue = document;
   const found: string[] = [];
-  const path = fragment.replace(/^[#/]+/, "");
-  if (path === "") return undefined;
-  for (const raw of path.split("/")) {
-    const part = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isJsonObject(node)) return { found, missing: part, known: undefined };
-    if (!Object.hasOwn(node, part)) return { found, missing: part, known: Object.keys(node) };
-    node = node[part];
+  for (const part of fragmentPath(fragment)) {
+    if (!isJsonObject(node)) return { miss: { found, missing: part, known: undefined } };
+    if (!Object.hasOwn(node, part)) return { miss: { found, missing: part, known: Object.keys(node) } };
+    node = node[part]!;
     found.push(part);
   }
-  return undefined;
+  return { node };
+}
+
+/** The node a fragment names, or undefined (see followFragment). */
+export function resolveFragment(document: JsonValue, fragment: string): JsonValue | undefined {
+  const followed = followFragment(document, fragment);
+  return "node" in followed ? followed.node : undefined;
 }
 
 /** Follows `$ref`s that stay inside the document; undefined for a chain that does not resolve or loops. */

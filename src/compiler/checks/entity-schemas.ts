@@ -2,7 +2,8 @@ import { objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { didYouMean } from "../problems/closest-name.ts";
 import type { PlacedProblem, ProblemPlace } from "../problems/problem-place.ts";
-import { fragmentMiss, resolveFragment } from "./entity-schema.ts";
+import { fragmentOf } from "../source/json-pointer.ts";
+import { followFragment } from "./entity-schema.ts";
 import type { SchemaLoader } from "./schema-file.ts";
 
 /** An entity's schema: the node its `$ref` names, and the document local `$ref`s are followed in. */
@@ -42,16 +43,16 @@ export function loadEntitySchemas(
       report({ code: UNRESOLVED, message: unresolved(loaded?.reason), ...atRef });
       continue;
     }
-    const schema = resolveFragment(loaded.document, fragment);
-    if (schema !== undefined) {
-      schemas.set(name, { document: loaded.document, schema });
+    const followed = followFragment(loaded.document, fragment);
+    if ("node" in followed) {
+      schemas.set(name, { document: loaded.document, schema: followed.node });
       continue;
     }
-    const miss = fragmentMiss(loaded.document, fragment);
-    const where = miss === undefined || miss.found.length === 0 ? "the document" : `#/${miss.found.map((segment) => segment.replaceAll("~", "~0").replaceAll("/", "~1")).join("/")}`;
-    const reason = miss === undefined ? undefined : miss.known === undefined ? `${where} is not an object` : `${where} has no member ${miss.missing}${didYouMean(miss.missing, miss.known)}`;
+    const miss = followed.miss;
+    const where = miss.found.length === 0 ? "the document" : fragmentOf(miss.found);
+    const reason = miss.known === undefined ? `${where} is not an object` : `${where} has no member ${miss.missing}${didYouMean(miss.missing, miss.known)}`;
     const source = loaded.source;
-    if (source === undefined || miss === undefined) report({ code: UNRESOLVED, message: unresolved(reason), ...atRef });
+    if (source === undefined) report({ code: UNRESOLVED, message: unresolved(reason), ...atRef });
     else {
       const position = source.locate(miss.found, "key");
       report({ code: UNRESOLVED, message: unresolved(reason), file: source.file, ...position, ...(place === undefined ? {} : { referencedFrom: place }) });

@@ -12,7 +12,6 @@ import { followSchemaPath, pointerSegments, schemaAtPath } from "./entity-schema
 import { loadEntitySchemas, type EntitySchema } from "./entity-schemas.ts";
 import type { SchemaLoader } from "./schema-file.ts";
 
-
 /** Where a problem sits: inside which declared rule, function or entity, and where inside it. */
 interface Inside {
   readonly declaration: keyof DeclarationPlaces;

@@ -7,7 +7,7 @@ import { rulesetChecksum, type Sha256 } from "../checksum/ruleset-checksum.ts";
 import { didYouMean } from "../problems/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import { validateRulesetDocument } from "../schema/index.ts";
-import { pointerPath } from "../source/source-position.ts";
+import { pointerPath } from "../source/json-pointer.ts";
 import type { DeclarationPlaces, Declared } from "./declaration-places.ts";
 import { fitsParamType } from "./param-value-type.ts";
 import { versionSatisfies } from "./version-range.ts";

@@ -2,6 +2,7 @@
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { didYouMean } from "../problems/closest-name.ts";
+import { pointerPath } from "../source/json-pointer.ts";
 import type { MemberPart } from "../source/source-position.ts";
 import type { MessageOptions } from "./keywords.ts";
 import { PATTERN_WORDS } from "./names.ts";
@@ -38,7 +39,7 @@ function quote(value: unknown): string {
 
 /** What a message is about: the member (`severity`), the item (`operations[1]`) or the document. */
 function subject(path: string): string {
-  const segments = path.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const segments = pointerPath(path);
   const last = segments[segments.length - 1];
   if (last === undefined) return "the document";
   if (/^[0-9]+$/.test(last)) return `\`${segments[segments.length - 2] ?? ""}[${last}]\``;
@@ -57,14 +58,10 @@ function unionMessage(schema: Schema, value: unknown): string {
   return "does not match any of the allowed forms";
 }
 
-/** The last segment of an instance path: the name of a member that is missing or not allowed. */
-function memberName(path: string): string {
-  return (path.split("/").pop() ?? "").replaceAll("~1", "/").replaceAll("~0", "~");
-}
-
 /** A member the object does not allow: an unknown one (with a close known name), or a name of the wrong form. */
 function unknownMemberMessage(schema: Schema, path: string): string {
-  const name = memberName(path);
+  // The last segment of the instance path names the member that is not allowed.
+  const name = pointerPath(path).at(-1) ?? "";
   if (schema.memberNames !== undefined) return `\`${name}\` cannot be a member name here: it must be ${PATTERN_WORDS.get(schema.memberNames) ?? "of another form"}`;
   const known = schema.knownMembers ?? Object.keys((schema.properties ?? {}) as object);
   return `unknown member \`${name}\`${didYouMean(name, known)}`;

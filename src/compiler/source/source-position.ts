@@ -29,12 +29,3 @@ export function positionAt(text: string, offset: number): SourcePosition {
   }
   return { line, column: offset - lineStart + 1 };
 }
-
-/** Splits a JSON Pointer (`/rules/0/assert`) into its unescaped segments. */
-export function pointerPath(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
-}

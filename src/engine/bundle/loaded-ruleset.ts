@@ -5,9 +5,9 @@ import type { EvaluationResult, EvaluationTally } from "../evaluation/evaluation
 import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
+import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 
 export { ChannelUnavailableError } from "./channel.ts";
-import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 
 /**
  * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { renderText } from "../value/rendered-text.ts";
+import { localeFallbacks } from "./locale-fallbacks.ts";
 
 /**
  * Message catalogs of a manifest (specification 8.1), indexed once. A request's locale is looked
@@ -74,10 +75,7 @@ export class MessageCatalogs {
       if (catalog) chain.push(catalog);
     };
     // A tag longer than every catalog's cannot name one, so a long locale costs no more than a short one.
-    if (wanted !== "") {
-      if (wanted.length <= this.longestTag) add(wanted);
-      for (let end = Math.min(wanted.length, this.longestTag + 1) - 1; end > 0; end--) if (wanted[end] === "-") add(wanted.slice(0, end));
-    }
+    for (const tag of localeFallbacks(wanted, this.longestTag)) add(tag);
     add(this.defaultLocale);
     if (this.chains.size < MAX_REMEMBERED_LOCALES) this.chains.set(wanted, chain);
     return chain;

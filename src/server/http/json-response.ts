@@ -2,10 +2,12 @@ import type { CompressibleBody } from "./compressible-body.ts";
 import { preferredCoding } from "./content-coding.ts";
 import { ifNoneMatchMatches } from "./entity-tag.ts";
 
+const JSON_TYPE = "application/json";
+
 /** A JSON body (already serialized, or a value to serialize) with its headers. */
 export function jsonResponse(body: Uint8Array | unknown, status = 200, headers: Record<string, string> = {}): Response {
   const payload = body instanceof Uint8Array ? body : JSON.stringify(body);
-  return new Response(payload, { status, headers: { "Content-Type": "application/json", ...headers } });
+  return new Response(payload, { status, headers: { "Content-Type": JSON_TYPE, ...headers } });
 }
 
 /**
@@ -13,16 +15,15 @@ export function jsonResponse(body: Uint8Array | unknown, status = 200, headers: 
  * the request's If-None-Match matches, otherwise 200 with the body in the coding the client
  * prefers. The ETag is the same whatever the coding (DECISIONS.md, Extensions).
  */
-export function conditionalResponse(request: Request, body: CompressibleBody, headers: Record<string, string> & { ETag: string }): Response {
-  headers.Vary = "Accept-Encoding";
-  if (ifNoneMatchMatches(request.headers.get("if-none-match"), headers.ETag)) return new Response(null, { status: 304, headers });
-  return encodedResponse(request, body, headers);
+export function conditionalResponse(request: Request, body: CompressibleBody, headers: Record<string, string> & { ETag: string }, contentType = JSON_TYPE): Response {
+  if (ifNoneMatchMatches(request.headers.get("if-none-match"), headers.ETag)) return new Response(null, { status: 304, headers: { ...headers, Vary: "Accept-Encoding" } });
+  return encodedResponse(request, body, headers, contentType);
 }
 
 /** 200 with a precomputed body, compressed as `Accept-Encoding` allows; `headers` is the request's own object. */
-export function encodedResponse(request: Request, body: CompressibleBody, headers: Record<string, string>): Response {
+export function encodedResponse(request: Request, body: CompressibleBody, headers: Record<string, string>, contentType = JSON_TYPE): Response {
   headers.Vary = "Accept-Encoding";
   const coding = body.codingFor(preferredCoding(request.headers.get("accept-encoding")));
   if (coding !== "identity") headers["Content-Encoding"] = coding;
-  return jsonResponse(body.bytes(coding), 200, headers);
+  return new Response(body.bytes(coding), { status: 200, headers: { "Content-Type": contentType, ...headers } });
 }

@@ -15,10 +15,9 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 /** Methods counted under their own name; any other is counted as `OTHER`, so a client cannot grow the label set. */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]);
 
-/** What a scrape reads from the server besides its counters. */
-export interface ServedRulesState {
-  readonly rulesets: number;
-  /** RFC 3339 time of the last successful load. */
+/** What a scrape reads from the rules being served: how many rulesets, and when they were loaded (RFC 3339). */
+export interface ServedRules {
+  readonly rulesets: { readonly size: number };
   readonly loadedAt: string;
 }
 
@@ -47,6 +46,9 @@ export class RouteMetrics {
  * workers (from each reply's header); rendering happens only when `/metrics` is scraped.
  */
 export class ServerMetrics {
+  /** @param served the rules being served when a scrape reads the gauges (read then, never copied). */
+  constructor(private readonly served: () => ServedRules | undefined) {}
+
   private readonly requests = new CounterFamily("rule_server_requests_total", "HTTP requests answered, by route pattern, method and status.", ["route", "method", "status"]);
   private readonly duration = new HistogramFamily("rule_server_request_duration_seconds", "Time from receiving a request to its answer, by route pattern.", ["route"], DURATION_BUCKETS);
   private readonly evaluations = new CounterFamily("rule_server_evaluations_total", "Evaluations that ran, by ruleset and decision.", ["ruleset", "decision"]);
@@ -59,7 +61,6 @@ export class ServerMetrics {
   private readonly withoutRulesCells = new Map<string, CounterCell>();
   private readonly reloads = new CounterFamily("rule_server_reloads_total", "Reloads attempted, by trigger and outcome (reloaded or refused).", ["trigger", "outcome"]);
   private readonly workerReplacements = new CounterFamily("rule_server_worker_replacements_total", "Evaluation workers replaced, by reason (timeout or exit).", ["reason"]);
-  private served: ServedRulesState = { rulesets: 0, loadedAt: new Date(0).toISOString() };
   private readonly families: readonly MetricFamily[] = [
     this.requests,
     this.duration,
@@ -67,8 +68,11 @@ export class ServerMetrics {
     this.withoutRules,
     this.reloads,
     this.workerReplacements,
-    new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served.rulesets),
-    new GaugeFamily("rule_server_rules_loaded_timestamp_seconds", "When the rules being served were loaded, in seconds since the Unix epoch.", () => Date.parse(this.served.loadedAt) / 1000),
+    new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served()?.rulesets.size ?? 0),
+    new GaugeFamily("rule_server_rules_loaded_timestamp_seconds", "When the rules being served were loaded, in seconds since the Unix epoch.", () => {
+      const served = this.served();
+      return served === undefined ? 0 : Date.parse(served.loadedAt) / 1000;
+    }),
     new GaugeFamily("rule_server_build_info", "The version of rule-server; the value is always 1.", () => 1, { version: ENGINE_VERSION }),
     ...processMetrics(),
   ];
@@ -96,11 +100,6 @@ export class ServerMetrics {
 
   countWorkerReplacement(reason: "timeout" | "exit"): void {
     this.workerReplacements.cell([reason]).value++;
-  }
-
-  /** The rules now served, for the gauges. */
-  serving(state: ServedRulesState): void {
-    this.served = state;
   }
 
   /** The exposition text of every family. */

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { ExplorerFiles } from "../../bundling/explorer-bundle.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";
-import { preferredCoding } from "../http/content-coding.ts";
-import { entityTag, ifNoneMatchMatches } from "../http/entity-tag.ts";
+import { entityTag } from "../http/entity-tag.ts";
 import { HttpError } from "../http/http-error.ts";
+import { conditionalResponse } from "../http/json-response.ts";
 import type { RouteDefinition } from "../http/router.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 import { explorerFiles } from "./explorer-files.ts";
@@ -44,11 +44,7 @@ async function sendFile(request: Request, name: string): Promise<Response> {
   const file = (await servedFiles()).get(name);
   if (file === undefined) throw new HttpError(404, `the explorer has no file ${name}`);
   // Revalidated on every load, so a new version of the server shows its new page at once.
-  const headers: Record<string, string> = { ...EXPLORER_SECURITY_HEADERS, "Cache-Control": "no-cache", ETag: file.etag, Vary: "Accept-Encoding" };
-  if (ifNoneMatchMatches(request.headers.get("if-none-match"), file.etag)) return new Response(null, { status: 304, headers });
-  const coding = file.body.codingFor(preferredCoding(request.headers.get("accept-encoding")));
-  if (coding !== "identity") headers["Content-Encoding"] = coding;
-  return new Response(file.body.bytes(coding), { headers: { "Content-Type": file.contentType, ...headers } });
+  return conditionalResponse(request, file.body, { ...EXPLORER_SECURITY_HEADERS, "Cache-Control": "no-cache", ETag: file.etag }, file.contentType);
 }
 
 /** `GET /explorer`: the page is at `/explorer/`, so that its relative addresses resolve beside it. */

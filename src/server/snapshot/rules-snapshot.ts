@@ -1,4 +1,3 @@
-import { nativeSha256 } from "../../rule-files/native-sha256.ts";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { compileRuleset } from "../../compiler/compile-ruleset.ts";
@@ -15,6 +14,7 @@ import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type S
 import { CompressibleBody } from "../http/compressible-body.ts";
 import { CachePolicy } from "./cache-policy.ts";
 import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
+import { nativeSha256 } from "../../rule-files/native-sha256.ts";
 
 /**
  * Everything the server serves, loaded from RULES_DIR in one go (SERVER.md, "Rules directory")

@@ -44,3 +44,14 @@ function describeError(error: unknown): DescribedError {
   const { name, code, message, problems } = error as DescribedError;
   return { name, code, message, problems };
 }
+
+/** Fetches the jobs, runs them and posts the outcomes (or why it could not) to the test as `name`. */
+export async function reportJobs(api: typeof BrowserModule, operators: BrowserModule.LoadOptions["operators"], name: string): Promise<void> {
+  const report = (value: unknown): Promise<Response> => fetch(`/report/${name}`, { method: "POST", body: JSON.stringify(value) });
+  try {
+    const jobs = (await (await fetch("/jobs.json")).json()) as Jobs;
+    await report(await runJobs(api, operators, jobs));
+  } catch (error) {
+    await report({ failed: String((error as Error)?.stack ?? error) });
+  }
+}
