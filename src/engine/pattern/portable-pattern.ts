@@ -7,6 +7,10 @@
  * first problem from the left is the one reported. Positions in reasons count code points from 0.
  */
 
+import { isLinearSubset } from "./linear-subset.ts";
+import { javaScriptSource, re2Source } from "./pattern-emitter.ts";
+import type { Atom, ClassMember, PerlClass, Term } from "./pattern-syntax.ts";
+
 /**
  * A portable pattern in the syntax of each engine: `re2Source` for RE2, `javaScriptSource` for
  * JavaScript with flags "su" (the same matches: portable syntax has no construct whose meaning the
@@ -23,27 +27,6 @@ const MAX_REPEAT = 1000;
 
 const SYNTAX_CHARACTERS = "^$\\.*+?()[]{}|/";
 const REPLACEMENT_CHARACTER = 0xfffd;
-
-type PerlClass = "d" | "D" | "w" | "W";
-
-type ClassMember =
-  | { kind: "char"; codePoint: number }
-  | { kind: "range"; low: number; high: number }
-  | { kind: "perl"; letter: PerlClass };
-
-/** Something a quantifier can apply to. */
-type Atom =
-  | { kind: "char"; codePoint: number }
-  | { kind: "any" }
-  | { kind: "perl"; letter: PerlClass }
-  | { kind: "class"; negated: boolean; members: ClassMember[] }
-  | { kind: "group"; alternatives: Term[][] };
-
-type Term =
-  | Atom
-  | { kind: "start" }
-  | { kind: "end" }
-  | { kind: "repeat"; atom: Atom; min: number; max: number | undefined; lazy: boolean };
 
 /** What the limits need to know about a piece of the tree. */
 interface Shape {
@@ -64,14 +47,7 @@ export function checkPortablePattern(pattern: string): PatternCheck {
   if (codePoints.length > MAX_PATTERN_CODE_POINTS) return tooLong();
   try {
     const alternatives = new PatternReader(codePoints).readPattern();
-    return {
-      ok: true,
-      // (?s): `.` matches line breaks. Without (?m), RE2's ^ and $ are the very start and end.
-      re2Source: "(?s)" + emitAlternatives(alternatives),
-      // The syntax that remains is the same in both engines, apart from how literals are written.
-      javaScriptSource: emitAlternatives(alternatives, javaScriptCodePoint),
-      linear: isLinearSubset(alternatives),
-    };
+    return { ok: true, re2Source: re2Source(alternatives), javaScriptSource: javaScriptSource(alternatives), linear: isLinearSubset(alternatives) };
   } catch (error) {
     if (error instanceof NotPortable) return { ok: false, reason: error.message };
     throw error;
@@ -417,127 +393,4 @@ function classMembers(items: readonly ClassItem[]): ClassMember[] {
     index++;
   }
   return members;
-}
-
-// ---- Translation to RE2 syntax ----
-
-/** Writes one literal code point, valid both inside and outside a set. */
-type CodePointWriter = (codePoint: number) => string;
-
-function emitAlternatives(alternatives: readonly Term[][], literal: CodePointWriter = emitCodePoint): string {
-  return alternatives.map((sequence) => sequence.map((term) => emitTerm(term, literal)).join("")).join("|");
-}
-
-function emitTerm(term: Term, literal: CodePointWriter): string {
-  switch (term.kind) {
-    case "start":
-      return "^";
-    case "end":
-      return "$";
-    case "repeat":
-      return emitAtom(term.atom, literal) + emitQuantifier(term.min, term.max) + (term.lazy ? "?" : "");
-    default:
-      return emitAtom(term, literal);
-  }
-}
-
-function emitQuantifier(min: number, max: number | undefined): string {
-  if (max === undefined) return min === 0 ? "*" : min === 1 ? "+" : `{${min},}`;
-  if (min === 0 && max === 1) return "?";
-  // Counts are re-emitted as plain decimals: RE2 reads "{01}" as literal text.
-  return min === max ? `{${min}}` : `{${min},${max}}`;
-}
-
-function emitAtom(atom: Atom, literal: CodePointWriter): string {
-  switch (atom.kind) {
-    case "char":
-      return literal(atom.codePoint);
-    case "any":
-      return ".";
-    case "perl":
-      return "\\" + atom.letter;
-    case "class":
-      return "[" + (atom.negated ? "^" : "") + atom.members.map((member) => emitClassMember(member, literal)).join("") + "]";
-    case "group":
-      // Captures do not change whether a pattern matches, and cost RE2 work.
-      return "(?:" + emitAlternatives(atom.alternatives, literal) + ")";
-  }
-}
-
-function emitClassMember(member: ClassMember, literal: CodePointWriter): string {
-  switch (member.kind) {
-    case "char":
-      return literal(member.codePoint);
-    case "range":
-      return literal(member.low) + "-" + literal(member.high);
-    case "perl":
-      return "\\" + member.letter;
-  }
-}
-
-/** Characters that RE2 reads as syntax, outside or inside a class. */
-const RE2_SYNTAX_CHARACTERS = "\\.+*?()|[]{}^$-";
-
-/**
- * One code point as an RE2 literal, valid both inside and outside a class: RE2's syntax characters
- * are escaped, control characters are written in hex, and everything else is the character itself
- * (RE2 reads UTF-8, so an astral character is one literal).
- */
-function emitCodePoint(codePoint: number): string {
-  if (codePoint < 0x20 || codePoint === 0x7f) return `\\x{${codePoint.toString(16).toUpperCase()}}`;
-  const character = show(codePoint);
-  const isSyntax = codePoint < 0x80 && RE2_SYNTAX_CHARACTERS.includes(character);
-  return isSyntax ? "\\" + character : character;
-}
-
-/*
- * The linear subset. Most patterns in rulesets check a whole field's format: `^`, then characters
- * or sets with counts, then `$`. A backtracking engine matches such a pattern, anchored at the
- * start, with at most one choice point (the one term whose count can vary); for each count it
- * tries, the rest is a fixed-length check. So the work is at most (subject length + 1) × (fixed
- * length), which is bounded by keeping the fixed length at MAX_LINEAR_FIXED_LENGTH. Anything else
- * (alternation, a second variable count, no leading `^`) goes to RE2.
- */
-const MAX_LINEAR_FIXED_LENGTH = 64;
-
-function isLinearSubset(alternatives: readonly Term[][]): boolean {
-  if (alternatives.length !== 1) return false;
-  const terms = alternatives[0]!;
-  if (terms[0]?.kind !== "start") return false;
-  const endAnchored = terms.length > 1 && terms[terms.length - 1]!.kind === "end";
-  const body = terms.slice(1, endAnchored ? -1 : undefined);
-  let variableTerms = 0;
-  let fixedLength = 0;
-  for (const term of body) {
-    if (term.kind === "start" || term.kind === "end") return false;
-    const atom = term.kind === "repeat" ? term.atom : term;
-    const atomLength = fixedAtomLength(atom);
-    if (atomLength === undefined) return false;
-    const min = term.kind === "repeat" ? term.min : 1;
-    const max = term.kind === "repeat" ? term.max : 1;
-    if (min !== max) variableTerms++;
-    else fixedLength += atomLength * min;
-    if (variableTerms > 1 || fixedLength > MAX_LINEAR_FIXED_LENGTH) return false;
-  }
-  return true;
-}
-
-/** Code points an atom always matches: 1 for a character or set, the sum for a group of such; undefined otherwise. */
-function fixedAtomLength(atom: Atom): number | undefined {
-  if (atom.kind !== "group") return 1;
-  if (atom.alternatives.length !== 1) return undefined;
-  let length = 0;
-  for (const term of atom.alternatives[0]!) {
-    if (term.kind === "start" || term.kind === "end") return undefined;
-    const inner = term.kind === "repeat" ? term.atom : term;
-    if (inner.kind === "group") return undefined;
-    if (term.kind === "repeat" && term.min !== term.max) return undefined;
-    length += term.kind === "repeat" ? term.min : 1;
-  }
-  return length;
-}
-
-/** One code point as a JavaScript literal for flag "u", valid both inside and outside a set. */
-function javaScriptCodePoint(codePoint: number): string {
-  return `\\u{${codePoint.toString(16)}}`;
 }

@@ -9,5 +9,5 @@ test("a locale falls back through its shorter tags, most specific first", () => 
 
 test("tags longer than the longest catalog tag are not made, whatever the locale's length", () => {
   expect(localeFallbacks("fr-CA-x-a", 5)).toEqual(["fr-CA", "fr"]);
-  expect(localeFallbacks(`fr-${"x-".repeat(100_000)}`, 5).length).toBe(1);
+  expect(localeFallbacks(`fr-${"x-".repeat(100_000)}`, 5)).toEqual(["fr-x", "fr"]);
 });
