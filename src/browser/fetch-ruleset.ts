@@ -7,7 +7,7 @@ export interface FetchOptions extends LoadOptions {
   readonly signal?: AbortSignal;
 }
 
-/** The server answered something other than the manifest or 304, or could not be reached. */
+/** A rule server gave another answer than the one asked for (a manifest, or 304), or could not be reached. */
 export class FetchRulesetError extends Error {
   readonly code = "FETCH_FAILED" as const;
   override readonly name = "FetchRulesetError";
@@ -17,6 +17,18 @@ export class FetchRulesetError extends Error {
     readonly status: number,
   ) {
     super(message);
+  }
+
+  /** The error for an unwanted answer: its status, and its problem document's title when it has one. */
+  static async answered(what: string, response: Response): Promise<FetchRulesetError> {
+    let title = "";
+    try {
+      const problem = (await response.json()) as { title?: unknown };
+      if (typeof problem.title === "string") title = `: ${problem.title}`;
+    } catch {
+      // Not a problem document: the status says enough.
+    }
+    return new FetchRulesetError(`${what} answered ${response.status}${title}`, response.status);
   }
 }
 
@@ -51,7 +63,7 @@ export async function fetchRuleset(serverUrl: string | URL, id: string, options:
     if (previous.operators === options.operators) return previous.ruleset;
     return keep(address, previous.etag, previous.manifest, options);
   }
-  if (response.status !== 200) throw new FetchRulesetError(`${address} answered ${response.status}${await problemTitle(response)}`, response.status);
+  if (response.status !== 200) throw await FetchRulesetError.answered(address, response);
   return keep(address, response.headers.get("ETag"), (await response.json()) as JsonValue, options);
 }
 
@@ -65,13 +77,4 @@ async function keep(address: string, etag: string | null, manifest: JsonValue, o
 function withTrailingSlash(serverUrl: string | URL): string {
   const text = String(serverUrl);
   return text.endsWith("/") ? text : `${text}/`;
-}
-
-async function problemTitle(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { title?: unknown };
-    return typeof body.title === "string" ? `: ${body.title}` : "";
-  } catch {
-    return "";
-  }
 }

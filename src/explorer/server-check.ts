@@ -1,8 +1,8 @@
-import type { EvaluationResult, JsonObject } from "../browser/rule-cascade.ts";
+import { FetchRulesetError, type EvaluationResult, type JsonObject } from "../browser/rule-cascade.ts";
 import { h, labelled } from "./dom.ts";
 import { compareResults } from "./result-differences.ts";
 import { resultView, type ResultMarks } from "./result-view.ts";
-import { endpoint, failureOf } from "./server-address.ts";
+import { endpoint } from "./server-address.ts";
 
 /** Typing settles before the server is asked: one request per pause, not one per key. */
 const PAUSE_MS = 250;
@@ -64,7 +64,7 @@ export class ServerCheck {
         signal: controller.signal,
         credentials: "omit",
       });
-      if (!response.ok) throw await failureOf("POST /evaluations", response);
+      if (!response.ok) throw await FetchRulesetError.answered("POST /evaluations", response);
       view = this.#compared(last.client, (await response.json()) as EvaluationResult, last.marks);
     } catch (error) {
       if (controller.signal.aborted) return;
