@@ -7,7 +7,6 @@ import { entitySchemaLoader } from "../rule-files/entity-schema-files.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
-import { nativeSha256 } from "../rule-files/native-sha256.ts";
 
 /**
  * Compiles ruleset source files as the server would: the rulesets of a file's directory form the
@@ -25,7 +24,7 @@ export function readRulesDirectory(directory: string): RulesDirectory {
   const sources = ruleFilesOf(directory).source.map(readSourceFile);
   return {
     sources,
-    resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources), nativeSha256),
+    resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources)),
     loadSchema: entitySchemaLoader(directory),
     documentSources: documentSourcesOf(sources),
   };

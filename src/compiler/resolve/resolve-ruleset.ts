@@ -3,7 +3,7 @@ import { compare } from "../../engine/number/arithmetic.ts";
 import { isJsonObject, listAt, objectAt, setMember, stringAt, truthy } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
-import { rulesetChecksum, type Sha256 } from "../checksum/ruleset-checksum.ts";
+import { rulesetChecksum } from "../checksum/ruleset-checksum.ts";
 import { didYouMean } from "../problems/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import { validateRulesetDocument } from "../schema/index.ts";
@@ -69,12 +69,10 @@ export class RulesetResolver {
   /**
    * @param refused ruleset id to the problems of a source file that names that id but could not
    *   be read: a child of it is told why, not that its parent is missing.
-   * @param sha256 the host's SHA-256, when it has a faster one than the portable default.
    */
   constructor(
     private readonly registry: Registry,
     private readonly refused: ReadonlyMap<string, readonly LoadProblem[]> = new Map(),
-    private readonly sha256?: Sha256,
   ) {}
 
   /** Throws LoadError with the problems of the first step that fails. */
@@ -210,7 +208,7 @@ export class RulesetResolver {
       rules,
       messages,
     };
-    const result = { resolved, checksum: rulesetChecksum(resolved, this.sha256), document: doc, places, parents };
+    const result = { resolved, checksum: rulesetChecksum(resolved), document: doc, places, parents };
     if (!despiteSchema) this.resolvedById.set(id, result);
     return result;
   }

@@ -14,7 +14,6 @@ import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type S
 import { CompressibleBody } from "../http/compressible-body.ts";
 import { CachePolicy } from "./cache-policy.ts";
 import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
-import { nativeSha256 } from "../../rule-files/native-sha256.ts";
 
 /**
  * Everything the server serves, loaded from RULES_DIR in one go (SERVER.md, "Rules directory")
@@ -72,7 +71,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
   };
 
   const sources: SourceFile[] = files.source.map(readSourceFile);
-  const resolver = new RulesetResolver(registryOf(sources), refusedSourcesOf(sources), nativeSha256);
+  const resolver = new RulesetResolver(registryOf(sources), refusedSourcesOf(sources));
   const documentSources = documentSourcesOf(sources);
   const loadSchema = entitySchemaLoader(directory);
   for (const source of sources) {
