@@ -1,7 +1,7 @@
 /**
  * Runs portable patterns (specification 4.4). The linear subset of format checks, which is most of
  * what rulesets hold, runs on the JavaScript engine, which provably matches it in linear time
- * (portable-pattern.ts). Every other pattern goes to the general backend: RE2 on the server,
+ * (linear-subset.ts). Every other pattern goes to the general backend: RE2 on the server,
  * the page's JavaScript engine in the browser build (re2-pattern-backend.ts is the seam).
  */
 
