@@ -2,12 +2,14 @@
 import { benchBrowser } from "./browser.ts";
 import { benchCompile } from "./compile.ts";
 import { benchEvaluate } from "./evaluate.ts";
+import { benchExampleRequest } from "./example-request.ts";
 import { benchExpressions } from "./expressions.ts";
 import { benchHttp } from "./http/throughput.ts";
 import { benchStartup } from "./startup.ts";
 
 benchExpressions();
 benchEvaluate();
+await benchExampleRequest();
 benchCompile();
 await benchStartup();
 await benchHttp();

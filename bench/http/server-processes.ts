@@ -15,8 +15,18 @@ const ROOT = join(import.meta.dir, "..", "..");
 export const BENCH_TOKEN = "bench-token";
 
 /** A bare Bun.serve: `fixed` answers a fixed body, `floor` parses the body and answers it. */
-export async function startBareServer(kind: "fixed" | "floor"): Promise<BenchServer> {
-  const child = Bun.spawn(pinned(PINNING?.server, [process.execPath, join(import.meta.dir, "bare-server.ts"), kind]), { stdout: "pipe", stderr: "inherit" });
+export function startBareServer(kind: "fixed" | "floor"): Promise<BenchServer> {
+  return startPortPrinter([join(import.meta.dir, "bare-server.ts"), kind]);
+}
+
+/** A bare Bun.serve that answers with the engine alone on a rules directory (engine-only-server.ts). */
+export function startEngineOnlyServer(rulesDir: string): Promise<BenchServer> {
+  return startPortPrinter([join(import.meta.dir, "engine-only-server.ts"), rulesDir]);
+}
+
+/** A bench server script that prints its port on its first line. */
+async function startPortPrinter(script: readonly string[]): Promise<BenchServer> {
+  const child = Bun.spawn(pinned(PINNING?.server, [process.execPath, ...script]), { stdout: "pipe", stderr: "inherit" });
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
   const { value } = await reader.read();
   const port = Number(new TextDecoder().decode(value).trim());

@@ -1,7 +1,9 @@
 /**
  * HTTP throughput of POST /evaluations, driven by wrk at 64 connections, next to a bare Bun.serve
  * answering a fixed JSON body (the baseline) and one that parses the body and answers it (the
- * floor: the least a server that looks at the request must do), all measured in the same run.
+ * floor: the least a server that looks at the request must do), and one that answers with the
+ * engine alone (engine-only-server.ts: what is left of rule-server's figure is its own path), all
+ * measured in the same run.
  * With two or more cores the server runs on one core and wrk on another (`taskset`). Each server
  * is measured three times; the median is printed with min and max.
  * Targets: the shop ruleset at 55% of the baseline or more, the rules/ example at 35% or more,
@@ -10,7 +12,7 @@
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BENCH_TOKEN, startBareServer, startRuleServer, type BenchServer } from "./server-processes.ts";
+import { BENCH_TOKEN, startBareServer, startEngineOnlyServer, startRuleServer, type BenchServer } from "./server-processes.ts";
 import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -72,17 +74,20 @@ function printRows(rows: readonly Row[]): void {
   const micros = (values: (number | undefined)[]): string => (values.some((value) => value === undefined) ? "-" : `${median(values as number[]).toFixed(1)}`);
   console.log(`\nHTTP, wrk -t1 -c64 -d${SECONDS}s, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, median of ${RUNS} runs (min-max)`);
   console.log("Targets: shop at 55% of the baseline or more, rules/ example at 35% or more; p99 under 4 ms.");
-  console.log(`${"server".padEnd(44)} ${"req/s".padStart(9)} ${"(min-max)".padStart(17)} ${"share".padStart(6)} ${"p99 ms".padStart(7)} ${"CPU µs".padStart(7)} ${"loop µs".padStart(8)}`);
+  console.log(`${"server".padEnd(44)} ${"req/s".padStart(9)} ${"(min-max)".padStart(17)} ${"share".padStart(6)} ${"p99 ms".padStart(7)} ${"CPU µs".padStart(7)} ${"loop µs".padStart(8)} ${"steal".padStart(6)}`);
   for (const row of rows) {
     const rates = row.runs.map((run) => run.requestsPerSecond);
     const share = `${((median(rates) / baseline) * 100).toFixed(0)}%`;
     const range = `(${number(Math.min(...rates))}-${number(Math.max(...rates))})`;
     const non2xx = row.runs.reduce((sum, run) => sum + run.non2xx, 0);
+    const steals = row.runs.map((run) => run.stealShare);
+    const steal = steals.some((value) => value === undefined) ? "-" : `${(median(steals as number[]) * 100).toFixed(0)}%`;
     console.log(
-      `${row.name.padEnd(44)} ${number(median(rates)).padStart(9)} ${range.padStart(17)} ${share.padStart(6)} ${median(row.runs.map((run) => run.p99Ms)).toFixed(2).padStart(7)} ${micros(row.runs.map((run) => run.processMicros)).padStart(7)} ${micros(row.runs.map((run) => run.eventLoopMicros)).padStart(8)}${non2xx > 0 ? `  (${non2xx} non-2xx!)` : ""}`,
+      `${row.name.padEnd(44)} ${number(median(rates)).padStart(9)} ${range.padStart(17)} ${share.padStart(6)} ${median(row.runs.map((run) => run.p99Ms)).toFixed(2).padStart(7)} ${micros(row.runs.map((run) => run.processMicros)).padStart(7)} ${micros(row.runs.map((run) => run.eventLoopMicros)).padStart(8)} ${steal.padStart(6)}${non2xx > 0 ? `  (${non2xx} non-2xx!)` : ""}`,
     );
   }
   console.log("CPU µs: the server process's CPU time per request; loop µs: its main thread's alone.");
+  console.log("steal: the server core's time taken by other guests of the host during the runs (median); high steal, slower figures.");
 }
 
 export async function benchHttp(): Promise<void> {
@@ -96,7 +101,9 @@ export async function benchHttp(): Promise<void> {
     const rows: Row[] = [
       await measured("bare Bun.serve, fixed JSON body (baseline)", () => startBareServer("fixed"), "/", example),
       await measured("bare Bun.serve, parses and echoes (floor)", () => startBareServer("floor"), "/", example),
+      await measured("engine alone in Bun.serve, shop ruleset", () => startEngineOnlyServer(shopRules), "/evaluations", shop, SHOP_REQUEST),
       await measured("rule-server, shop ruleset, 0 workers", () => startRuleServer(shopRules, 0), "/evaluations", shop, SHOP_REQUEST),
+      await measured("engine alone in Bun.serve, rules/ example", () => startEngineOnlyServer(join(ROOT, "rules")), "/evaluations", example, EXAMPLE_REQUEST),
       await measured("rule-server, rules/ example, 0 workers", () => startRuleServer(join(ROOT, "rules"), 0), "/evaluations", example, EXAMPLE_REQUEST),
       await measured("rule-server, rules/ example, 1 worker", () => startRuleServer(join(ROOT, "rules"), 1), "/evaluations", example, EXAMPLE_REQUEST),
       await measured("rule-server, rules/ example, 2 workers", () => startRuleServer(join(ROOT, "rules"), 2), "/evaluations", example, EXAMPLE_REQUEST),

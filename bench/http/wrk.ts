@@ -12,6 +12,12 @@ export interface WrkFigures {
   /** CPU microseconds per request: the whole process, and its main thread alone (Linux only). */
   readonly processMicros?: number;
   readonly eventLoopMicros?: number;
+  /**
+   * The share of the server core's time the hypervisor gave to other guests during the run (steal,
+   * Linux only). On a shared virtual machine this is why the same run varies from one minute to
+   * the next; a figure measured with a high share is worth less.
+   */
+  readonly stealShare?: number;
 }
 
 /** The cores the server and the load generator run on, when the machine has two or more. */
@@ -34,6 +40,16 @@ function cpuSeconds(pid: number): { process: number; mainThread: number } | unde
   return process === undefined || mainThread === undefined ? undefined : { process, mainThread };
 }
 
+/** Jiffies a core has been stolen and in all, from /proc/stat (undefined elsewhere). */
+function coreTimes(core: string | undefined): { steal: number; total: number } | undefined {
+  if (core === undefined || !existsSync("/proc/stat")) return undefined;
+  const line = readFileSync("/proc/stat", "utf8").split("\n").find((entry) => entry.startsWith(`cpu${core} `));
+  if (!line) return undefined;
+  // user nice system idle iowait irq softirq steal: guest time is already inside user.
+  const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  return { steal: fields[7] ?? 0, total: fields.reduce((sum, value) => sum + value, 0) };
+}
+
 function milliseconds(text: string | undefined): number {
   const match = /^([0-9.]+)(us|ms|s)$/.exec(text ?? "");
   if (!match) return Number.NaN;
@@ -43,10 +59,13 @@ function milliseconds(text: string | undefined): number {
 
 export async function wrk(url: string, script: string, serverPid: number, seconds: string): Promise<WrkFigures> {
   const before = cpuSeconds(serverPid);
+  const coreBefore = coreTimes(PINNING?.server);
   const run = Bun.spawn(pinned(PINNING?.load, ["wrk", "-t1", "-c64", `-d${seconds}s`, "--latency", "-s", script, url]), { stdout: "pipe", stderr: "pipe" });
   const output = await new Response(run.stdout).text();
   if ((await run.exited) !== 0) throw new Error(`wrk failed: ${await new Response(run.stderr).text()}`);
   const after = cpuSeconds(serverPid);
+  const coreAfter = coreTimes(PINNING?.server);
+  const stealShare = coreBefore && coreAfter && coreAfter.total > coreBefore.total ? (coreAfter.steal - coreBefore.steal) / (coreAfter.total - coreBefore.total) : undefined;
   const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
   const cpu = before && after && requests > 0 ? { processMicros: ((after.process - before.process) / requests) * 1e6, eventLoopMicros: ((after.mainThread - before.mainThread) / requests) * 1e6 } : {};
   return {
@@ -54,5 +73,6 @@ export async function wrk(url: string, script: string, serverPid: number, second
     p99Ms: milliseconds(/99%\s+(\S+)/.exec(output)?.[1]),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0),
     ...cpu,
+    ...(stealShare === undefined ? {} : { stealShare }),
   };
 }

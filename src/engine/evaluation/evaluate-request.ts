@@ -13,7 +13,7 @@ import type { Command, Decision, Effect, EvaluationResult, EvaluationTally, Find
 import { summarize } from "./evaluation-result.ts";
 import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
-import type { ActionRule, ComputeRule, PreparedRule, StateRule, ValidationRule } from "./prepared-rule.ts";
+import type { ActionRule, ComputeRule, PreparedRule, StateEffect, StateRule, ValidationRule } from "./prepared-rule.ts";
 import { checkRequestShape } from "./request-shape.ts";
 import { WorkingData } from "./working-data.ts";
 
@@ -47,6 +47,19 @@ interface Write {
 
 type MessageChain = ReturnType<MessageCatalogs["chainFor"]>;
 
+/** The state effect of one rule on one field, as it is reported. */
+interface StateGroup {
+  readonly field: string;
+  readonly rule: string;
+  readonly set: JsonObject;
+}
+
+/** A state property a rule is about to set, kept until all of the rule's properties are known to fit. */
+interface StagedState extends Write {
+  readonly effect: StateEffect;
+  readonly property: string;
+}
+
 function objectOr(value: JsonValue | undefined, fallback: JsonObject | null): JsonObject | null {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? value : fallback;
 }
@@ -55,8 +68,9 @@ class Evaluation {
   private readonly scope: Scope;
   private readonly working: WorkingData;
   private readonly selection: RuleSelection;
-  private readonly resolutions = new Map<string, JsonObject>();
-  private readonly roles: ReadonlySet<string>;
+  /** Read only by findings that can be resolved, so built on first use. */
+  private resolutionsByKey: Map<string, JsonObject> | undefined;
+  private actorRoles: ReadonlySet<string> | undefined;
   private readonly entity: string;
   private readonly findings: Finding[] = [];
   private readonly effects: Effect[] = [];
@@ -70,10 +84,23 @@ class Evaluation {
     this.working = new WorkingData(objectOr(request.data, {}) as ValueObject);
     this.scope = new Scope(this.working.root, request.original ?? null, actor, objectOr(request.ctx, {}), plan.params);
     this.selection = this.selectRules(plan.select(this.entity, request.operation as string));
-    if (Array.isArray(request.resolutions)) {
-      for (const resolution of request.resolutions as JsonObject[]) this.resolutions.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
+  }
+
+  private get resolutions(): Map<string, JsonObject> {
+    if (this.resolutionsByKey === undefined) {
+      this.resolutionsByKey = new Map();
+      const given = this.request.resolutions;
+      if (Array.isArray(given)) for (const resolution of given as JsonObject[]) this.resolutionsByKey.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
     }
-    this.roles = new Set(Array.isArray(actor.roles) ? (actor.roles as string[]) : []);
+    return this.resolutionsByKey;
+  }
+
+  private get roles(): ReadonlySet<string> {
+    if (this.actorRoles === undefined) {
+      const roles = objectOr(this.request.actor, {})!.roles;
+      this.actorRoles = new Set(Array.isArray(roles) ? (roles as string[]) : []);
+    }
+    return this.actorRoles;
   }
 
   get rulesTakingPart(): number {
@@ -92,7 +119,7 @@ class Evaluation {
       commands = actions.commands;
       if (actions.failed) decision = "deny";
     }
-    return {
+    const result: EvaluationResult = {
       ruleset: this.plan.id,
       version: this.plan.version,
       checksum: this.plan.checksum,
@@ -100,8 +127,11 @@ class Evaluation {
       findings: this.findings,
       effects: this.effects,
       commands,
-      ...summarize(this.findings),
+      blocking: false,
+      resolution: "none",
     };
+    summarize(this.findings, result);
+    return result;
   }
 
   /** Narrows the static selection by the request's trigger (client channel) and view. */
@@ -188,7 +218,7 @@ class Evaluation {
 
   private state(): void {
     const state = new Map<string, Write>();
-    const groups = new Map<string, { field: string; rule: string; set: JsonObject }>();
+    const groups = new Map<string, StateGroup>();
     for (const rule of this.selection.state) {
       try {
         this.stateRule(rule, state, groups);
@@ -200,27 +230,25 @@ class Evaluation {
   }
 
   /** A state rule applies all of its properties, or none when one conflicts. */
-  private stateRule(rule: StateRule, state: Map<string, Write>, groups: Map<string, { field: string; rule: string; set: JsonObject }>): void {
+  private stateRule(rule: StateRule, state: Map<string, Write>, groups: Map<string, StateGroup>): void {
     if (!this.applies(rule)) return;
-    const staged = new Map<string, Write & { field: string; property: string }>();
+    const staged = new Map<string, StagedState>();
     for (const effect of rule.effects) {
-      for (const [property, value] of effect.set) {
-        const key = `${effect.field}\u0000${property}`;
-        const previous = staged.get(key) ?? state.get(key);
+      for (const entry of effect.set) {
+        const previous = staged.get(entry.key) ?? state.get(entry.key);
         if (previous) {
-          if (!valuesEqual(previous.value, value)) this.conflict(previous.rule, rule, `${property} of ${effect.field}`);
+          if (!valuesEqual(previous.value, entry.value)) this.conflict(previous.rule, rule, `${entry.property} of ${effect.field}`);
           continue;
         }
-        staged.set(key, { value, rule, field: effect.field, property });
+        staged.set(entry.key, { value: entry.value, rule, effect, property: entry.property });
       }
     }
     for (const [key, write] of staged) {
       state.set(key, write);
-      const groupKey = `${write.field}\u0000${rule.id}`;
-      let group = groups.get(groupKey);
+      let group = groups.get(write.effect.groupKey);
       if (!group) {
-        group = { field: write.field, rule: rule.id, set: {} };
-        groups.set(groupKey, group);
+        group = { field: write.effect.field, rule: rule.id, set: {} };
+        groups.set(write.effect.groupKey, group);
       }
       setMember(group.set, write.property, write.value);
     }
@@ -275,7 +303,8 @@ class Evaluation {
   }
 
   private finding(rule: ValidationRule, fields: string[], chain: MessageChain): Finding {
-    const args: JsonObject = Object.fromEntries(rule.args.map(([name, node]) => [name, toLeavingValue(node(this.scope, 0))]));
+    const args: JsonObject = {};
+    for (const [name, node] of rule.args) setMember(args, name, toLeavingValue(node(this.scope, 0)));
     let status: FindingStatus = "open";
     let resolution: Resolution = "none";
     const acceptance = rule.acceptance;

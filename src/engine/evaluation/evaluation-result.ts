@@ -60,16 +60,20 @@ export interface EvaluationTally {
   rules: number;
 }
 
-/** The summary members: what the caller's user may do next. */
-export function summarize(findings: readonly Finding[]): Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy"> {
-  const blocking = findings.filter((finding) => finding.blocking);
-  let resolution: Resolution = "none";
-  if (blocking.length > 0 && blocking.every((finding) => finding.resolution !== "none")) {
-    resolution = blocking.some((finding) => finding.resolution === "accept-risk") ? "accept-risk" : "acknowledge";
+/** Sets the summary members, what the caller's user may do next, on a result being built. */
+export function summarize(findings: readonly Finding[], result: Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy">): void {
+  let blocking = 0;
+  let allResolvable = true;
+  let acceptRisk = false;
+  let roles: Set<string> | undefined;
+  for (const finding of findings) {
+    if (!finding.blocking) continue;
+    blocking++;
+    if (finding.resolution === "none") allResolvable = false;
+    else if (finding.resolution === "accept-risk") acceptRisk = true;
+    if (finding.acceptableBy !== undefined) for (const role of finding.acceptableBy) (roles ??= new Set()).add(role);
   }
-  const roles = new Set<string>();
-  for (const finding of blocking) for (const role of finding.acceptableBy ?? []) roles.add(role);
-  const summary: Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy"> = { blocking: blocking.length > 0, resolution };
-  if (roles.size > 0) summary.acceptableBy = [...roles].sort();
-  return summary;
+  result.blocking = blocking > 0;
+  result.resolution = blocking > 0 && allResolvable ? (acceptRisk ? "accept-risk" : "acknowledge") : "none";
+  if (roles !== undefined && roles.size > 0) result.acceptableBy = [...roles].sort();
 }

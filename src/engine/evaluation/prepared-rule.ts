@@ -36,7 +36,22 @@ export interface ComputeRule extends RuleBase {
 
 export interface StateRule extends RuleBase {
   readonly kind: "state";
-  readonly effects: readonly { readonly field: string; readonly set: readonly (readonly [string, JsonValue])[] }[];
+  readonly effects: readonly StateEffect[];
+}
+
+/** One `effects` entry of a state rule, with the keys evaluation tracks its writes by made once. */
+export interface StateEffect {
+  readonly field: string;
+  readonly set: readonly StateProperty[];
+  /** The field and the rule: state effects are grouped by both. */
+  readonly groupKey: string;
+}
+
+export interface StateProperty {
+  readonly property: string;
+  readonly value: JsonValue;
+  /** The field and the property: a second write to it is a conflict. */
+  readonly key: string;
 }
 
 export interface Acceptance {
@@ -113,7 +128,9 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
         kind: "state",
         effects: listAt(rule.effects).map((entry) => {
           const effect = objectAt(entry);
-          return { field: stringAt(effect.field), set: Object.entries(objectAt(effect.set)) };
+          const field = stringAt(effect.field);
+          const set = Object.entries(objectAt(effect.set)).map(([property, value]) => ({ property, value, key: `${field}\u0000${property}` }));
+          return { field, set, groupKey: `${field}\u0000${base.id}` };
         }),
       };
     case "validation":

@@ -29,18 +29,27 @@ export function preparePath(keys: readonly string[]): PathSegment[] {
   return keys.map((key) => ({ key, index: ASCII_DIGITS.test(key) ? Number(key) : -1 }));
 }
 
-/** Reads a prepared path below a value; null when it does not resolve. */
+/**
+ * Reads a prepared path below a value; null when it does not resolve. Every variable read of every
+ * rule comes here, so a member is looked up once: a value read through the prototype is either a
+ * function (no JSON value is one) or the prototype itself under `__proto__`, and only those two
+ * cases need the own-member check.
+ */
 export function readPath(start: Value, segments: readonly PathSegment[]): Value {
   let value: Value = start;
-  for (const segment of segments) {
-    if (value === null || typeof value !== "object" || isDecimal(value)) return null;
+  for (let i = 0; i < segments.length; i++) {
+    if (value === null || typeof value !== "object") return null;
+    const segment = segments[i]!;
     if (Array.isArray(value)) {
       if (segment.index < 0 || segment.index >= value.length) return null;
       value = value[segment.index]!;
-    } else {
-      if (!Object.hasOwn(value, segment.key)) return null;
-      value = value[segment.key]!;
+      continue;
     }
+    if (isDecimal(value)) return null;
+    const member: unknown = value[segment.key];
+    if (member === undefined) return null;
+    if ((typeof member === "function" || segment.key === "__proto__") && !Object.hasOwn(value, segment.key)) return null;
+    value = member as Value;
   }
   return value;
 }

@@ -1,0 +1,89 @@
+/**
+ * The rules/ example request (README's first evaluation) in process, no network: the engine alone,
+ * `answerEvaluation` (body text in, result text out), and the whole `POST /evaluations` handler
+ * of the server (token, body, evaluation, request id, metrics, log line) next to a handler that
+ * only answers. The two handler rows split an HTTP figure into the server's own path and the
+ * rest. Target: the request evaluated in under 6 µs. Prints figures; asserts nothing.
+ */
+import { join } from "node:path";
+import { customOperatorsFrom } from "../src/engine/expression/custom-operators.ts";
+import { answerEvaluation } from "../src/server/evaluation/evaluation-reply.ts";
+import { RuleServer } from "../src/server/rule-server.ts";
+import { loadSnapshot } from "../src/server/snapshot/rules-snapshot.ts";
+import { EXAMPLE_REQUEST } from "./http/throughput.ts";
+import { measure, printTable, type Measurement } from "./measure.ts";
+
+const RULES = join(import.meta.dir, "..", "rules");
+const TOKEN = "bench-token";
+const BODY = JSON.stringify(EXAMPLE_REQUEST);
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+/** The server's `POST /evaluations` handler, taken from the route table it hands to Bun.serve. */
+async function serverHandler(): Promise<{ handler: Handler; stop: () => Promise<void> }> {
+  const serve = Bun.serve;
+  let routes: Record<string, Handler> | undefined;
+  // The route table is built inside listen(); catching it here keeps the server free of bench hooks.
+  Bun.serve = ((options: { routes: Record<string, Handler> }) => {
+    routes = options.routes;
+    return serve(options as never);
+  }) as typeof Bun.serve;
+  const server = new RuleServer({ rulesDir: RULES, port: 0, token: TOKEN, log: () => undefined });
+  try {
+    await server.listen();
+  } finally {
+    Bun.serve = serve;
+  }
+  return { handler: routes!["/evaluations"]!, stop: () => server.stop() };
+}
+
+const newRequest = (): Request =>
+  new Request("http://127.0.0.1/evaluations", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}`, "Content-Length": String(BODY.length) }, body: BODY });
+
+/** Like `measure`, for a handler that may answer asynchronously: per-request time over blocks of requests. */
+async function measureHandler(name: string, handler: Handler, seconds = 2): Promise<Measurement> {
+  const block = 200;
+  const run = async (): Promise<number> => {
+    const started = performance.now();
+    for (let i = 0; i < block; i++) await handler(newRequest());
+    return (performance.now() - started) / block;
+  };
+  for (const warmUntil = performance.now() + 500; performance.now() < warmUntil; ) await run();
+  const samples: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) samples.push(await run());
+  samples.sort((a, b) => a - b);
+  const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
+  const percentile = (p: number): number => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))]! * 1000;
+  return { name, operations: samples.length * block, perSecond: 1000 / mean, p50Micros: percentile(0.5), p99Micros: percentile(0.99) };
+}
+
+export async function benchExampleRequest(): Promise<Measurement[]> {
+  const snapshot = loadSnapshot(RULES, customOperatorsFrom(undefined), 1);
+  const find = (id: string) => snapshot.rulesets.get(id)?.ruleset;
+  const ruleset = find(EXAMPLE_REQUEST.ruleset)!;
+  const parsed = JSON.parse(BODY);
+  const check = answerEvaluation(BODY, find);
+  if (check.status !== 200) throw new Error(`the example request is answered ${check.status}: ${check.body}`);
+  const headers = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+  const answerOnly: Handler = async (request) => {
+    const reply = answerEvaluation(await request.text(), find);
+    return new Response(reply.body, { status: reply.status, headers });
+  };
+  const server = await serverHandler();
+  try {
+    const rows = [
+      measure("evaluate (request parsed and checked)", () => ruleset.evaluateChecked(parsed, "server")),
+      measure("answerEvaluation (text in, text out)", () => answerEvaluation(BODY, find)),
+      await measureHandler("handler that only answers (per block)", answerOnly),
+      await measureHandler("server's POST /evaluations (per block)", server.handler),
+    ];
+    printTable("The rules/ example request in process (target: evaluated in under 6 µs)", rows);
+    console.log("Handler rows: Request built, handled and answered in process, timed per block of 200; the difference is the server's own path.");
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.main) await benchExampleRequest();
