@@ -7,17 +7,32 @@ import type { ContentCoding } from "./content-coding.ts";
  */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
+const encoder = new TextEncoder();
+
 /**
  * A response body that does not depend on the request (a manifest, a bundle, a rule, the list),
- * with its compressed forms. Each is made on the first request that wants it and kept for as long
- * as the snapshot that holds this body is served: loading a snapshot compresses nothing, so
- * start-up and reload time do not grow with the rules, and bodies nobody asks for cost nothing.
+ * with its compressed forms. Each form, the uncompressed one included, is made on the first
+ * request that wants it and kept for as long as the snapshot that holds this body is served:
+ * loading a snapshot serializes and compresses nothing, so start-up and reload time do not grow
+ * with the size of the bodies, and bodies nobody asks for cost neither time nor memory.
  */
 export class CompressibleBody {
+  private identityBytes: Uint8Array | undefined;
   private brotli: Uint8Array | undefined;
   private gzip: Uint8Array | undefined;
 
-  constructor(readonly identity: Uint8Array) {}
+  /** @param source the bytes, or how to make them when they are first wanted */
+  constructor(private readonly source: Uint8Array | (() => Uint8Array)) {}
+
+  /** A JSON document as a body, serialized when it is first sent. The document must not change. */
+  static ofJson(document: unknown): CompressibleBody {
+    return new CompressibleBody(() => encoder.encode(JSON.stringify(document)));
+  }
+
+  /** The uncompressed bytes. */
+  get identity(): Uint8Array {
+    return (this.identityBytes ??= typeof this.source === "function" ? this.source() : this.source);
+  }
 
   /** The coding this body is sent with when the client prefers `wanted`. */
   codingFor(wanted: ContentCoding): ContentCoding {

@@ -9,6 +9,6 @@ let description: CompressibleBody | undefined;
 
 /** `GET /openapi.json`: openapi.yaml as JSON, public; converted on the first request, then kept. */
 export const openApiDescription: RouteHandler = (request) => {
-  description ??= new CompressibleBody(new TextEncoder().encode(JSON.stringify(parse(openApiYaml as string))));
+  description ??= CompressibleBody.ofJson(parse(openApiYaml as string));
   return encodedResponse(request, description, { "Cache-Control": "no-cache" });
 };

@@ -36,7 +36,7 @@ export class RulesSnapshot {
     readonly generation = 0,
   ) {
     this.entries = [...rulesets.values()].map((served) => served.entry).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    this.listBody = new CompressibleBody(new TextEncoder().encode(JSON.stringify({ rulesets: this.entries })));
+    this.listBody = CompressibleBody.ofJson({ rulesets: this.entries });
   }
 }
 

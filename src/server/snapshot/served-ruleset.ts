@@ -6,7 +6,7 @@ import { CompressibleBody } from "../http/compressible-body.ts";
 
 /**
  * One ruleset as the server serves it, built once per snapshot: the evaluator, the list entry,
- * and every response body that does not depend on the request, already serialized.
+ * and every response body that does not depend on the request (each serialized when first sent).
  */
 export interface RulesetEntry {
   readonly id: string;
@@ -32,8 +32,7 @@ export interface ServedRuleset {
   readonly rules: ReadonlyMap<string, RuleBody>;
 }
 
-const encoder = new TextEncoder();
-const bytes = (value: JsonValue): CompressibleBody => new CompressibleBody(encoder.encode(JSON.stringify(value)));
+const bytes = (value: JsonValue): CompressibleBody => CompressibleBody.ofJson(value);
 
 /** `document` is the source document for a compiled ruleset, undefined for one read from a bundle. */
 export function serveRuleset(bundle: JsonObject, ruleset: LoadedRuleset, document: JsonObject | undefined): ServedRuleset {
