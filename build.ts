@@ -29,7 +29,7 @@ const TARGETS = {
   "darwin-arm64": "bun-darwin-arm64",
   "windows-x64": "bun-windows-x64",
 } as const;
-type Target = keyof typeof TARGETS;
+export type Target = keyof typeof TARGETS;
 
 const ROOT = import.meta.dir;
 const DIST = join(ROOT, "dist");

@@ -9,10 +9,31 @@ import { PROJECT_ROOT } from "../support/run-cli.ts";
 /**
  * The release executable used the way a user gets it: dist/rule-server-linux-x64 copied into an
  * empty directory and run with no Bun, no sources and no node_modules (hidden by a mount
- * namespace where the platform allows one). It serves with workers, matches with RE2, reloads on
+ * namespace where the platform allows one). It serves with workers, matches with RE2 (loaded from
+ * the executable when a pattern outside the linear subset first needs it), reloads on
  * SIGHUP, drains on SIGTERM, serves the explorer page, and runs check and compile.
  */
 const TOKEN = "binary-test-token";
+
+/** A pattern outside the linear subset (alternation): only RE2 matches it on the server. */
+const CURRENCY_RULESET = `ruleCascade: "1.0.0"
+kind: RuleSet
+metadata: { id: release.currency, version: 1.0.0, title: Currencies }
+scope: [{ level: enterprise, id: acme }]
+entities:
+  Transfer:
+    schema: { $ref: "./payments.openapi.yaml#/components/schemas/Transfer" }
+rules:
+  - id: currency.known
+    kind: validation
+    target: { entity: Transfer, field: /currency }
+    operations: [create]
+    assert: { op: matches, args: [{ var: data.currency }, "^(EUR|USD|GBP)$"] }
+    severity: error
+    finding: { code: CUR-001, message: unknownCurrency, args: { currency: { var: data.currency } } }
+messages:
+  en: { unknownCurrency: "{currency} is not a currency we pay in." }
+`;
 let home: string;
 let executable: string;
 /** Runs a command line with the project's node_modules hidden, when `unshare` can do that here. */
@@ -46,7 +67,8 @@ test("check and compile work from the executable", () => {
   expect(JSON.parse(readFileSync(join(home, "payments.bundle.json"), "utf8")).id).toBe("acme.payments");
 });
 
-test("serves with two workers, evaluates a rule that uses matches, reloads on SIGHUP and drains on SIGTERM", async () => {
+test("serves with two workers, evaluates rules that use matches, reloads on SIGHUP and drains on SIGTERM", async () => {
+  writeFileSync(join(home, "rules", "release-currency.ruleset.yaml"), CURRENCY_RULESET);
   const child = Bun.spawn(hideNodeModules(`'${executable}'`), {
     cwd: home,
     env: { PATH: "/usr/bin:/bin", RULES_DIR: "rules", PORT: "0", RULE_SERVER_TOKEN: TOKEN, RULE_SERVER_WORKERS: "2", DRAIN_SECONDS: "1" },
@@ -81,9 +103,19 @@ test("serves with two workers, evaluates a rule that uses matches, reloads on SI
     const good = (await (await transfer("AT611904300234573201")).json()) as { findings: { code: string; detail?: string }[] };
     const bad = (await (await transfer("not-an-iban")).json()) as { findings: { code: string; detail?: string }[] };
     expect(good.findings.filter((finding) => finding.code === "RULE-EVALUATION-ERROR")).toEqual([]);
-    // The IBAN pattern (matches, through the embedded RE2) refuses the malformed one.
+    // The IBAN pattern (matches, in the linear subset: the JavaScript engine) refuses the malformed one.
     expect(bad.findings.length).toBeGreaterThan(good.findings.length);
     expect(bad.findings.filter((finding) => finding.code === "RULE-EVALUATION-ERROR")).toEqual([]);
+    // The currency pattern needs RE2, which each worker loads from the executable on first use.
+    for (const [currency, codes] of [["USD", []], ["CHF", ["CUR-001"]], ["EUR", []], ["EURO", ["CUR-001"]]] as const) {
+      const answer = await fetch(`${url}/evaluations`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ ruleset: "release.currency", entity: "Transfer", operation: "create", data: { currency } }),
+      });
+      const result = (await answer.json()) as { findings: { code: string; detail?: string }[] };
+      expect(result.findings.map((finding) => finding.detail ?? finding.code), currency).toEqual([...codes]);
+    }
     // The OpenAPI description is embedded: the executable runs far from the repository.
     const described = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(described).toEqual(parseYaml(readFileSync(join(import.meta.dir, "..", "..", "openapi.yaml"), "utf8")));

@@ -4,7 +4,7 @@
  * seam between engines: the browser build puts javascript-pattern-backend.ts in its place
  * (build.ts), and nothing else in the engine knows which one runs.
  */
-import { RE2 } from "re2-wasm";
+import type { RE2 } from "re2-wasm";
 import { fail } from "../errors.ts";
 import { checkSubjectLength, wellFormed, type BackendPattern, type CompiledPattern } from "./compiled-pattern.ts";
 
@@ -20,6 +20,21 @@ import { checkSubjectLength, wellFormed, type BackendPattern, type CompiledPatte
  */
 const MAX_LIVE_EXPRESSIONS = 32;
 const FREE_AFTER_SCANNING = 1024;
+
+/*
+ * re2-wasm compiles and starts its WebAssembly module as soon as it is imported, which takes about
+ * a tenth of a second, in the server and in every worker. Most rulesets only hold patterns of the
+ * linear subset, which never come here, so the module is loaded when the first other pattern is
+ * compiled. Loading differs from the browser build's backend anyway: this file is the seam.
+ */
+let re2Class: typeof RE2 | undefined;
+
+/** The loader of the runtime this backend runs on (Bun), declared here for type-checks without Node's types. */
+declare const require: (module: "re2-wasm") => typeof import("re2-wasm");
+
+function loadRe2(): typeof RE2 {
+  return (re2Class ??= require("re2-wasm").RE2);
+}
 
 /**
  * A pattern is a pure function of its subject, and short subjects (country codes, IBANs,
@@ -102,7 +117,7 @@ class Re2Pattern implements CompiledPattern {
       if (!oldest.done) oldest.value.free();
     }
     // Flag "u" is required by re2-wasm; (?s) in the source makes `.` match line breaks.
-    this.compiled = new RE2(this.re2Source, "u");
+    this.compiled = new (loadRe2())(this.re2Source, "u");
     liveExpressions.add(this);
     return this.compiled;
   }
