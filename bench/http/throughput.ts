@@ -91,6 +91,9 @@ function printRows(rows: readonly Row[]): void {
 }
 
 export async function benchHttp(): Promise<void> {
+  // This process drains rule-server's log pipe (a reader every server in production has too):
+  // it runs on the load generator's core, so that it never takes the server's.
+  if (PINNING) Bun.spawnSync(["taskset", "-a", "-p", "-c", PINNING.load, String(process.pid)], { stdout: "ignore" });
   const scratch = mkdtempSync(join(tmpdir(), "rule-server-bench-"));
   try {
     const shopRules = join(scratch, "shop-rules");
