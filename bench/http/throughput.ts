@@ -4,8 +4,9 @@
  * floor: the least a server that looks at the request must do), and one that answers with the
  * engine alone (engine-only-server.ts: what is left of rule-server's figure is its own path), all
  * measured in the same run.
- * With two or more cores the server runs on one core and wrk on another (`taskset`). Each server
- * is measured three times; the median is printed with min and max.
+ * With two or more cores the server runs on one core and wrk on another (`taskset`). Every server
+ * is measured once in each of three rounds; the median is printed with min and max, and the share
+ * of the baseline is the median of the rounds' ratios.
  * Targets: the shop ruleset at 55% of the baseline or more, the rules/ example at 35% or more,
  * p99 under 4 ms. Prints figures; asserts nothing.
  */
@@ -43,6 +44,16 @@ interface Row {
   readonly runs: WrkFigures[];
 }
 
+/** A server to measure: how to start it, and the request wrk sends it. */
+interface Contender {
+  readonly name: string;
+  readonly start: () => Promise<BenchServer>;
+  readonly path: string;
+  readonly script: string;
+  /** Sent once before the run, which fails unless it is answered 200. */
+  readonly probe?: unknown;
+}
+
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function postScript(directory: string, name: string, body: unknown): string {
@@ -51,33 +62,42 @@ function postScript(directory: string, name: string, body: unknown): string {
   return script;
 }
 
-async function measured(name: string, start: () => Promise<BenchServer>, path: string, script: string, probe?: unknown): Promise<Row> {
-  const runs: WrkFigures[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const server = await start();
-    try {
-      if (probe !== undefined) {
-        const answer = await fetch(`${server.url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(probe) });
-        if (answer.status !== 200) throw new Error(`${name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
-      }
-      runs.push(await wrk(`${server.url}${path}`, script, server.pid, SECONDS));
-    } finally {
-      server.stop();
+async function measureOnce(contender: Contender): Promise<WrkFigures> {
+  const server = await contender.start();
+  try {
+    if (contender.probe !== undefined) {
+      const answer = await fetch(`${server.url}${contender.path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(contender.probe) });
+      if (answer.status !== 200) throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
     }
+    return await wrk(`${server.url}${contender.path}`, contender.script, server.pid, SECONDS);
+  } finally {
+    server.stop();
   }
-  return { name, runs };
+}
+
+/**
+ * Each round runs every server once, so that every server sees the same spread of the machine's
+ * moods (a shared machine can halve a figure from one minute to the next).
+ */
+async function measureInRounds(contenders: readonly Contender[]): Promise<Row[]> {
+  const rows: Row[] = contenders.map((contender) => ({ name: contender.name, runs: [] }));
+  for (let round = 0; round < RUNS; round++) {
+    for (const [index, contender] of contenders.entries()) rows[index]!.runs.push(await measureOnce(contender));
+  }
+  return rows;
 }
 
 function printRows(rows: readonly Row[]): void {
-  const baseline = median(rows[0]!.runs.map((run) => run.requestsPerSecond));
+  // The share is the median of each round's ratio to that round's baseline: both saw the same minute.
+  const baseline = rows[0]!.runs.map((run) => run.requestsPerSecond);
   const number = (value: number): string => Math.round(value).toLocaleString("en-US");
   const micros = (values: (number | undefined)[]): string => (values.some((value) => value === undefined) ? "-" : `${median(values as number[]).toFixed(1)}`);
-  console.log(`\nHTTP, wrk -t1 -c64 -d${SECONDS}s, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, median of ${RUNS} runs (min-max)`);
+  console.log(`\nHTTP, wrk -t1 -c64 -d${SECONDS}s, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, ${RUNS} rounds of every server, median (min-max)`);
   console.log("Targets: shop at 55% of the baseline or more, rules/ example at 35% or more; p99 under 4 ms.");
   console.log(`${"server".padEnd(44)} ${"req/s".padStart(9)} ${"(min-max)".padStart(17)} ${"share".padStart(6)} ${"p99 ms".padStart(7)} ${"CPU µs".padStart(7)} ${"loop µs".padStart(8)} ${"steal".padStart(6)}`);
   for (const row of rows) {
     const rates = row.runs.map((run) => run.requestsPerSecond);
-    const share = `${((median(rates) / baseline) * 100).toFixed(0)}%`;
+    const share = `${(median(rates.map((rate, round) => rate / baseline[round]!)) * 100).toFixed(0)}%`;
     const range = `(${number(Math.min(...rates))}-${number(Math.max(...rates))})`;
     const non2xx = row.runs.reduce((sum, run) => sum + run.non2xx, 0);
     const steals = row.runs.map((run) => run.stealShare);
@@ -101,16 +121,17 @@ export async function benchHttp(): Promise<void> {
     for (const file of ["shop-order.ruleset.yaml", "order.schema.json"]) copyFileSync(join(ROOT, "test", "cases", "interop", "shop", file), join(shopRules, file));
     const example = postScript(scratch, "example", EXAMPLE_REQUEST);
     const shop = postScript(scratch, "shop", SHOP_REQUEST);
-    const rows: Row[] = [
-      await measured("bare Bun.serve, fixed JSON body (baseline)", () => startBareServer("fixed"), "/", example),
-      await measured("bare Bun.serve, parses and echoes (floor)", () => startBareServer("floor"), "/", example),
-      await measured("engine alone in Bun.serve, shop ruleset", () => startEngineOnlyServer(shopRules), "/evaluations", shop, SHOP_REQUEST),
-      await measured("rule-server, shop ruleset, 0 workers", () => startRuleServer(shopRules, 0), "/evaluations", shop, SHOP_REQUEST),
-      await measured("engine alone in Bun.serve, rules/ example", () => startEngineOnlyServer(join(ROOT, "rules")), "/evaluations", example, EXAMPLE_REQUEST),
-      await measured("rule-server, rules/ example, 0 workers", () => startRuleServer(join(ROOT, "rules"), 0), "/evaluations", example, EXAMPLE_REQUEST),
-      await measured("rule-server, rules/ example, 1 worker", () => startRuleServer(join(ROOT, "rules"), 1), "/evaluations", example, EXAMPLE_REQUEST),
-      await measured("rule-server, rules/ example, 2 workers", () => startRuleServer(join(ROOT, "rules"), 2), "/evaluations", example, EXAMPLE_REQUEST),
-    ];
+    const rulesDir = join(ROOT, "rules");
+    const rows = await measureInRounds([
+      { name: "bare Bun.serve, fixed JSON body (baseline)", start: () => startBareServer("fixed"), path: "/", script: example },
+      { name: "bare Bun.serve, parses and echoes (floor)", start: () => startBareServer("floor"), path: "/", script: example },
+      { name: "engine alone in Bun.serve, shop ruleset", start: () => startEngineOnlyServer(shopRules), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
+      { name: "rule-server, shop ruleset, 0 workers", start: () => startRuleServer(shopRules, 0), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
+      { name: "engine alone in Bun.serve, rules/ example", start: () => startEngineOnlyServer(rulesDir), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+      { name: "rule-server, rules/ example, 0 workers", start: () => startRuleServer(rulesDir, 0), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+      { name: "rule-server, rules/ example, 1 worker", start: () => startRuleServer(rulesDir, 1), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+      { name: "rule-server, rules/ example, 2 workers", start: () => startRuleServer(rulesDir, 2), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+    ]);
     printRows(rows);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
