@@ -10,7 +10,12 @@ export interface PreparedFunction {
   readonly name: string;
   readonly params: readonly string[];
   readonly bodyExpression: unknown;
+  /** The body without depth checks, for calls where no node of it can be too deep. */
   body: Node | undefined;
+  /** The body with a depth check at every node, for calls so deep that one of its nodes may be. */
+  checkedBody: Node | undefined;
+  /** The depth of the body's deepest node below its root (the root is 1), or more. */
+  deepestNode: number | undefined;
 }
 
 export class FunctionTable {
@@ -36,5 +41,5 @@ export const EMPTY_FUNCTION_TABLE = new FunctionTable(null);
 function readFunction(name: string, definition: Value): PreparedFunction | undefined {
   if (!isValueObject(definition) || !Array.isArray(definition.params) || !Object.hasOwn(definition, "body")) return undefined;
   const params = definition.params.map((param) => (typeof param === "string" ? param : ""));
-  return { name, params, bodyExpression: definition.body, body: undefined };
+  return { name, params, bodyExpression: definition.body, body: undefined, checkedBody: undefined, deepestNode: undefined };
 }

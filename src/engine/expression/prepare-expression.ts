@@ -100,8 +100,24 @@ function prepareCall(name: string, count: number, prepareArgs: () => Node[], dep
     if (scope.calls + 1 > MAX_FUNCTION_CALL_DEPTH) fail(`function calls nested more than ${MAX_FUNCTION_CALL_DEPTH} deep`);
     const bound: ValueObject = Object.create(null);
     for (let i = 0; i < args.length; i++) bound[params[i]!] = args[i]!(scope, base);
-    // The body is one level below the call: its root sits at depth base + depth + 1.
-    const body = (fn.body ??= prepareAt(fn.bodyExpression, 1, context, true));
+    // The body is one level below the call: its root sits at depth base + depth + 1. Only a call
+    // deep enough for some node of the body to pass the limit needs a check at every node.
+    const deepest = (fn.deepestNode ??= deepestNode(fn.bodyExpression, 1));
+    const body = base + depth + deepest <= MAX_EXPRESSION_DEPTH ? (fn.body ??= prepareAt(fn.bodyExpression, 1, context, false)) : (fn.checkedBody ??= prepareAt(fn.bodyExpression, 1, context, true));
     return body(scope.forFunctionBody(bound), base + depth);
   };
+}
+
+/**
+ * The depth of an expression's deepest node, counting the arguments of every object that has an
+ * `args` list (also where preparing makes the object a failing node), so never less than the
+ * deepest node prepared; past the limit it stops counting.
+ */
+function deepestNode(expression: unknown, depth: number): number {
+  if (depth > MAX_EXPRESSION_DEPTH || typeof expression !== "object" || expression === null) return depth;
+  const args = (expression as ValueObject).args;
+  if (!Array.isArray(args)) return depth;
+  let deepest = depth;
+  for (const arg of args) deepest = Math.max(deepest, deepestNode(arg, depth + 1));
+  return deepest;
 }

@@ -18,10 +18,8 @@ const ASCII_DIGITS = /^[0-9]+$/;
 export function readVariable(path: string): (scope: Scope) => Value {
   const [rootName = "", ...rest] = path.split(".");
   if (!isRootName(rootName)) return () => null;
-  const root = rootReader(rootName);
   const segments = preparePath(rest);
-  if (segments.length === 0) return root;
-  return (scope) => readPath(root(scope), segments);
+  return segments.length === 0 ? rootReader(rootName) : pathReader(rootName, segments);
 }
 
 /** Splits the keys of a path once into the segments readPath follows. */
@@ -52,6 +50,30 @@ export function readPath(start: Value, segments: readonly PathSegment[]): Value 
     value = member as Value;
   }
   return value;
+}
+
+/** A root read straight from the scope, then the path: the most frequent node of every rule, so one call, not two. */
+function pathReader(root: RootName, segments: readonly PathSegment[]): (scope: Scope) => Value {
+  switch (root) {
+    case "data":
+      return (scope) => readPath(scope.data, segments);
+    case "original":
+      return (scope) => readPath(scope.original, segments);
+    case "actor":
+      return (scope) => readPath(scope.actor, segments);
+    case "ctx":
+      return (scope) => readPath(scope.ctx, segments);
+    case "params":
+      return (scope) => readPath(scope.params, segments);
+    case "item":
+      return (scope) => readPath(scope.item, segments);
+    case "value":
+      return (scope) => readPath(scope.value, segments);
+    case "field":
+      return (scope) => readPath(scope.field, segments);
+    case "arg":
+      return (scope) => readPath(scope.arg, segments);
+  }
 }
 
 function rootReader(root: RootName): (scope: Scope) => Value {
