@@ -5,9 +5,10 @@
  */
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
+import { compileLiteralPatterns } from "../../engine/pattern/literal-patterns.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { answerEvaluation } from "../evaluation/evaluation-reply.ts";
-import { readMessage, replyMessage, type ToWorker } from "./worker-messages.ts";
+import { readMessage, replyMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
 
 declare const self: Worker;
 
@@ -32,10 +33,13 @@ self.onmessage = async (event: MessageEvent<string>) => {
       for (const bundle of message.bundles) {
         const ruleset = LoadedRuleset.fromBundle(bundle as JsonValue, operators);
         rulesets.set(ruleset.id, ruleset);
+        // Before the worker counts as ready: no evaluation should spend its timeout starting RE2.
+        compileLiteralPatterns(bundle as JsonValue);
       }
       generations.set(message.generation, rulesets);
       // Keep the two newest: evaluations that started on the previous snapshot finish on it.
       for (const generation of [...generations.keys()].sort((a, b) => a - b).slice(0, -2)) generations.delete(generation);
+      post(JSON.stringify({ kind: "loaded", generation: message.generation } satisfies FromWorker));
       return;
     }
     case "evaluate": {

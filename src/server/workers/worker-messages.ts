@@ -12,6 +12,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { readonly kind: "ready" }
+  // The rules of a snapshot are loaded (and their patterns compiled): evaluations against them start at once.
+  | { readonly kind: "loaded"; readonly generation: number }
   | { readonly kind: "failed"; readonly message: string }
   // The summary travels in the header, so the event loop logs and counts without reading the body.
   | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly summary?: EvaluationSummary }

@@ -12,8 +12,10 @@ import { evaluateMessage, readMessage, type FromWorker, type ToWorker } from "./
  * to the least busy worker. The timeout counts from when an evaluation starts running (when the
  * one before it on its worker finished): one that outlives it is answered 503, its worker is
  * terminated and replaced, and the jobs waiting behind it go back to the front of the queue, so
- * nothing queued is lost. Only workers that reported ready are ever terminated: terminating a
- * Bun worker that is still starting can bring the process down.
+ * nothing queued is lost. A worker takes jobs only once it has loaded the rules (and compiled
+ * their patterns), so no deadline runs while a new worker reads them. Only workers that have
+ * started (answered `init`) are ever terminated: terminating a Bun worker that is still starting
+ * can bring the process down.
  */
 const PIPELINE_DEPTH = 8;
 
@@ -32,6 +34,9 @@ interface Job {
 
 interface PooledWorker {
   readonly worker: Worker;
+  /** Started, and sent the snapshots: later snapshots are sent to it as they come. */
+  initialized: boolean;
+  /** Has loaded a snapshot: takes jobs, and may be terminated. */
   ready: boolean;
   /** Jobs sent and not answered, in order: the first one is running, the others wait behind it. */
   readonly jobs: Job[];
@@ -67,7 +72,7 @@ export class WorkerPool implements RulesetEvaluator {
   async useSnapshot(snapshot: RulesSnapshot): Promise<void> {
     const message = snapshotMessage(snapshot);
     this.snapshotMessages = [...this.snapshotMessages.slice(-1), message];
-    for (const pooled of this.workers) if (pooled.ready) pooled.worker.postMessage(message);
+    for (const pooled of this.workers) if (pooled.initialized) pooled.worker.postMessage(message);
   }
 
   evaluate(snapshot: RulesSnapshot, body: string): Promise<EvaluationReply> {
@@ -84,21 +89,27 @@ export class WorkerPool implements RulesetEvaluator {
     if (this.queue.length > 0 || this.anyBusy()) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     for (const pooled of this.workers) {
       pooled.retired = true;
-      if (pooled.ready) pooled.worker.terminate();
+      if (pooled.initialized) pooled.worker.terminate();
     }
     this.workers.clear();
   }
 
   private spawn(): Promise<void> {
     const worker = new Worker(WORKER_ENTRY);
-    const pooled: PooledWorker = { worker, ready: false, jobs: [], timer: undefined, retired: false };
+    const pooled: PooledWorker = { worker, initialized: false, ready: false, jobs: [], timer: undefined, retired: false };
     this.workers.add(pooled);
     return new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<string>) => {
         const { header, body } = readMessage<FromWorker>(event.data);
         switch (header.kind) {
           case "ready":
+            // Started: now the rules. The worker takes jobs once it has loaded them, so that no
+            // evaluation's deadline runs while a new worker reads its rules and starts RE2.
             for (const message of this.snapshotMessages) worker.postMessage(message);
+            pooled.initialized = true;
+            return;
+          case "loaded":
+            if (pooled.ready) return;
             pooled.ready = true;
             resolve();
             this.dispatch();

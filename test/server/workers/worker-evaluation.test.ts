@@ -83,6 +83,53 @@ describe("results are byte for byte those of the event loop", () => {
   });
 });
 
+describe("a worker takes requests only once it has loaded the rules and started RE2", () => {
+  // An alternation is outside the linear subset: only RE2 matches it on the server, and starting
+  // RE2 takes about a tenth of a second, longer than this timeout.
+  const currencies = `ruleCascade: "1.0.0"
+kind: RuleSet
+metadata: { id: test.currency, version: 1.0.0, title: Currencies }
+scope: [{ level: enterprise, id: test }]
+entities:
+  Order:
+    schema: { $ref: "./order.schema.json" }
+rules:
+  - id: currency.known
+    kind: validation
+    target: { entity: Order }
+    operations: [create]
+    assert: { op: matches, args: [{ var: data.currency }, "^(EUR|USD|GBP)$"] }
+    severity: error
+    finding: { code: CUR-001, message: unknownCurrency }
+messages:
+  en: { unknownCurrency: The currency is not one we take. }
+`;
+  const rules = rulesDirectory({ "currency.ruleset.yaml": currencies, "slow.bundle.json": slowBundle() });
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "40" }));
+  });
+  afterAll(async () => {
+    await server.kill();
+    rules.remove();
+  });
+  const codes = async (currency: string): Promise<string> => {
+    const response = await post(server, { ruleset: "test.currency", entity: "Order", operation: "create", data: { currency } });
+    return `${response.status} ${((await response.json()) as { findings?: { code: string }[] }).findings?.map((finding) => finding.code).join(",")}`;
+  };
+
+  test("the first requests that need RE2 are answered within a 40 ms timeout", async () => {
+    expect(await codes("GBP")).toBe("200 ");
+    expect(await codes("CHF")).toBe("200 CUR-001");
+  });
+
+  test("so is the first request on the worker that replaces one that timed out", async () => {
+    expect((await post(server, slowRequest())).status).toBe(503);
+    expect(await codes("USD")).toBe("200 ");
+    expect(await codes("EURO")).toBe("200 CUR-001");
+  });
+});
+
 describe("timeouts and dead workers", () => {
   const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
   let server: ServerProcess;
