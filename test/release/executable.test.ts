@@ -3,6 +3,7 @@ import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { currencyRuleset } from "../support/currency-ruleset.ts";
 import { logWatcher } from "../support/log-watcher.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
@@ -15,25 +16,6 @@ import { PROJECT_ROOT } from "../support/run-cli.ts";
  */
 const TOKEN = "binary-test-token";
 
-/** A pattern outside the linear subset (alternation): only RE2 matches it on the server. */
-const CURRENCY_RULESET = `ruleCascade: "1.0.0"
-kind: RuleSet
-metadata: { id: release.currency, version: 1.0.0, title: Currencies }
-scope: [{ level: enterprise, id: acme }]
-entities:
-  Transfer:
-    schema: { $ref: "./payments.openapi.yaml#/components/schemas/Transfer" }
-rules:
-  - id: currency.known
-    kind: validation
-    target: { entity: Transfer, field: /currency }
-    operations: [create]
-    assert: { op: matches, args: [{ var: data.currency }, "^(EUR|USD|GBP)$"] }
-    severity: error
-    finding: { code: CUR-001, message: unknownCurrency, args: { currency: { var: data.currency } } }
-messages:
-  en: { unknownCurrency: "{currency} is not a currency we pay in." }
-`;
 let home: string;
 let executable: string;
 /** Runs a command line with the project's node_modules hidden, when `unshare` can do that here. */
@@ -68,7 +50,7 @@ test("check and compile work from the executable", () => {
 });
 
 test("serves with two workers, evaluates rules that use matches, reloads on SIGHUP and drains on SIGTERM", async () => {
-  writeFileSync(join(home, "rules", "release-currency.ruleset.yaml"), CURRENCY_RULESET);
+  writeFileSync(join(home, "rules", "release-currency.ruleset.yaml"), currencyRuleset("release.currency", "Transfer", "./payments.openapi.yaml#/components/schemas/Transfer"));
   const child = Bun.spawn(hideNodeModules(`'${executable}'`), {
     cwd: home,
     env: { PATH: "/usr/bin:/bin", RULES_DIR: "rules", PORT: "0", RULE_SERVER_TOKEN: TOKEN, RULE_SERVER_WORKERS: "2", DRAIN_SECONDS: "1" },
@@ -106,7 +88,7 @@ test("serves with two workers, evaluates rules that use matches, reloads on SIGH
     // The IBAN pattern (matches, in the linear subset: the JavaScript engine) refuses the malformed one.
     expect(bad.findings.length).toBeGreaterThan(good.findings.length);
     expect(bad.findings.filter((finding) => finding.code === "RULE-EVALUATION-ERROR")).toEqual([]);
-    // The currency pattern needs RE2, which each worker loads from the executable on first use.
+    // The currency pattern needs RE2, which each worker loads from the executable when it receives the rules.
     for (const [currency, codes] of [["USD", []], ["CHF", ["CUR-001"]], ["EUR", []], ["EURO", ["CUR-001"]]] as const) {
       const answer = await fetch(`${url}/evaluations`, {
         method: "POST",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createServer } from "../../../src/index.ts";
+import { currencyRuleset } from "../../support/currency-ruleset.ts";
 import { goldenJsonFiles } from "../../support/golden-files.ts";
 import { PROJECT_ROOT } from "../../support/run-cli.ts";
 import { rulesDirectory } from "../../support/rules-directory.ts";
@@ -86,25 +87,7 @@ describe("results are byte for byte those of the event loop", () => {
 describe("a worker takes requests only once it has loaded the rules and started RE2", () => {
   // An alternation is outside the linear subset: only RE2 matches it on the server, and starting
   // RE2 takes about a tenth of a second, longer than this timeout.
-  const currencies = `ruleCascade: "1.0.0"
-kind: RuleSet
-metadata: { id: test.currency, version: 1.0.0, title: Currencies }
-scope: [{ level: enterprise, id: test }]
-entities:
-  Order:
-    schema: { $ref: "./order.schema.json" }
-rules:
-  - id: currency.known
-    kind: validation
-    target: { entity: Order }
-    operations: [create]
-    assert: { op: matches, args: [{ var: data.currency }, "^(EUR|USD|GBP)$"] }
-    severity: error
-    finding: { code: CUR-001, message: unknownCurrency }
-messages:
-  en: { unknownCurrency: The currency is not one we take. }
-`;
-  const rules = rulesDirectory({ "currency.ruleset.yaml": currencies, "slow.bundle.json": slowBundle() });
+  const rules = rulesDirectory({ "currency.ruleset.yaml": currencyRuleset("test.currency", "Order", "./order.schema.json"), "slow.bundle.json": slowBundle() });
   let server: ServerProcess;
   beforeAll(async () => {
     server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "40" }));
