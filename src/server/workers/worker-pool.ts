@@ -36,8 +36,10 @@ interface PooledWorker {
   readonly worker: Worker;
   /** Started, and sent the snapshots: later snapshots are sent to it as they come. */
   initialized: boolean;
-  /** Has loaded a snapshot: takes jobs, and may be terminated. */
+  /** Has loaded a snapshot: takes jobs. */
   ready: boolean;
+  /** The newest snapshot it has loaded. */
+  loadedGeneration: number;
   /** Jobs sent and not answered, in order: the first one is running, the others wait behind it. */
   readonly jobs: Job[];
   /** The deadline of the running job. */
@@ -53,6 +55,8 @@ export class WorkerPool implements RulesetEvaluator {
   private nextJob = 1;
   private closing = false;
   private idleWaiters: (() => void)[] = [];
+  /** Reloads waiting for every ready worker to have loaded their snapshot. */
+  private snapshotWaiters: { readonly generation: number; readonly resolve: () => void }[] = [];
 
   constructor(
     private readonly size: number,
@@ -69,10 +73,28 @@ export class WorkerPool implements RulesetEvaluator {
     await Promise.all(Array.from({ length: this.size }, () => this.spawn()));
   }
 
+  /**
+   * Sends a snapshot to every worker and resolves once each worker that takes jobs has loaded it,
+   * so the server names it in evaluations only then: no deadline runs while a worker loads rules.
+   */
   async useSnapshot(snapshot: RulesSnapshot): Promise<void> {
     const message = snapshotMessage(snapshot);
     this.snapshotMessages = [...this.snapshotMessages.slice(-1), message];
     for (const pooled of this.workers) if (pooled.initialized) pooled.worker.postMessage(message);
+    await new Promise<void>((resolve) => {
+      this.snapshotWaiters.push({ generation: snapshot.generation, resolve });
+      this.settleSnapshotWaiters();
+    });
+  }
+
+  /** Resolves the reloads whose snapshot every ready worker has loaded (or every worker is gone). */
+  private settleSnapshotWaiters(): void {
+    const workers = [...this.workers];
+    this.snapshotWaiters = this.snapshotWaiters.filter((waiter) => {
+      const waiting = !this.closing && workers.some((pooled) => pooled.ready && !pooled.retired && pooled.loadedGeneration < waiter.generation);
+      if (!waiting) waiter.resolve();
+      return waiting;
+    });
   }
 
   evaluate(snapshot: RulesSnapshot, body: string): Promise<EvaluationReply> {
@@ -92,11 +114,12 @@ export class WorkerPool implements RulesetEvaluator {
       if (pooled.initialized) pooled.worker.terminate();
     }
     this.workers.clear();
+    this.settleSnapshotWaiters();
   }
 
   private spawn(): Promise<void> {
     const worker = new Worker(WORKER_ENTRY);
-    const pooled: PooledWorker = { worker, initialized: false, ready: false, jobs: [], timer: undefined, retired: false };
+    const pooled: PooledWorker = { worker, initialized: false, ready: false, loadedGeneration: -1, jobs: [], timer: undefined, retired: false };
     this.workers.add(pooled);
     return new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<string>) => {
@@ -109,7 +132,11 @@ export class WorkerPool implements RulesetEvaluator {
             pooled.initialized = true;
             return;
           case "loaded":
-            if (pooled.ready) return;
+            pooled.loadedGeneration = Math.max(pooled.loadedGeneration, header.generation);
+            if (pooled.ready) {
+              this.settleSnapshotWaiters();
+              return;
+            }
             pooled.ready = true;
             resolve();
             this.dispatch();
@@ -138,6 +165,7 @@ export class WorkerPool implements RulesetEvaluator {
   private lost(pooled: PooledWorker, rejectStart: (error: Error) => void): void {
     if (pooled.retired || !this.workers.has(pooled)) return;
     this.workers.delete(pooled);
+    this.settleSnapshotWaiters();
     if (pooled.timer) clearTimeout(pooled.timer);
     if (!pooled.ready) {
       rejectStart(new Error("an evaluation worker stopped while starting"));
@@ -200,6 +228,7 @@ export class WorkerPool implements RulesetEvaluator {
     pooled.retired = true;
     pooled.timer = undefined;
     this.workers.delete(pooled);
+    this.settleSnapshotWaiters();
     pooled.worker.terminate();
     job.reject(new HttpError(503, `the evaluation took longer than ${this.timeoutMs} ms`));
     this.logger.warn("evaluation timed out; its worker is replaced", { ms: this.timeoutMs });

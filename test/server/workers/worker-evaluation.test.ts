@@ -113,6 +113,27 @@ describe("a worker takes requests only once it has loaded the rules and started 
   });
 });
 
+describe("a reload takes effect once every worker has loaded the new rules", () => {
+  const rules = rulesDirectory();
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "40" }));
+  });
+  afterAll(async () => {
+    await server.kill();
+    rules.remove();
+  });
+
+  test("rules that first need RE2, added by a reload, are answered within a 40 ms timeout", async () => {
+    rules.write("currency.ruleset.yaml", currencyRuleset("test.currency", "Order", "./order.schema.json"));
+    server.signal("SIGHUP");
+    await server.waitForLog((line) => line.msg === "rules reloaded");
+    const response = await post(server, { ruleset: "test.currency", entity: "Order", operation: "create", data: { currency: "CHF" } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { findings: { code: string }[] }).findings.map((finding) => finding.code)).toEqual(["CUR-001"]);
+  });
+});
+
 describe("timeouts and dead workers", () => {
   const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
   let server: ServerProcess;
