@@ -84,10 +84,12 @@ describe("results are byte for byte those of the event loop", () => {
   });
 });
 
-describe("a worker takes requests only once it has loaded the rules and started RE2", () => {
-  // An alternation is outside the linear subset: only RE2 matches it on the server, and starting
-  // RE2 takes about a tenth of a second, longer than this timeout.
-  const rules = rulesDirectory({ "currency.ruleset.yaml": currencyRuleset("test.currency", "Order", "./order.schema.json"), "slow.bundle.json": slowBundle() });
+/**
+ * A server with one worker and a 40 ms timeout, shorter than starting RE2 takes (an alternation is
+ * outside the linear subset: only RE2 matches it on the server), started for the enclosing describe.
+ */
+function oneWorkerUnderShortTimeout(files: Record<string, string>): { rules: ReturnType<typeof rulesDirectory>; server: () => ServerProcess } {
+  const rules = rulesDirectory(files);
   let server: ServerProcess;
   beforeAll(async () => {
     server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "40" }));
@@ -96,41 +98,40 @@ describe("a worker takes requests only once it has loaded the rules and started 
     await server.kill();
     rules.remove();
   });
-  const codes = async (currency: string): Promise<string> => {
-    const response = await post(server, { ruleset: "test.currency", entity: "Order", operation: "create", data: { currency } });
-    return `${response.status} ${((await response.json()) as { findings?: { code: string }[] }).findings?.map((finding) => finding.code).join(",")}`;
-  };
+  return { rules, server: () => server };
+}
+
+const CURRENCY_RULESET = currencyRuleset("test.currency", "Order", "./order.schema.json");
+
+/** The status and the finding codes of a currency evaluation. */
+async function currencyCodes(server: ServerProcess, currency: string): Promise<string> {
+  const response = await post(server, { ruleset: "test.currency", entity: "Order", operation: "create", data: { currency } });
+  return `${response.status} ${((await response.json()) as { findings?: { code: string }[] }).findings?.map((finding) => finding.code).join(",")}`;
+}
+
+describe("a worker takes requests only once it has loaded the rules and started RE2", () => {
+  const { server } = oneWorkerUnderShortTimeout({ "currency.ruleset.yaml": CURRENCY_RULESET, "slow.bundle.json": slowBundle() });
 
   test("the first requests that need RE2 are answered within a 40 ms timeout", async () => {
-    expect(await codes("GBP")).toBe("200 ");
-    expect(await codes("CHF")).toBe("200 CUR-001");
+    expect(await currencyCodes(server(), "GBP")).toBe("200 ");
+    expect(await currencyCodes(server(), "CHF")).toBe("200 CUR-001");
   });
 
   test("so is the first request on the worker that replaces one that timed out", async () => {
-    expect((await post(server, slowRequest())).status).toBe(503);
-    expect(await codes("USD")).toBe("200 ");
-    expect(await codes("EURO")).toBe("200 CUR-001");
+    expect((await post(server(), slowRequest())).status).toBe(503);
+    expect(await currencyCodes(server(), "USD")).toBe("200 ");
+    expect(await currencyCodes(server(), "EURO")).toBe("200 CUR-001");
   });
 });
 
 describe("a reload takes effect once every worker has loaded the new rules", () => {
-  const rules = rulesDirectory();
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "40" }));
-  });
-  afterAll(async () => {
-    await server.kill();
-    rules.remove();
-  });
+  const { rules, server } = oneWorkerUnderShortTimeout({});
 
   test("rules that first need RE2, added by a reload, are answered within a 40 ms timeout", async () => {
-    rules.write("currency.ruleset.yaml", currencyRuleset("test.currency", "Order", "./order.schema.json"));
-    server.signal("SIGHUP");
-    await server.waitForLog((line) => line.msg === "rules reloaded");
-    const response = await post(server, { ruleset: "test.currency", entity: "Order", operation: "create", data: { currency: "CHF" } });
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { findings: { code: string }[] }).findings.map((finding) => finding.code)).toEqual(["CUR-001"]);
+    rules.write("currency.ruleset.yaml", CURRENCY_RULESET);
+    server().signal("SIGHUP");
+    await server().waitForLog((line) => line.msg === "rules reloaded");
+    expect(await currencyCodes(server(), "CHF")).toBe("200 CUR-001");
   });
 });
 
