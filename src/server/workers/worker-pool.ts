@@ -55,6 +55,8 @@ export class WorkerPool implements RulesetEvaluator {
   private nextJob = 1;
   private closing = false;
   private idleWaiters: (() => void)[] = [];
+  /** The snapshot a new worker must have loaded before it takes jobs. */
+  private newestGeneration = -1;
   /** Reloads waiting for every ready worker to have loaded their snapshot. */
   private snapshotWaiters: { readonly generation: number; readonly resolve: () => void }[] = [];
 
@@ -70,6 +72,7 @@ export class WorkerPool implements RulesetEvaluator {
   /** Starts every worker and waits until all are ready with the snapshot; rejects when one cannot start. */
   async start(snapshot: RulesSnapshot): Promise<void> {
     this.snapshotMessages = [snapshotMessage(snapshot)];
+    this.newestGeneration = snapshot.generation;
     await Promise.all(Array.from({ length: this.size }, () => this.spawn()));
   }
 
@@ -80,6 +83,7 @@ export class WorkerPool implements RulesetEvaluator {
   async useSnapshot(snapshot: RulesSnapshot): Promise<void> {
     const message = snapshotMessage(snapshot);
     this.snapshotMessages = [...this.snapshotMessages.slice(-1), message];
+    this.newestGeneration = snapshot.generation;
     for (const pooled of this.workers) if (pooled.initialized) pooled.worker.postMessage(message);
     await new Promise<void>((resolve) => {
       this.snapshotWaiters.push({ generation: snapshot.generation, resolve });
@@ -137,6 +141,8 @@ export class WorkerPool implements RulesetEvaluator {
               this.settleSnapshotWaiters();
               return;
             }
+            // A worker started during a reload is sent two snapshots: it takes jobs after the newer.
+            if (pooled.loadedGeneration < this.newestGeneration) return;
             pooled.ready = true;
             resolve();
             this.dispatch();
