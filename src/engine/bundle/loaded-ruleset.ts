@@ -69,6 +69,14 @@ export class LoadedRuleset {
     return plan;
   }
 
+  /**
+   * Builds the plan of every channel now (rules and function bodies prepared, literal patterns
+   * compiled) rather than on the first evaluation: for hosts that evaluate under a deadline.
+   */
+  prepare(): void {
+    for (const channel of this.channels) this.plan(channel);
+  }
+
   /** Evaluates a request (specification section 8); throws RequestShapeError for a malformed one. */
   evaluate(request: JsonValue, channel?: Channel): EvaluationResult {
     return evaluateRequest(this.plan(channel), request);

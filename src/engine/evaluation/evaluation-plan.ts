@@ -2,6 +2,7 @@ import { isJsonObject } from "../value/json-access.ts";
 import type { Channel } from "../bundle/channel.ts";
 import { customOperatorsFrom, type CustomOperators } from "../expression/custom-operators.ts";
 import { FunctionTable } from "../expression/function-table.ts";
+import { prepareExpression } from "../expression/prepare-expression.ts";
 import type { PathSegment } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
@@ -60,6 +61,8 @@ export class EvaluationPlan {
       for (const operation of rule.operations) this.knownOperations.add(operation);
     }
     this.rules = groupByKind(prepared);
+    // Every function body once, now, so that evaluations find them prepared (patterns compiled too).
+    for (const fn of context.functions.entries()) fn.body ??= prepareExpression(fn.bodyExpression, context);
     this.indexTypeBindings(manifest.fieldTypes);
   }
 

@@ -2,9 +2,10 @@ import { isValueObject, type Value } from "../value/value-kind.ts";
 import type { Node } from "./prepared-node.ts";
 
 /**
- * The functions of a manifest (specification 4.5), name to `{params, body}`. Bodies are prepared
- * on first call, so a table whose functions call each other (even recursively, which only the
- * call depth limit stops at evaluation time) is read once and never loops while preparing.
+ * The functions of a manifest (specification 4.5), name to `{params, body}`. An evaluation plan
+ * prepares every body when it is built, a table used alone on a body's first call; either way
+ * each body once, by itself, so functions that call each other (even recursively, which only the
+ * call depth limit stops at evaluation time) never loop while preparing.
  */
 export interface PreparedFunction {
   readonly name: string;
@@ -27,6 +28,11 @@ export class FunctionTable {
       const parsed = readFunction(name, definition);
       if (parsed) this.functions.set(name, parsed);
     }
+  }
+
+  /** Every function of the table. */
+  entries(): IterableIterator<PreparedFunction> {
+    return this.functions.values();
   }
 
   /** The function, or undefined when the name is not a function of this table. */

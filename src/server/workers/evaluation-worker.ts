@@ -5,7 +5,6 @@
  */
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
-import { compileLiteralPatterns } from "../../engine/pattern/literal-patterns.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { answerEvaluation } from "../evaluation/evaluation-reply.ts";
 import { readMessage, replyMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
@@ -32,9 +31,10 @@ self.onmessage = async (event: MessageEvent<string>) => {
       const rulesets = new Map<string, LoadedRuleset>();
       for (const bundle of message.bundles) {
         const ruleset = LoadedRuleset.fromBundle(bundle as JsonValue, operators);
+        // Plans built and patterns compiled (RE2 started if one needs it) before the worker counts
+        // as having loaded these rules: no evaluation should spend its deadline on them.
+        ruleset.prepare();
         rulesets.set(ruleset.id, ruleset);
-        // Before the worker counts as ready: no evaluation should spend its timeout starting RE2.
-        compileLiteralPatterns(bundle as JsonValue);
       }
       generations.set(message.generation, rulesets);
       // Keep the two newest: evaluations that started on the previous snapshot finish on it.

@@ -50,13 +50,11 @@ interface PooledWorker {
 export class WorkerPool implements RulesetEvaluator {
   private readonly workers = new Set<PooledWorker>();
   private readonly queue: Job[] = [];
-  /** The snapshot messages workers need: the current one and the one before it. */
-  private snapshotMessages: string[] = [];
+  /** The snapshots workers need, oldest first: the current one and the one before it. */
+  private snapshots: { readonly generation: number; readonly message: string }[] = [];
   private nextJob = 1;
   private closing = false;
   private idleWaiters: (() => void)[] = [];
-  /** The snapshot a new worker must have loaded before it takes jobs. */
-  private newestGeneration = -1;
   /** Reloads waiting for every ready worker to have loaded their snapshot. */
   private snapshotWaiters: { readonly generation: number; readonly resolve: () => void }[] = [];
 
@@ -71,8 +69,7 @@ export class WorkerPool implements RulesetEvaluator {
 
   /** Starts every worker and waits until all are ready with the snapshot; rejects when one cannot start. */
   async start(snapshot: RulesSnapshot): Promise<void> {
-    this.snapshotMessages = [snapshotMessage(snapshot)];
-    this.newestGeneration = snapshot.generation;
+    this.snapshots = [{ generation: snapshot.generation, message: snapshotMessage(snapshot) }];
     await Promise.all(Array.from({ length: this.size }, () => this.spawn()));
   }
 
@@ -82,8 +79,7 @@ export class WorkerPool implements RulesetEvaluator {
    */
   async useSnapshot(snapshot: RulesSnapshot): Promise<void> {
     const message = snapshotMessage(snapshot);
-    this.snapshotMessages = [...this.snapshotMessages.slice(-1), message];
-    this.newestGeneration = snapshot.generation;
+    this.snapshots = [...this.snapshots.slice(-1), { generation: snapshot.generation, message }];
     for (const pooled of this.workers) if (pooled.initialized) pooled.worker.postMessage(message);
     await new Promise<void>((resolve) => {
       this.snapshotWaiters.push({ generation: snapshot.generation, resolve });
@@ -95,7 +91,8 @@ export class WorkerPool implements RulesetEvaluator {
   private settleSnapshotWaiters(): void {
     const workers = [...this.workers];
     this.snapshotWaiters = this.snapshotWaiters.filter((waiter) => {
-      const waiting = !this.closing && workers.some((pooled) => pooled.ready && !pooled.retired && pooled.loadedGeneration < waiter.generation);
+      // Retired workers have left the set; the ones still starting are counted when they are ready.
+      const waiting = !this.closing && workers.some((pooled) => pooled.ready && pooled.loadedGeneration < waiter.generation);
       if (!waiting) waiter.resolve();
       return waiting;
     });
@@ -132,7 +129,7 @@ export class WorkerPool implements RulesetEvaluator {
           case "ready":
             // Started: now the rules. The worker takes jobs once it has loaded them, so that no
             // evaluation's deadline runs while a new worker reads its rules and starts RE2.
-            for (const message of this.snapshotMessages) worker.postMessage(message);
+            for (const { message } of this.snapshots) worker.postMessage(message);
             pooled.initialized = true;
             return;
           case "loaded":
@@ -142,7 +139,7 @@ export class WorkerPool implements RulesetEvaluator {
               return;
             }
             // A worker started during a reload is sent two snapshots: it takes jobs after the newer.
-            if (pooled.loadedGeneration < this.newestGeneration) return;
+            if (pooled.loadedGeneration < this.snapshots.at(-1)!.generation) return;
             pooled.ready = true;
             resolve();
             this.dispatch();

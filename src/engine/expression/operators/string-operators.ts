@@ -70,9 +70,17 @@ export const stringOperators: Record<string, OperatorDefinition> = {
     minArgs: 2,
     maxArgs: 2,
     build: ([subjectArg, patternArg], site) => {
-      // A literal pattern (the only kind a ruleset may hold) is compiled once, when first used.
+      // A literal pattern (the only kind a ruleset may hold) is compiled once, when the rule is
+      // prepared; one that is refused is refused again, as an evaluation error, when it is used.
       const literal = site.rawArgs[1];
       let compiled: CompiledPattern | undefined;
+      if (typeof literal === "string") {
+        try {
+          compiled = compilePattern(literal);
+        } catch {
+          compiled = undefined;
+        }
+      }
       return (scope, base) => {
         const subjectValue = subjectArg!(scope, base);
         const patternValue = patternArg!(scope, base);
