@@ -63,6 +63,8 @@ export class RuleServer {
   private refreshTimer: RefreshTimer | undefined;
   private readonly metrics = new ServerMetrics(() => this.snapshot);
   private lastReload: LastReload | undefined;
+  /** The latest reload; the next one starts after it (it never rejects). */
+  private reloads: Promise<unknown> = Promise.resolve();
   private readonly hostname: string | undefined;
 
   constructor(private readonly options: ServerOptions) {
@@ -161,7 +163,15 @@ export class RuleServer {
   }
 
   /** Builds a new snapshot and swaps it in, or keeps serving the previous one and says why. */
-  async reload(trigger: ReloadTrigger = "api", hash?: string): Promise<ReloadOutcome> {
+  reload(trigger: ReloadTrigger = "api", hash?: string): Promise<ReloadOutcome> {
+    // One at a time: a reload takes effect once the workers have loaded its snapshot, and they
+    // keep two, the one served and the next, so a second must not send a third before the swap.
+    const outcome = this.reloads.then(() => this.reloadNow(trigger, hash));
+    this.reloads = outcome;
+    return outcome;
+  }
+
+  private async reloadNow(trigger: ReloadTrigger, hash: string | undefined): Promise<ReloadOutcome> {
     // Every load counts as an attempt, so a schedule does not load the same files again.
     this.lastAttemptedHash = hash ?? this.hashForSchedule();
     try {

@@ -253,6 +253,26 @@ describe("jobs sent ahead to a worker", () => {
     return { call, stop: () => server.stop() };
   }
 
+  test("reloads one at a time: a request sent while two reloads wait for a busy worker is answered on the served rules", async () => {
+    const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 1, evaluationTimeoutMs: 60000, operatorsModule, log: () => undefined });
+    const { port } = await server.listen();
+    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t" }, body: JSON.stringify(body) })).status;
+    try {
+      // The worker is busy, so neither reload can take effect until it is free; the request after
+      // them still names the snapshot being served, which the worker must still hold then.
+      const slow = call(slowRequest("shop.slow", 10000));
+      await Bun.sleep(200);
+      const reloads = [server.reload(), server.reload()];
+      await Bun.sleep(100);
+      const during = call(order);
+      expect(await Promise.all([slow, during])).toEqual([200, 200]);
+      expect((await Promise.all(reloads)).map((outcome) => outcome.reloaded)).toEqual([true, true]);
+      expect(await call(order)).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("those waiting behind an evaluation that times out never ran: they are evaluated by the replacement", async () => {
     const { call, stop } = await oneWorkerServer(300);
     try {
