@@ -63,10 +63,10 @@ class PageRuleset implements Ruleset {
   evaluate(request: JsonValue, channel?: Channel): EvaluationResult {
     if (!isJsonObject(request)) throw new RequestShapeError(REQUEST_REFUSALS.notAnObject);
     const chosen = channel ?? request.channel ?? undefined;
-    if (chosen !== undefined && chosen !== null && !isChannel(chosen)) throw new RequestShapeError(REQUEST_REFUSALS.channel);
+    if (chosen !== undefined && !isChannel(chosen)) throw new RequestShapeError(REQUEST_REFUSALS.channel);
     // The server never sees NaN or an infinity (JSON cannot carry them); it refuses 1e999 this way.
     if (hasNonFiniteNumber(request)) throw new RequestShapeError(REQUEST_REFUSALS.numberTooLarge);
-    return this.#loaded.evaluate(request, chosen ?? undefined);
+    return this.#loaded.evaluate(request, chosen);
   }
 }
 

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { isChannel } from "../engine/bundle/channel.ts";
-import { ChannelUnavailableError, LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import { ChannelUnavailableError } from "../engine/bundle/channel.ts";
+import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import { RequestShapeError } from "../engine/evaluation/request-shape.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";

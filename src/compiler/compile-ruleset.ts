@@ -40,10 +40,10 @@ export function compileRuleset(document: JsonValue, options: CompileOptions = {}
   }
   // A parent that fails its own static checks is reported as itself, then as the reason the child fails.
   for (const parent of ruleset.parents) {
-    const problems = staticProblems(parent.resolved, parent.places, options.loadSchema);
+    const problems = resolver.staticProblemsOf(parent, options.loadSchema);
     if (problems.length > 0) fail([...problems, parentInvalid(ruleset.document, parent.resolved.id as string, problems.length)]);
   }
-  const problems = staticProblems(ruleset.resolved, ruleset.places, options.loadSchema);
+  const problems = resolver.staticProblemsOf(ruleset, options.loadSchema);
   if (problems.length > 0) fail(problems);
   return { ruleset, bundle: buildBundle(ruleset) };
 }

@@ -3,7 +3,8 @@
  * expressions. Free of Bun and Node APIs, so that a browser can evaluate a client manifest with
  * exactly this code.
  */
-export { LoadedRuleset, ChannelUnavailableError } from "./bundle/loaded-ruleset.ts";
+export { ChannelUnavailableError } from "./bundle/channel.ts";
+export { LoadedRuleset } from "./bundle/loaded-ruleset.ts";
 export { LoadError, type LoadProblem } from "./bundle/load-problem.ts";
 export type { Channel } from "./bundle/channel.ts";
 export { RequestShapeError, requestShapeProblem } from "./evaluation/request-shape.ts";

@@ -1,4 +1,5 @@
-import { LoadedRuleset, ChannelUnavailableError } from "../engine/bundle/loaded-ruleset.ts";
+import { ChannelUnavailableError } from "../engine/bundle/channel.ts";
+import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import { EvaluationError } from "../engine/errors.ts";
 import { requestShapeProblem } from "../engine/evaluation/request-shape.ts";

@@ -3,6 +3,8 @@ import { compare } from "../../engine/number/arithmetic.ts";
 import { isJsonObject, listAt, objectAt, setMember, stringAt, truthy } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
+import { staticProblems } from "../checks/static-checks.ts";
+import type { SchemaLoader } from "../checks/schema-file.ts";
 import { rulesetChecksum } from "../checksum/ruleset-checksum.ts";
 import { didYouMean } from "../problems/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
@@ -65,6 +67,8 @@ export class RulesetResolver {
   private readonly resolvedById = new Map<string, ResolvedRuleset>();
   /** Schema problems per document, so a parent is validated once however many children it has. */
   private readonly checkedDocuments = new WeakMap<object, LoadProblem[]>();
+  /** Static-check problems per resolved ruleset, for the same reason. */
+  private readonly staticallyChecked = new WeakMap<ResolvedRuleset, PlacedProblem[]>();
 
   /**
    * @param refused ruleset id to the problems of a source file that names that id but could not
@@ -86,6 +90,16 @@ export class RulesetResolver {
    */
   resolveDespiteSchema(document: JsonValue): ResolvedRuleset {
     return this.resolveWithin(document, [], true);
+  }
+
+  /**
+   * The static-check problems of a ruleset this resolver resolved, worked out once: a parent is
+   * checked for itself and again as the parent of each child. One resolver serves one schema loader.
+   */
+  staticProblemsOf(ruleset: ResolvedRuleset, loadSchema: SchemaLoader | undefined): PlacedProblem[] {
+    let problems = this.staticallyChecked.get(ruleset);
+    if (!problems) this.staticallyChecked.set(ruleset, (problems = staticProblems(ruleset.resolved, ruleset.places, loadSchema)));
+    return problems;
   }
 
   private schemaProblemsOf(document: JsonValue): LoadProblem[] {

@@ -7,7 +7,6 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
 import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 
-export { ChannelUnavailableError } from "./channel.ts";
 
 /**
  * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),

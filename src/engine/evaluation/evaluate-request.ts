@@ -97,7 +97,7 @@ class Evaluation {
 
   private get roles(): ReadonlySet<string> {
     if (this.actorRoles === undefined) {
-      const roles = objectOr(this.request.actor, {})!.roles;
+      const roles = (this.scope.actor as JsonObject).roles;
       this.actorRoles = new Set(Array.isArray(roles) ? (roles as string[]) : []);
     }
     return this.actorRoles;

@@ -75,5 +75,5 @@ export function summarize(findings: readonly Finding[], result: Pick<EvaluationR
   }
   result.blocking = blocking > 0;
   result.resolution = blocking > 0 && allResolvable ? (acceptRisk ? "accept-risk" : "acknowledge") : "none";
-  if (roles !== undefined && roles.size > 0) result.acceptableBy = [...roles].sort();
+  if (roles !== undefined) result.acceptableBy = [...roles].sort();
 }

@@ -1,5 +1,6 @@
 import { isJsonObject } from "../value/json-access.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { NUMBER_TOO_LARGE } from "../value/parse-json.ts";
 import { isDeeperThan, MAX_VALUE_DEPTH } from "../value/value-depth.ts";
 
 /**
@@ -23,7 +24,7 @@ export type Place = Partial<Record<(typeof VIEW_KEYS)[number], string>>;
  */
 export const REQUEST_REFUSALS = {
   notAnObject: "the body must be a JSON object",
-  numberTooLarge: "a number is too large for a double",
+  numberTooLarge: NUMBER_TOO_LARGE,
   channel: `'channel' must be "client" or "server"`,
 } as const;
 

@@ -4,6 +4,9 @@ import type { JsonValue } from "./json-value.ts";
  * JSON text to a value, refusing what JSON numbers cannot mean here: JavaScript reads `1e999` as
  * Infinity, but a number too large for a double is not accepted (specification 4.2 rule 1).
  */
+/** Why a JSON text with a number such as 1e999 is refused, in every host's words. */
+export const NUMBER_TOO_LARGE = "a number is too large for a double";
+
 export type ParsedJson = { ok: true; value: JsonValue } | { ok: false; reason: "not-json" | "number-too-large"; message: string };
 
 export function parseJson(text: string): ParsedJson {
@@ -13,7 +16,7 @@ export function parseJson(text: string): ParsedJson {
   } catch (error) {
     return { ok: false, reason: "not-json", message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (hasNonFiniteNumber(value)) return { ok: false, reason: "number-too-large", message: "a number is too large for a double" };
+  if (hasNonFiniteNumber(value)) return { ok: false, reason: "number-too-large", message: NUMBER_TOO_LARGE };
   return { ok: true, value };
 }
 

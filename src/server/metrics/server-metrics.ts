@@ -58,7 +58,6 @@ export class ServerMetrics {
     "Evaluations in which no rule took part (often a misspelt entity or operation), by ruleset.",
     ["ruleset"],
   );
-  private readonly withoutRulesCells = new Map<string, CounterCell>();
   private readonly reloads = new CounterFamily("rule_server_reloads_total", "Reloads attempted, by trigger and outcome (reloaded or refused).", ["trigger", "outcome"]);
   private readonly workerReplacements = new CounterFamily("rule_server_worker_replacements_total", "Evaluation workers replaced, by reason (timeout or exit).", ["reason"]);
   private readonly families: readonly MetricFamily[] = [
@@ -84,14 +83,7 @@ export class ServerMetrics {
 
   countEvaluation(summary: EvaluationSummary): void {
     this.evaluationCells.cell(summary.ruleset, summary.decision).value++;
-    if (summary.rules === 0) {
-      let cell = this.withoutRulesCells.get(summary.ruleset);
-      if (cell === undefined) {
-        cell = this.withoutRules.cell([summary.ruleset]);
-        this.withoutRulesCells.set(summary.ruleset, cell);
-      }
-      cell.value++;
-    }
+    if (summary.rules === 0) this.withoutRules.cell([summary.ruleset]).value++;
   }
 
   countReload(trigger: string, outcome: "reloaded" | "refused"): void {

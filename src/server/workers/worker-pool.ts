@@ -44,7 +44,6 @@ interface PooledWorker {
   readonly jobs: Job[];
   /** The deadline of the running job. */
   timer: ReturnType<typeof setTimeout> | undefined;
-  retired: boolean;
 }
 
 export class WorkerPool implements RulesetEvaluator {
@@ -89,10 +88,13 @@ export class WorkerPool implements RulesetEvaluator {
 
   /** Resolves the reloads whose snapshot every ready worker has loaded (or every worker is gone). */
   private settleSnapshotWaiters(): void {
-    const workers = [...this.workers];
+    const behind = (generation: number): boolean => {
+      // Workers still starting are not counted: they take jobs only once they have the newest.
+      for (const pooled of this.workers) if (pooled.ready && pooled.loadedGeneration < generation) return true;
+      return false;
+    };
     this.snapshotWaiters = this.snapshotWaiters.filter((waiter) => {
-      // Retired workers have left the set; the ones still starting are counted when they are ready.
-      const waiting = !this.closing && workers.some((pooled) => pooled.ready && pooled.loadedGeneration < waiter.generation);
+      const waiting = !this.closing && behind(waiter.generation);
       if (!waiting) waiter.resolve();
       return waiting;
     });
@@ -110,17 +112,16 @@ export class WorkerPool implements RulesetEvaluator {
   async close(): Promise<void> {
     this.closing = true;
     if (this.queue.length > 0 || this.anyBusy()) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    for (const pooled of this.workers) {
-      pooled.retired = true;
-      if (pooled.initialized) pooled.worker.terminate();
-    }
+    // Out of the set first: a worker that ends is replaced only while it is in the set.
+    const ending = [...this.workers];
     this.workers.clear();
+    for (const pooled of ending) if (pooled.initialized) pooled.worker.terminate();
     this.settleSnapshotWaiters();
   }
 
   private spawn(): Promise<void> {
     const worker = new Worker(WORKER_ENTRY);
-    const pooled: PooledWorker = { worker, initialized: false, ready: false, loadedGeneration: -1, jobs: [], timer: undefined, retired: false };
+    const pooled: PooledWorker = { worker, initialized: false, ready: false, loadedGeneration: -1, jobs: [], timer: undefined };
     this.workers.add(pooled);
     return new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<string>) => {
@@ -164,9 +165,9 @@ export class WorkerPool implements RulesetEvaluator {
     });
   }
 
-  /** A worker ended without being retired: its running evaluation is answered 503 and it is replaced. */
+  /** A worker of the set ended (one ended on purpose has left it): its running evaluation is answered 503 and it is replaced. */
   private lost(pooled: PooledWorker, rejectStart: (error: Error) => void): void {
-    if (pooled.retired || !this.workers.has(pooled)) return;
+    if (!this.workers.has(pooled)) return;
     this.workers.delete(pooled);
     this.settleSnapshotWaiters();
     if (pooled.timer) clearTimeout(pooled.timer);
@@ -198,7 +199,7 @@ export class WorkerPool implements RulesetEvaluator {
     while (this.queue.length > 0) {
       let least: PooledWorker | undefined;
       for (const pooled of this.workers) {
-        if (!pooled.ready || pooled.retired || pooled.jobs.length >= PIPELINE_DEPTH) continue;
+        if (!pooled.ready || pooled.jobs.length >= PIPELINE_DEPTH) continue;
         if (!least || pooled.jobs.length < least.jobs.length) least = pooled;
       }
       if (!least) break;
@@ -228,7 +229,6 @@ export class WorkerPool implements RulesetEvaluator {
   private timedOut(pooled: PooledWorker, job: Job): void {
     if (pooled.jobs[0] !== job) return;
     pooled.jobs.shift();
-    pooled.retired = true;
     pooled.timer = undefined;
     this.workers.delete(pooled);
     this.settleSnapshotWaiters();
