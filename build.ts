@@ -73,11 +73,11 @@ export function executableName(target: Target): string {
   return `rule-server-${target}${target.startsWith("windows") ? ".exe" : ""}`;
 }
 
-export function archiveName(target: Target): string {
+function archiveName(target: Target): string {
   return `rule-server-${target}${target.startsWith("windows") ? ".zip" : ".tar.gz"}`;
 }
 
-export function imageName(): string {
+function imageName(): string {
   return `rule-server-${packageJson.version}-linux-x64.oci.tar`;
 }
 

@@ -14,6 +14,7 @@ import * as browserModule from "../src/browser/rule-cascade.ts";
 import { openInChromium } from "../test/support/headless-chromium.ts";
 import { servePage } from "../test/support/page-server.ts";
 import { evaluationRate } from "./browser/evaluation-loop.ts";
+import { median } from "./measure.ts";
 
 const SECONDS = 3;
 const ROUNDS = 5;
@@ -24,7 +25,6 @@ const shopRequests: browserModule.JsonValue[] = [
   { entity: "Order", operation: "create", data: { quantity: 1, unitPrice: 1.15 }, trigger: "blur", channel: "client" },
 ];
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The core both evaluating threads are pinned to, when there are two or more. */
 const core = navigator.hardwareConcurrency >= 2 ? String(navigator.hardwareConcurrency - 1) : undefined;
@@ -38,19 +38,21 @@ export async function benchBrowser(): Promise<void> {
   const built = await buildBrowserModule();
   const bundle = JSON.parse(readFileSync(join(import.meta.dir, "..", "test", "cases", "interop", "shop", "shop-order.bundle.json"), "utf8"));
   const transpiler = new Bun.Transpiler({ loader: "ts" });
+  // The page's files, made once; each round serves them afresh (a page reports its rate once).
+  const files = {
+    "/index.html": { type: "text/html", body: readFileSync(join(import.meta.dir, "browser", "page.html"), "utf8") },
+    "/page.js": { type: "text/javascript", body: readFileSync(join(import.meta.dir, "browser", "page.js"), "utf8") },
+    "/evaluation-loop.js": { type: "text/javascript", body: transpiler.transformSync(readFileSync(join(import.meta.dir, "browser", "evaluation-loop.ts"), "utf8")) },
+    "/rule-cascade.js": { type: "text/javascript", body: readFileSync(built.file, "utf8") },
+    "/input.json": { type: "application/json", body: JSON.stringify({ bundle, requests: shopRequests, seconds: SECONDS }) },
+  };
   const bunRates: number[] = [];
   const chromiumRates: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     pinThisProcess(core);
     bunRates.push(await evaluationRate(browserModule, bundle, shopRequests, SECONDS));
     pinThisProcess(core === undefined ? undefined : allCores);
-    const page = servePage({
-      "/index.html": { type: "text/html", body: readFileSync(join(import.meta.dir, "browser", "page.html"), "utf8") },
-      "/page.js": { type: "text/javascript", body: readFileSync(join(import.meta.dir, "browser", "page.js"), "utf8") },
-      "/evaluation-loop.js": { type: "text/javascript", body: transpiler.transformSync(readFileSync(join(import.meta.dir, "browser", "evaluation-loop.ts"), "utf8")) },
-      "/rule-cascade.js": { type: "text/javascript", body: readFileSync(built.file, "utf8") },
-      "/input.json": { type: "application/json", body: JSON.stringify({ bundle, requests: shopRequests, seconds: SECONDS }) },
-    });
+    const page = servePage(files);
     const chromium = openInChromium(page.url, core === undefined ? [] : [`--renderer-cmd-prefix=taskset -c ${core}`]);
     try {
       const rate = await Promise.race([page.report("rate"), Bun.sleep(60_000).then(() => `no answer within 60 s: ${chromium.output()}`)]);

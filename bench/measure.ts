@@ -10,6 +10,9 @@ export interface Measurement {
   readonly p99Micros: number;
 }
 
+/** The middle value (the upper one of an even count). */
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 export function measure(name: string, run: () => void, seconds = 2): Measurement {
   const warmUntil = performance.now() + 300;
   while (performance.now() < warmUntil) run();

@@ -5,41 +5,41 @@
  * built here by build.ts) and from source (`bun src/main.ts`, which also transpiles), alternating
  * so that both see the same machine. The server is pinned as in the HTTP benchmark; median of five.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { executableName, type Target } from "../build.ts";
 import { entitySchema, generatedRuleset, RULES_PER_RULESET, RULESETS } from "./compile.ts";
 import { startRuleServer } from "./http/server-processes.ts";
+import { median } from "./measure.ts";
+import { buildRelease } from "../test/support/build-release.ts";
 
-const ROOT = join(import.meta.dir, "..");
 const STARTS = 5;
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function residentMegabytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
-/** The release executable for this machine, built into `directory`; undefined where none is built. */
-function buildExecutable(directory: string): string | undefined {
+/** The release executable for this machine, built by build.ts into a directory of its own; undefined where none is built. */
+function buildExecutable(): { file: string; directory: string } | undefined {
   if (process.platform !== "linux" || (process.arch !== "x64" && process.arch !== "arm64")) return undefined;
   const target = `linux-${process.arch}` as Target;
-  const build = Bun.spawnSync([process.execPath, join(ROOT, "build.ts"), target, "--out", directory], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`build.ts ${target} failed:\n${build.stderr.toString()}`);
-  return join(directory, executableName(target));
+  const directory = buildRelease(target);
+  return { file: join(directory, executableName(target)), directory };
 }
 
 export async function benchStartup(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), "rule-server-startup-"));
+  let executable: ReturnType<typeof buildExecutable>;
   try {
     const rulesDir = join(scratch, "rules");
-    Bun.spawnSync(["mkdir", "-p", rulesDir]);
+    mkdirSync(rulesDir);
     writeFileSync(join(rulesDir, "order.schema.json"), JSON.stringify(entitySchema));
     for (let n = 0; n < RULESETS; n++) writeFileSync(join(rulesDir, `generated-${n}.ruleset.json`), JSON.stringify(generatedRuleset(n), null, 2));
-    const executable = buildExecutable(join(scratch, "dist"));
-    const ways: { name: string; command?: string[] }[] = [...(executable ? [{ name: "release executable", command: [executable] }] : []), { name: "from source (bun src/main.ts)" }];
+    executable = buildExecutable();
+    const ways: { name: string; command?: string[] }[] = [...(executable ? [{ name: "release executable", command: [executable.file] }] : []), { name: "from source (bun src/main.ts)" }];
     const figures = new Map(ways.map((way) => [way.name, { times: [] as number[], memory: [] as number[] }]));
     for (let run = 0; run < STARTS; run++) {
       for (const way of ways) {
@@ -58,6 +58,7 @@ export async function benchStartup(): Promise<void> {
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+    if (executable) rmSync(executable.directory, { recursive: true, force: true });
   }
 }
 

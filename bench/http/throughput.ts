@@ -10,10 +10,11 @@
  * Targets: the shop ruleset at 55% of the baseline or more, the rules/ example at 35% or more,
  * p99 under 4 ms. Prints figures; asserts nothing.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_TOKEN, startBareServer, startEngineOnlyServer, startRuleServer, type BenchServer } from "./server-processes.ts";
+import { median } from "../measure.ts";
 import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -54,7 +55,6 @@ interface Contender {
   readonly probe?: unknown;
 }
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function postScript(directory: string, name: string, body: unknown): string {
   const script = join(directory, `${name}.lua`);
@@ -117,7 +117,7 @@ export async function benchHttp(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), "rule-server-bench-"));
   try {
     const shopRules = join(scratch, "shop-rules");
-    Bun.spawnSync(["mkdir", "-p", shopRules]);
+    mkdirSync(shopRules);
     for (const file of ["shop-order.ruleset.yaml", "order.schema.json"]) copyFileSync(join(ROOT, "test", "cases", "interop", "shop", file), join(shopRules, file));
     const example = postScript(scratch, "example", EXAMPLE_REQUEST);
     const shop = postScript(scratch, "shop", SHOP_REQUEST);

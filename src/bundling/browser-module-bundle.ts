@@ -40,7 +40,14 @@ export async function bundleForPages(name: string, entrypoint: string, plugin: B
 }
 
 /** The code of rule-cascade.js, the engine as one self-contained ES module (src/browser/rule-cascade.ts). */
-export async function bundleBrowserModule(): Promise<string> {
+export function bundleBrowserModule(): Promise<string> {
+  // One process bundles it once: build.ts needs it for dist/browser and again inside the explorer.
+  return (bundled ??= bundleSelfContained());
+}
+
+let bundled: Promise<string> | undefined;
+
+async function bundleSelfContained(): Promise<string> {
   const code = await bundleForPages("browser", join(ROOT, "src", "browser", "rule-cascade.ts"), browserPatternBackend);
   const problems = browserModuleProblems(code);
   if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);

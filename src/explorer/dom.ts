@@ -15,7 +15,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Att
   return element;
 }
 
-export function append(parent: Element, children: readonly (Child | readonly Child[])[]): void {
+function append(parent: Element, children: readonly (Child | readonly Child[])[]): void {
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
     parent.append(typeof child === "number" ? String(child) : child);

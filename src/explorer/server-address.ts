@@ -1,7 +1,7 @@
 import { FetchRulesetError } from "../browser/rule-cascade.ts";
 
 /** The server's root: the page is served at `<root>explorer/`, so this also holds under a path prefix. */
-export function serverRoot(): URL {
+function serverRoot(): URL {
   return new URL("../", location.href);
 }
 

@@ -9,8 +9,8 @@ import { zipArchive } from "./zip-writer.ts";
  * What a release archive holds besides the executable, as paths of the project: what the README's
  * install steps use (the unit, the manifests, the example rules), the README and the license.
  */
-export const RELEASE_FILES = ["README.md", "LICENSE"] as const;
-export const RELEASE_DIRECTORIES = ["deploy/systemd", "deploy/kubernetes", "rules"] as const;
+const RELEASE_FILES = ["README.md", "LICENSE"] as const;
+const RELEASE_DIRECTORIES = ["deploy/systemd", "deploy/kubernetes", "rules"] as const;
 
 export interface ReleaseArchive {
   readonly root: string;
@@ -33,7 +33,7 @@ export function releaseArchive(archive: ReleaseArchive): Uint8Array {
 }
 
 /** The project files shipped, relative to the root; dot files (editor and OS litter) are left out. */
-export function releaseFiles(root: string): string[] {
+function releaseFiles(root: string): string[] {
   const files: string[] = [...RELEASE_FILES];
   const walk = (directory: string): void => {
     for (const name of readdirSync(join(root, directory)).sort()) {

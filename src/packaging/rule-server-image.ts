@@ -48,7 +48,7 @@ export function imageRunConfig(source: Omit<ImageSource, "executable">): OciRunC
 }
 
 /** The org.opencontainers.image.* annotations, as labels; those not known are left out rather than guessed. */
-export function imageLabels(source: Omit<ImageSource, "executable">): Record<string, string> {
+function imageLabels(source: Omit<ImageSource, "executable">): Record<string, string> {
   const labels: Record<string, string> = {
     "org.opencontainers.image.created": new Date(source.sourceDate * 1000).toISOString().replace(".000Z", "Z"),
     "org.opencontainers.image.description": source.description,

@@ -33,7 +33,7 @@ export function followFragment(document: JsonValue, fragment: string): { node: J
 }
 
 /** The node a fragment names, or undefined (see followFragment). */
-export function resolveFragment(document: JsonValue, fragment: string): JsonValue | undefined {
+function resolveFragment(document: JsonValue, fragment: string): JsonValue | undefined {
   const followed = followFragment(document, fragment);
   return "node" in followed ? followed.node : undefined;
 }

@@ -21,8 +21,7 @@ export const DURATION_PATTERN =
   "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))$";
 /** The roots a `var` path starts with (specification 4.3). */
 export const VAR_ROOTS = ["data", "original", "actor", "ctx", "params", "item", "value", "field", "arg"] as const;
-export const VAR_PATTERN =
-  "^(data|original|actor|ctx|params|item|value|field|arg)(?:\\.[A-Za-z0-9_-](?:[A-Za-z0-9_-]|\\.[A-Za-z0-9_-])*)?$";
+export const VAR_PATTERN = `^(${VAR_ROOTS.join("|")})(?:\\.[A-Za-z0-9_-](?:[A-Za-z0-9_-]|\\.[A-Za-z0-9_-])*)?$`;
 
 /** What each pattern asks for, in the words a problem uses (a regular expression helps no author). */
 export const PATTERN_WORDS: ReadonlyMap<string, string> = new Map([
@@ -40,7 +39,7 @@ export const PATTERN_WORDS: ReadonlyMap<string, string> = new Map([
   [COMMAND_NAME_PATTERN, "a command name of lower-case letters, digits and -, in parts joined by dots (order.placed)"],
   [FINDING_CODE_PATTERN, "an upper-case code such as ORD-001"],
   [DURATION_PATTERN, "an ISO 8601 duration such as P30D or PT12H"],
-  [VAR_PATTERN, "a variable: a root (data, original, actor, ctx, params, item, value, field, arg), then member names joined by dots"],
+  [VAR_PATTERN, `a variable: a root (${VAR_ROOTS.join(", ")}), then member names joined by dots`],
 ]);
 
 export const Name = Pattern(NAME_PATTERN);

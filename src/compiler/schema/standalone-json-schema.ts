@@ -10,7 +10,7 @@ import { RulesetDocument } from "./ruleset-document.ts";
  * the recursive expression schema is written once under `$defs`, and the options only our
  * messages read are left out.
  */
-export const STANDALONE_SCHEMA_ID = "urn:rule-server:schema:ruleset-source:1.0";
+const STANDALONE_SCHEMA_ID = "urn:rule-server:schema:ruleset-source:1.0";
 
 /** Options that phrase problems (keywords.ts); a JSON Schema reader has no use for them. */
 const MESSAGE_OPTIONS = new Set(["errorMessage", "requiredMessage", "branchKey", "conditional", "unlessMissing", "explain", "memberNames", "knownMembers"]);

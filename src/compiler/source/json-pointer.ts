@@ -3,7 +3,7 @@
  * `#/...` fragments of entity schema references. In a segment `~1` stands for `/` and `~0` for `~`.
  */
 
-export function unescapeSegment(segment: string): string {
+function unescapeSegment(segment: string): string {
   return segment.replaceAll("~1", "/").replaceAll("~0", "~");
 }
 

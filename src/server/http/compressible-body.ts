@@ -5,7 +5,7 @@ import type { ContentCoding } from "./content-coding.ts";
  * Bodies below this size are always sent as they are: compressing them saves less than the
  * headers it adds, and most rule details are this small.
  */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
+const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 const encoder = new TextEncoder();
 

@@ -4,10 +4,9 @@ import { ifNoneMatchMatches } from "./entity-tag.ts";
 
 const JSON_TYPE = "application/json";
 
-/** A JSON body (already serialized, or a value to serialize) with its headers. */
-export function jsonResponse(body: Uint8Array | unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const payload = body instanceof Uint8Array ? body : JSON.stringify(body);
-  return new Response(payload, { status, headers: { "Content-Type": JSON_TYPE, ...headers } });
+/** A value serialized as a JSON body, with its headers (bodies made once go through encodedResponse). */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": JSON_TYPE, ...headers } });
 }
 
 /**

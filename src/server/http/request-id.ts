@@ -14,7 +14,7 @@ export function requestIdOf(given: string | null): string {
 }
 
 /** 1 to 128 characters, each visible ASCII (0x21 to 0x7E). */
-export function isValidRequestId(value: string): boolean {
+function isValidRequestId(value: string): boolean {
   if (value.length === 0 || value.length > MAX_LENGTH) return false;
   for (let index = 0; index < value.length; index++) {
     const code = value.charCodeAt(index);

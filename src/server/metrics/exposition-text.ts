@@ -4,7 +4,7 @@
  */
 export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-export type MetricType = "counter" | "gauge" | "histogram";
+type MetricType = "counter" | "gauge" | "histogram";
 
 /** One metric family: it appends its HELP, TYPE and sample lines. */
 export interface MetricFamily {
@@ -17,7 +17,7 @@ export function familyHeader(lines: string[], name: string, type: MetricType, he
 }
 
 /** A label value with backslash, double quote and newline escaped. */
-export function escapeLabelValue(value: string): string {
+function escapeLabelValue(value: string): string {
   return value.replace(/[\\"\n]/g, (character) => (character === "\\" ? "\\\\" : character === '"' ? '\\"' : "\\n"));
 }
 

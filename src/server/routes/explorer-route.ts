@@ -12,7 +12,7 @@ import { explorerFiles } from "./explorer-files.ts";
  * The page and its assets carry no inline script or style and load nothing from elsewhere; the
  * token a user pastes never leaves in a Referer.
  */
-export const EXPLORER_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const EXPLORER_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": "default-src 'self'",
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "no-referrer",
