@@ -1,5 +1,5 @@
 import { ChannelUnavailableError } from "../engine/bundle/channel.ts";
-import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import { LoadedRuleset, type EngineOptions } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import { EvaluationError } from "../engine/errors.ts";
 import { requestShapeProblem } from "../engine/evaluation/request-shape.ts";
@@ -19,14 +19,18 @@ import { optionalChannel, optionalEnvironment, optionalObject, requiredObject, r
  */
 export interface EngineSessionOptions {
   readonly operators?: Readonly<Record<string, CustomOperator>>;
+  /** Whether the engine may compile variable reads to JavaScript functions; default true. */
+  readonly codeGeneration?: boolean;
 }
 
 export class EngineSession {
   private readonly operators: CustomOperators;
+  private readonly engine: EngineOptions;
   private readonly rulesets = new Map<string, LoadedRuleset>();
 
   constructor(options: EngineSessionOptions = {}) {
     this.operators = customOperatorsFrom(options.operators);
+    this.engine = { codeGeneration: options.codeGeneration ?? true };
   }
 
   /** The response line for one input line, or undefined for a blank line (which gets none). */
@@ -100,7 +104,7 @@ export class EngineSession {
   }
 
   private read(source: Source): LoadedRuleset {
-    return source.bundle ? LoadedRuleset.fromBundle(source.bundle, this.operators) : LoadedRuleset.fromManifest(source.manifest!, this.operators);
+    return source.bundle ? LoadedRuleset.fromBundle(source.bundle, this.operators, this.engine) : LoadedRuleset.fromManifest(source.manifest!, this.operators, this.engine);
   }
 
   /** Compiler level: a document, its registry and its schema documents to a bundle. */
@@ -128,7 +132,7 @@ export class EngineSession {
     if (!Object.hasOwn(request, "expr")) badRequest("'expr' is required");
     const env = optionalEnvironment(request) ?? {};
     const functions = optionalObject(request, "functions");
-    return evaluateExpression(request.expr, env as ExpressionEnvironment, { functions, operators: this.operators });
+    return evaluateExpression(request.expr, env as ExpressionEnvironment, { functions, operators: this.operators, ...this.engine });
   }
 }
 

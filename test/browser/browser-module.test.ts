@@ -13,8 +13,9 @@ import { runJobs, type JobOutcome, type Jobs } from "./page/run-jobs.ts";
 /**
  * The built browser module in a real headless Chromium: every golden evaluation case and every
  * interop evaluation, through the bundle and through each of its manifests, on the main thread
- * and in a module Worker, must give exactly what the engine gives under Bun for the same input.
- * Under Bun, patterns outside the linear subset run on RE2; in the page, on JavaScript.
+ * (as closures, the default) and in a module Worker (variable reads compiled, `codeGeneration`),
+ * must give exactly what the engine gives under Bun for the same input. Under Bun, patterns
+ * outside the linear subset run on RE2; in the page, on JavaScript.
  */
 type Source = sourceModule.JsonValue;
 interface GoldenFile {
@@ -112,7 +113,7 @@ beforeAll(async () => {
     "/conformance-operators.js": { type: "text/javascript", body: await operators.outputs[0]!.text() },
     "/jobs.json": { type: "application/json", body: JSON.stringify(jobs) },
   });
-  expected = JSON.parse(JSON.stringify(await runJobs(sourceModule, conformanceOperators, jobs)));
+  expected = JSON.parse(JSON.stringify(await runJobs(sourceModule, { operators: conformanceOperators }, jobs)));
   chromium = openInChromium(page.url);
 });
 
@@ -157,7 +158,7 @@ describe("rule-cascade.js in headless Chromium", () => {
     expect(differences(actual)).toEqual([]);
   });
 
-  test("in a module Worker, every result is exactly Bun's", async () => {
+  test("in a module Worker, with variable reads compiled, every result is exactly Bun's", async () => {
     const actual = await reported("worker");
     expect(actual.length).toBe(expected.length);
     expect(differences(actual)).toEqual([]);

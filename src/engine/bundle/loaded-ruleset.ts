@@ -8,6 +8,15 @@ import { ChannelUnavailableError, type Channel } from "./channel.ts";
 import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 
 
+/** How a host lets the engine run. */
+export interface EngineOptions {
+  /**
+   * Whether the engine may compile rules' variable reads to JavaScript functions (faster; needs
+   * `new Function`). Default true; a page whose Content-Security-Policy forbids `eval` passes false.
+   */
+  readonly codeGeneration?: boolean;
+}
+
 /**
  * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),
  * with a plan per channel built once, on first use.
@@ -18,16 +27,17 @@ export class LoadedRuleset {
   private constructor(
     private readonly read: ReadRuleset,
     private readonly operators: CustomOperators,
+    private readonly options: EngineOptions,
   ) {}
 
   /** Throws LoadError (BUNDLE_UNSUPPORTED, BUNDLE_INVALID) for a bundle that cannot be used. */
-  static fromBundle(bundle: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS): LoadedRuleset {
-    return new LoadedRuleset(readBundle(bundle), operators);
+  static fromBundle(bundle: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS, options: EngineOptions = {}): LoadedRuleset {
+    return new LoadedRuleset(readBundle(bundle), operators, options);
   }
 
   /** Throws LoadError (MANIFEST_INVALID) for a manifest that cannot be used. */
-  static fromManifest(manifest: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS): LoadedRuleset {
-    return new LoadedRuleset(readManifest(manifest), operators);
+  static fromManifest(manifest: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS, options: EngineOptions = {}): LoadedRuleset {
+    return new LoadedRuleset(readManifest(manifest), operators, options);
   }
 
   get id(): string {
@@ -62,7 +72,7 @@ export class LoadedRuleset {
     const resolved = this.resolveChannel(channel);
     let plan = this.plans.get(resolved);
     if (!plan) {
-      plan = new EvaluationPlan(this.read.manifests[resolved]!, resolved, this.operators);
+      plan = new EvaluationPlan(this.read.manifests[resolved]!, resolved, this.operators, this.options.codeGeneration ?? true);
       this.plans.set(resolved, plan);
     }
     return plan;

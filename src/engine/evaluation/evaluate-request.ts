@@ -1,7 +1,6 @@
 import { EvaluationError, fail } from "../errors.ts";
 import { expectBoolean } from "../expression/argument-checks.ts";
 import { Scope } from "../expression/scope.ts";
-import { readPath } from "../expression/variable-reference.ts";
 import { compare } from "../number/arithmetic.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { setMember } from "../value/json-access.ts";
@@ -202,7 +201,7 @@ class Evaluation {
   private computeRule(rule: ComputeRule, written: Map<string, Write>): void {
     if (!this.applies(rule)) return;
     for (const assignment of rule.assignments) {
-      if (!assignment.always && readPath(this.working.root, assignment.path) !== null) continue;
+      if (!assignment.always && assignment.read(this.working.root) !== null) continue;
       const value = toLeavingValue(assignment.value(this.scope, 0));
       const previous = written.get(assignment.field);
       if (previous) {
@@ -277,7 +276,7 @@ class Evaluation {
     if (rule.typeName !== undefined) {
       try {
         for (const bound of this.plan.fieldsOfType(this.entity, rule.typeName)) {
-          scope.value = readPath(this.working.root, bound.path);
+          scope.value = bound.read(this.working.root);
           scope.field = bound.pointer;
           if (this.violated(rule)) this.findings.push(this.finding(rule, [bound.pointer], chain));
         }
@@ -286,7 +285,7 @@ class Evaluation {
         scope.field = null;
       }
     } else if (rule.forEach !== undefined) {
-      const list = readPath(this.working.root, rule.forEach.path);
+      const list = rule.forEach.read(this.working.root);
       if (list === null) return;
       if (!Array.isArray(list)) fail(`forEach ${rule.forEach.pointer} is not a list`);
       try {

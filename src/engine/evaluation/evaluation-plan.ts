@@ -3,7 +3,8 @@ import type { Channel } from "../bundle/channel.ts";
 import { customOperatorsFrom, type CustomOperators } from "../expression/custom-operators.ts";
 import { FunctionTable } from "../expression/function-table.ts";
 import { prepareExpression } from "../expression/prepare-expression.ts";
-import type { PathSegment } from "../expression/variable-reference.ts";
+import type { ValueReader } from "../expression/generated-path-reader.ts";
+import { valueReader } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
 import { byPriority, pointerPath, prepareRule, type ActionRule, type ComputeRule, type PreparedRule, type StateRule, type ValidationRule } from "./prepared-rule.ts";
@@ -16,10 +17,10 @@ export interface RuleSelection {
   readonly action: readonly ActionRule[];
 }
 
-/** A field bound to a semantic type: its pointer and the same location as path segments. */
+/** A field bound to a semantic type: its pointer and a reader of that location in the data. */
 export interface BoundField {
   readonly pointer: string;
-  readonly path: readonly PathSegment[];
+  readonly read: ValueReader;
 }
 
 const EMPTY_SELECTION: RuleSelection = { compute: [], state: [], validation: [], action: [] };
@@ -45,7 +46,11 @@ export class EvaluationPlan {
   /** entity → type name → bound fields in ascending order of their pointers. */
   private readonly typeBindings = new Map<string, Map<string, readonly BoundField[]>>();
 
-  constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined)) {
+  /**
+   * `codeGeneration` lets the plan compile variable reads to JavaScript functions; a host whose
+   * platform forbids `eval` passes false and gets the same results from closures.
+   */
+  constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined), codeGeneration = true) {
     this.id = String(manifest.id);
     this.version = String(manifest.version);
     this.checksum = String(manifest.checksum);
@@ -53,7 +58,7 @@ export class EvaluationPlan {
     this.conflictPolicy = typeof manifest.conflictPolicy === "string" ? manifest.conflictPolicy : "fail";
     this.params = isJsonObject(manifest.params) ? manifest.params : {};
     this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en");
-    const context = { functions: new FunctionTable(manifest.functions ?? null), operators };
+    const context = { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration };
     const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule) => prepareRule(rule, context)).filter((rule) => rule !== undefined);
     prepared.sort(byPriority);
     for (const rule of prepared) {
@@ -63,7 +68,7 @@ export class EvaluationPlan {
     this.rules = groupByKind(prepared);
     // Every function body once, now, so that evaluations find them prepared (patterns compiled too).
     for (const fn of context.functions.entries()) fn.body ??= prepareExpression(fn.bodyExpression, context);
-    this.indexTypeBindings(manifest.fieldTypes);
+    this.indexTypeBindings(manifest.fieldTypes, codeGeneration);
   }
 
   /** The rules that can take part for an entity and operation on this channel, in evaluation order. */
@@ -97,7 +102,7 @@ export class EvaluationPlan {
     return this.typeBindings.get(entity)?.get(typeName) ?? [];
   }
 
-  private indexTypeBindings(fieldTypes: JsonValue | undefined): void {
+  private indexTypeBindings(fieldTypes: JsonValue | undefined, codeGeneration: boolean): void {
     if (!isJsonObject(fieldTypes)) return;
     for (const [entity, bindings] of Object.entries(fieldTypes)) {
       if (!isJsonObject(bindings)) continue;
@@ -105,7 +110,7 @@ export class EvaluationPlan {
       for (const [pointer, typeName] of Object.entries(bindings)) {
         if (typeof typeName !== "string") continue;
         const fields = byType.get(typeName) ?? [];
-        fields.push({ pointer, path: pointerPath(pointer) });
+        fields.push({ pointer, read: valueReader(pointerPath(pointer), codeGeneration) });
         byType.set(typeName, fields);
       }
       for (const fields of byType.values()) fields.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));

@@ -1,7 +1,8 @@
 import { compare } from "../number/arithmetic.ts";
 import type { Node } from "../expression/prepared-node.ts";
 import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
-import { preparePath, type PathSegment } from "../expression/variable-reference.ts";
+import type { ValueReader } from "../expression/generated-path-reader.ts";
+import { preparePath, valueReader, type PathSegment } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { isJsonObject, listAt, objectAt, stringAt, truthy } from "../value/json-access.ts";
 import { isNumberValue } from "../value/value-kind.ts";
@@ -31,7 +32,7 @@ interface RuleBase {
 
 export interface ComputeRule extends RuleBase {
   readonly kind: "compute";
-  readonly assignments: readonly { readonly field: string; readonly path: readonly PathSegment[]; readonly always: boolean; readonly value: Node }[];
+  readonly assignments: readonly { readonly field: string; readonly path: readonly PathSegment[]; readonly read: ValueReader; readonly always: boolean; readonly value: Node }[];
 }
 
 export interface StateRule extends RuleBase {
@@ -70,7 +71,7 @@ export interface ValidationRule extends RuleBase {
   readonly acknowledgementRequired: boolean;
   readonly acceptance: Acceptance | undefined;
   readonly fields: readonly string[];
-  readonly forEach: { readonly pointer: string; readonly path: readonly PathSegment[] } | undefined;
+  readonly forEach: { readonly pointer: string; readonly read: ValueReader } | undefined;
   readonly typeName: JsonValue | undefined;
   readonly location: Place | undefined;
 }
@@ -119,7 +120,8 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
         assignments: listAt(rule.assign).map((entry) => {
           const assignment = objectAt(entry);
           const field = stringAt(assignment.field);
-          return { field, path: pointerPath(field), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value) };
+          const path = pointerPath(field);
+          return { field, path, read: valueReader(path, context.codeGeneration), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value) };
         }),
       };
     case "state":
@@ -134,7 +136,7 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
         }),
       };
     case "validation":
-      return prepareValidation(rule, target, base, expression);
+      return prepareValidation(rule, target, base, expression, context.codeGeneration);
     case "action":
       return {
         ...base,
@@ -156,7 +158,7 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
   }
 }
 
-function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase, expression: (value: JsonValue | undefined) => Node): ValidationRule {
+function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase, expression: (value: JsonValue | undefined) => Node, codeGeneration: boolean): ValidationRule {
   const finding = objectAt(rule.finding);
   const acceptance = isJsonObject(rule.acceptance) ? rule.acceptance : undefined;
   const fields = typeof target.field === "string" ? [target.field] : listAt(target.fields).map((field) => (typeof field === "string" ? field : String(field)));
@@ -178,7 +180,7 @@ function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase,
       justificationRequired: (acceptance.justification ?? "required") !== "none",
     },
     fields,
-    forEach: forEach === undefined ? undefined : { pointer: forEach, path: pointerPath(forEach) },
+    forEach: forEach === undefined ? undefined : { pointer: forEach, read: valueReader(pointerPath(forEach), codeGeneration) },
     typeName: Object.hasOwn(target, "type") ? target.type : undefined,
     location: Object.keys(location).length > 0 ? location : undefined,
   };

@@ -13,6 +13,8 @@ export interface ExpressionOptions {
   /** A function table as a manifest carries it: name to `{params, body}`. */
   readonly functions?: unknown;
   readonly operators?: Readonly<Record<string, CustomOperator>> | CustomOperators;
+  /** Whether variable reads may be compiled to JavaScript functions; default true. */
+  readonly codeGeneration?: boolean;
 }
 
 /**
@@ -23,6 +25,7 @@ export function evaluateExpression(expression: unknown, environment: ExpressionE
   const node = prepareExpression(expression, {
     functions: new FunctionTable(options.functions ?? null),
     operators: customOperatorsFrom(options.operators),
+    codeGeneration: options.codeGeneration ?? true,
   });
   const root = (name: RootName): Value => environment[name] ?? null;
   const scope = new Scope(root("data"), root("original"), root("actor"), root("ctx"), root("params"), root("item"), root("value"), root("field"), root("arg"));

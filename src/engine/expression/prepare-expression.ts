@@ -15,9 +15,11 @@ import { readVariable } from "./variable-reference.ts";
 export interface PrepareContext {
   readonly functions: FunctionTable;
   readonly operators: CustomOperators;
+  /** Whether variable reads may be compiled to JavaScript functions (false where `eval` is forbidden). */
+  readonly codeGeneration: boolean;
 }
 
-export const EMPTY_PREPARE_CONTEXT: PrepareContext = { functions: EMPTY_FUNCTION_TABLE, operators: NO_CUSTOM_OPERATORS };
+export const EMPTY_PREPARE_CONTEXT: PrepareContext = { functions: EMPTY_FUNCTION_TABLE, operators: NO_CUSTOM_OPERATORS, codeGeneration: true };
 
 /** Prepares an expression evaluated by itself at depth 1 (a rule's expression, the `expression` command). */
 export function prepareExpression(expression: unknown, context: PrepareContext = EMPTY_PREPARE_CONTEXT): Node {
@@ -61,7 +63,7 @@ const NOT_AN_EXPRESSION = "not an expression: expected a literal, {var}, {op, ar
 function prepareObject(node: ValueObject, depth: number, context: PrepareContext, inFunctionBody: boolean): Node {
   const members = Object.keys(node);
   if (members.length === 1 && typeof node.var === "string" && Object.hasOwn(node, "var")) {
-    return readVariable(node.var);
+    return readVariable(node.var, context.codeGeneration);
   }
   if (members.length !== 2 || !Object.hasOwn(node, "args") || !Array.isArray(node.args)) return failing(NOT_AN_EXPRESSION);
   const rawArgs: readonly Value[] = node.args;

@@ -1,11 +1,13 @@
 import { isDecimal } from "../number/decimal.ts";
 import type { Value } from "../value/value-kind.ts";
-import { isRootName, type RootName, type Scope } from "./scope.ts";
+import { generatedScopeReader, generatedValueReader, type ScopeReader, type ValueReader } from "./generated-path-reader.ts";
+import { isRootName, type RootName } from "./scope.ts";
 
 /**
  * `{"var": "root.a.b"}` (specification 4.1 rule 2): a path that does not resolve, or a root that
  * does not exist, is null. In a list, a segment of ASCII digits is a decimal index (`01` is 1).
- * The path is split once, when the expression is prepared.
+ * The path is split once, when the expression is prepared; with code generation, it is compiled
+ * to a function of its own (generated-path-reader.ts).
  */
 export interface PathSegment {
   readonly key: string;
@@ -15,11 +17,17 @@ export interface PathSegment {
 
 const ASCII_DIGITS = /^[0-9]+$/;
 
-export function readVariable(path: string): (scope: Scope) => Value {
+export function readVariable(path: string, codeGeneration: boolean): ScopeReader {
   const [rootName = "", ...rest] = path.split(".");
   if (!isRootName(rootName)) return () => null;
   const segments = preparePath(rest);
-  return segments.length === 0 ? rootReader(rootName) : pathReader(rootName, segments);
+  if (segments.length === 0) return rootReader(rootName);
+  return (codeGeneration ? generatedScopeReader(rootName, segments) : undefined) ?? pathReader(rootName, segments);
+}
+
+/** A reader of prepared segments below a value: a field pointer read from the working data. */
+export function valueReader(segments: readonly PathSegment[], codeGeneration: boolean): ValueReader {
+  return (codeGeneration ? generatedValueReader(segments) : undefined) ?? ((start) => readPath(start, segments));
 }
 
 /** Splits the keys of a path once into the segments readPath follows. */
@@ -53,7 +61,7 @@ export function readPath(start: Value, segments: readonly PathSegment[]): Value 
 }
 
 /** A root read straight from the scope, then the path: the most frequent node of every rule, so one call, not two. */
-function pathReader(root: RootName, segments: readonly PathSegment[]): (scope: Scope) => Value {
+function pathReader(root: RootName, segments: readonly PathSegment[]): ScopeReader {
   switch (root) {
     case "data":
       return (scope) => readPath(scope.data, segments);
@@ -76,7 +84,7 @@ function pathReader(root: RootName, segments: readonly PathSegment[]): (scope: S
   }
 }
 
-function rootReader(root: RootName): (scope: Scope) => Value {
+function rootReader(root: RootName): ScopeReader {
   switch (root) {
     case "data":
       return (scope) => scope.data;

@@ -20,11 +20,11 @@ interface DescribedError {
   problems?: unknown;
 }
 
-export async function runJobs(api: typeof BrowserModule, operators: BrowserModule.LoadOptions["operators"], { sources, jobs }: Jobs): Promise<JobOutcome[]> {
+export async function runJobs(api: typeof BrowserModule, options: BrowserModule.LoadOptions, { sources, jobs }: Jobs): Promise<JobOutcome[]> {
   const loaded: ({ ruleset: BrowserModule.Ruleset } | { error: DescribedError })[] = [];
   for (const source of sources) {
     try {
-      loaded.push({ ruleset: await api.loadRuleset(source, { operators }) });
+      loaded.push({ ruleset: await api.loadRuleset(source, options) });
     } catch (error) {
       loaded.push({ error: describeError(error) });
     }
@@ -46,11 +46,11 @@ function describeError(error: unknown): DescribedError {
 }
 
 /** Fetches the jobs, runs them and posts the outcomes (or why it could not) to the test as `name`. */
-export async function reportJobs(api: typeof BrowserModule, operators: BrowserModule.LoadOptions["operators"], name: string): Promise<void> {
+export async function reportJobs(api: typeof BrowserModule, options: BrowserModule.LoadOptions, name: string): Promise<void> {
   const report = (value: unknown): Promise<Response> => fetch(`/report/${name}`, { method: "POST", body: JSON.stringify(value) });
   try {
     const jobs = (await (await fetch("/jobs.json")).json()) as Jobs;
-    await report(await runJobs(api, operators, jobs));
+    await report(await runJobs(api, options, jobs));
   } catch (error) {
     await report({ failed: String((error as Error)?.stack ?? error) });
   }

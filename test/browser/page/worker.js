@@ -1,6 +1,6 @@
-// The same jobs in a module Worker, where the engine must run too.
+// The same jobs in a module Worker, where the engine must run too, here with its variable reads compiled.
 import * as api from "/rule-cascade.js";
 import { conformanceOperators } from "/conformance-operators.js";
 import { reportJobs } from "/run-jobs.js";
 
-await reportJobs(api, conformanceOperators, "worker");
+await reportJobs(api, { operators: conformanceOperators, codeGeneration: true }, "worker");

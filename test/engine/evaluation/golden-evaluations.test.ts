@@ -6,7 +6,8 @@ import { goldenJsonFiles } from "../../support/golden-files.ts";
 /**
  * The golden evaluation corpus (test/cases/evaluations): each file holds an inline bundle or
  * manifest and requests with their full expected results, sent through the engine protocol's
- * `evaluate` command. `finding.detail` is runtime-specific and not compared.
+ * `evaluate` command. `finding.detail` is runtime-specific and not compared. Every case runs with
+ * variable reads compiled to JavaScript and as closures.
  */
 interface EvaluationCase {
   name: string;
@@ -27,29 +28,31 @@ function withoutDetail(result: Record<string, unknown>): Record<string, unknown>
   return findings ? { ...result, findings } : result;
 }
 
-const session = new EngineSession({ operators: conformanceOperators });
+const sessions = [true, false].map((codeGeneration) => ({ codeGeneration, session: new EngineSession({ operators: conformanceOperators, codeGeneration }) }));
 const files = goldenJsonFiles("evaluations");
 
 test("the evaluation corpus is there", () => {
   expect(files.reduce((sum, file) => sum + (file.content as EvaluationFile).cases.length, 0)).toBeGreaterThan(100);
 });
 
-for (const file of files) {
-  const golden = file.content as EvaluationFile;
-  describe(`${file.name}: ${golden.description}`, () => {
-    for (const c of golden.cases) {
-      test(c.name, () => {
-        const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest };
-        const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", ...source, channel: c.channel ?? null, request: c.request }))!);
-        if (c.error) {
-          expect(response.ok).toBe(false);
-          expect(response.error.code).toBe(c.error.code);
-          if (c.error.message !== undefined) expect(response.error.message).toBe(c.error.message);
-        } else {
-          if (!response.ok) throw new Error(`expected a result, got ${JSON.stringify(response.error)}`);
-          expect(withoutDetail(response.result)).toEqual(withoutDetail(c.result!));
-        }
-      });
-    }
-  });
+for (const { codeGeneration, session } of sessions) {
+  for (const file of files) {
+    const golden = file.content as EvaluationFile;
+    describe(`${file.name}, ${codeGeneration ? "reads compiled" : "reads as closures"}: ${golden.description}`, () => {
+      for (const c of golden.cases) {
+        test(c.name, () => {
+          const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest };
+          const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", ...source, channel: c.channel ?? null, request: c.request }))!);
+          if (c.error) {
+            expect(response.ok).toBe(false);
+            expect(response.error.code).toBe(c.error.code);
+            if (c.error.message !== undefined) expect(response.error.message).toBe(c.error.message);
+          } else {
+            if (!response.ok) throw new Error(`expected a result, got ${JSON.stringify(response.error)}`);
+            expect(withoutDetail(response.result)).toEqual(withoutDetail(c.result!));
+          }
+        });
+      }
+    });
+  }
 }

@@ -9,7 +9,7 @@ import { CASES_DIR } from "../../support/golden-files.ts";
  * The evaluation results another conforming runtime computed for the interop bundles
  * (test/cases/interop/evaluations.jsonl) must match ours member for member, apart from
  * `finding.detail` and the members our server adds (`args` on findings; `blocking`,
- * `resolution`, `acceptableBy` on the result).
+ * `resolution`, `acceptableBy` on the result). Both with variable reads compiled and as closures.
  */
 const interop = join(CASES_DIR, "interop");
 const cases = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
@@ -23,14 +23,16 @@ function withoutOurMembers(result: Record<string, unknown>): Record<string, unkn
   return { ...rest, findings };
 }
 
-describe("interop evaluations", () => {
-  const session = new EngineSession({ operators: conformanceOperators });
-  cases.forEach((c, index) => {
-    test(`${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`, () => {
-      const bundle = JSON.parse(readFileSync(join(interop, c.bundle), "utf8"));
-      const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", bundle, channel: c.channel, request: c.request }))!);
-      expect(response.ok).toBe(true);
-      expect(withoutOurMembers(response.result)).toEqual(withoutOurMembers(c.result));
+for (const codeGeneration of [true, false]) {
+  describe(`interop evaluations, ${codeGeneration ? "reads compiled" : "reads as closures"}`, () => {
+    const session = new EngineSession({ operators: conformanceOperators, codeGeneration });
+    cases.forEach((c, index) => {
+      test(`${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`, () => {
+        const bundle = JSON.parse(readFileSync(join(interop, c.bundle), "utf8"));
+        const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", bundle, channel: c.channel, request: c.request }))!);
+        expect(response.ok).toBe(true);
+        expect(withoutOurMembers(response.result)).toEqual(withoutOurMembers(c.result));
+      });
     });
   });
-});
+}

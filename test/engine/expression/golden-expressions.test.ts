@@ -7,6 +7,8 @@ import { goldenJsonFiles } from "../../support/golden-files.ts";
  * The golden expression corpus (test/cases/expressions): each case is sent through the engine
  * protocol's `expression` command with the conformance operators registered, and the answer must
  * be the expected value or error code. interop/ holds values computed by another conforming runtime.
+ * Every case runs twice: with variable reads compiled to JavaScript (the server) and as closures
+ * (pages that forbid `eval`).
  */
 interface GoldenCase {
   name?: string;
@@ -23,9 +25,9 @@ interface GoldenFile {
   cases: GoldenCase[];
 }
 
-const session = new EngineSession({ operators: conformanceOperators });
+const sessions = [true, false].map((codeGeneration) => ({ codeGeneration, session: new EngineSession({ operators: conformanceOperators, codeGeneration }) }));
 
-function run(expr: unknown, env: unknown, functions: unknown): { ok: boolean; result?: unknown; error?: { code: string; message: string } } {
+function run(session: EngineSession, expr: unknown, env: unknown, functions: unknown): { ok: boolean; result?: unknown; error?: { code: string; message: string } } {
   const line = JSON.stringify({ command: "expression", expr, env: env ?? null, functions: functions ?? null });
   return JSON.parse(session.handleLine(line)!);
 }
@@ -37,21 +39,23 @@ test("the corpus is there", () => {
   expect(total).toBeGreaterThan(400);
 });
 
-for (const file of files) {
-  const golden = file.content as GoldenFile;
-  describe(file.name, () => {
-    golden.cases.forEach((c, index) => {
-      const name = c.name ?? `case ${index}: ${JSON.stringify(c.expr).slice(0, 80)}`;
-      test(name, () => {
-        const response = run(c.expr, c.env ?? golden.env, c.functions ?? golden.functions);
-        if (c.error !== undefined) {
-          expect(response.ok).toBe(false);
-          expect(response.error?.code).toBe(c.error);
-        } else {
-          if (!response.ok) throw new Error(`expected ${JSON.stringify(c.expect)}, got error ${response.error?.message}`);
-          expect(response.result).toEqual(c.expect);
-        }
+for (const { codeGeneration, session } of sessions) {
+  for (const file of files) {
+    const golden = file.content as GoldenFile;
+    describe(`${file.name}, ${codeGeneration ? "reads compiled" : "reads as closures"}`, () => {
+      golden.cases.forEach((c, index) => {
+        const name = c.name ?? `case ${index}: ${JSON.stringify(c.expr).slice(0, 80)}`;
+        test(name, () => {
+          const response = run(session, c.expr, c.env ?? golden.env, c.functions ?? golden.functions);
+          if (c.error !== undefined) {
+            expect(response.ok).toBe(false);
+            expect(response.error?.code).toBe(c.error);
+          } else {
+            if (!response.ok) throw new Error(`expected ${JSON.stringify(c.expect)}, got error ${response.error?.message}`);
+            expect(response.result).toEqual(c.expect);
+          }
+        });
       });
     });
-  });
+  }
 }
