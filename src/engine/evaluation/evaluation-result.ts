@@ -75,5 +75,10 @@ export function summarize(findings: readonly Finding[], result: Pick<EvaluationR
   }
   result.blocking = blocking > 0;
   result.resolution = blocking > 0 && allResolvable ? (acceptRisk ? "accept-risk" : "acknowledge") : "none";
-  if (roles !== undefined) result.acceptableBy = [...roles].sort();
+  if (roles !== undefined) result.acceptableBy = roles.size === 1 ? [...roles] : [...roles].sort(byCodeUnits);
+}
+
+/** The order of a plain `sort()` on strings (UTF-16 code units), without its conversions to string. */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 import { isDecimal } from "../number/decimal.ts";
 import type { Value } from "../value/value-kind.ts";
+import { compiledFactory } from "./generated-code.ts";
 import type { RootName, Scope } from "./scope.ts";
 import type { PathSegment } from "./variable-reference.ts";
 
@@ -9,16 +10,11 @@ import type { PathSegment } from "./variable-reference.ts";
  * so its property lookups cannot be cached and dominate evaluation; a function of its own per
  * path gets a lookup the JIT caches for that key. The generated code follows readPath step for
  * step (the golden corpora run both), and a host that must not generate code (a page whose
- * Content-Security-Policy forbids `eval`) keeps the closures by not asking for it.
+ * Content-Security-Policy forbids `eval`) keeps the closures by not asking for it. Each distinct
+ * path is compiled once (generated-code.ts).
  */
 export type ScopeReader = (scope: Scope) => Value;
 export type ValueReader = (start: Value) => Value;
-
-/** Distinct paths compiled and remembered; each costs tens of microseconds to compile once. */
-const MAX_REMEMBERED_READERS = 4096;
-const rememberedReaders = new Map<string, ScopeReader | ValueReader>();
-/** Set when the platform refuses to compile code; closures are used from then on. */
-let generationRefused = false;
 
 /** A reader of `root.path` from a scope, or undefined when the platform refuses generated code. */
 export function generatedScopeReader(root: RootName, segments: readonly PathSegment[]): ScopeReader | undefined {
@@ -31,20 +27,9 @@ export function generatedValueReader(segments: readonly PathSegment[]): ValueRea
 }
 
 function generated(root: string, segments: readonly PathSegment[]): ScopeReader | ValueReader | undefined {
-  if (generationRefused) return undefined;
-  const key = JSON.stringify([root, ...segments.map((segment) => segment.key)]);
-  const remembered = rememberedReaders.get(key);
-  if (remembered) return remembered;
-  let reader: ScopeReader | ValueReader;
-  try {
-    reader = new Function("isDecimal", "hasOwn", readerSource(root, segments))(isDecimal, Object.hasOwn);
-  } catch {
-    generationRefused = true;
-    return undefined;
-  }
-  if (rememberedReaders.size >= MAX_REMEMBERED_READERS) rememberedReaders.delete(rememberedReaders.keys().next().value!);
-  rememberedReaders.set(key, reader);
-  return reader;
+  const key = JSON.stringify(["path", root, ...segments.map((segment) => segment.key)]);
+  const factory = compiledFactory(key, ["isDecimal", "hasOwn"], () => readerSource(root, segments));
+  return factory?.(isDecimal, Object.hasOwn) as ScopeReader | ValueReader | undefined;
 }
 
 /**

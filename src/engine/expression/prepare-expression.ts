@@ -5,6 +5,7 @@ import { MAX_EXPRESSION_DEPTH, MAX_FUNCTION_CALL_DEPTH } from "./expression-limi
 import { EMPTY_FUNCTION_TABLE, type FunctionTable } from "./function-table.ts";
 import { coreOperators } from "./operators/core-operators.ts";
 import type { Node } from "./prepared-node.ts";
+import { generatedExpression } from "./generated-expression.ts";
 import { readVariable } from "./variable-reference.ts";
 
 /**
@@ -25,7 +26,8 @@ export const EMPTY_PREPARE_CONTEXT: PrepareContext = { functions: EMPTY_FUNCTION
 export function prepareExpression(expression: unknown, context: PrepareContext = EMPTY_PREPARE_CONTEXT): Node {
   // Outside function bodies a node's depth is its depth in the tree, which preparing bounds, so
   // only function bodies need a depth check when they run.
-  return prepareAt(expression, 1, context, false);
+  const closureNode = (node: unknown, depth: number): Node => prepareAt(node, depth, context, false);
+  return (context.codeGeneration ? generatedExpression(expression, closureNode) : undefined) ?? closureNode(expression, 1);
 }
 
 const tooDeep: Node = () => fail(`expression nested more than ${MAX_EXPRESSION_DEPTH} deep`);
@@ -105,7 +107,7 @@ function prepareCall(name: string, count: number, prepareArgs: () => Node[], dep
     // The body is one level below the call: its root sits at depth base + depth + 1. Only a call
     // deep enough for some node of the body to pass the limit needs a check at every node.
     const deepest = (fn.deepestNode ??= deepestNode(fn.bodyExpression, 1));
-    const body = base + depth + deepest <= MAX_EXPRESSION_DEPTH ? (fn.body ??= prepareAt(fn.bodyExpression, 1, context, false)) : (fn.checkedBody ??= prepareAt(fn.bodyExpression, 1, context, true));
+    const body = base + depth + deepest <= MAX_EXPRESSION_DEPTH ? (fn.body ??= prepareExpression(fn.bodyExpression, context)) : (fn.checkedBody ??= prepareAt(fn.bodyExpression, 1, context, true));
     return body(scope.forFunctionBody(bound), base + depth);
   };
 }
