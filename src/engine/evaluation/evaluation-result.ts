@@ -65,20 +65,27 @@ export function summarize(findings: readonly Finding[], result: Pick<EvaluationR
   let blocking = 0;
   let allResolvable = true;
   let acceptRisk = false;
-  let roles: Set<string> | undefined;
+  let roles: string[] | undefined;
   for (const finding of findings) {
     if (!finding.blocking) continue;
     blocking++;
     if (finding.resolution === "none") allResolvable = false;
     else if (finding.resolution === "accept-risk") acceptRisk = true;
-    if (finding.acceptableBy !== undefined) for (const role of finding.acceptableBy) (roles ??= new Set()).add(role);
+    if (finding.acceptableBy !== undefined) for (const role of finding.acceptableBy) addInOrder((roles ??= []), role);
   }
   result.blocking = blocking > 0;
   result.resolution = blocking > 0 && allResolvable ? (acceptRisk ? "accept-risk" : "acknowledge") : "none";
-  if (roles !== undefined) result.acceptableBy = roles.size === 1 ? [...roles] : [...roles].sort(byCodeUnits);
+  if (roles !== undefined) result.acceptableBy = roles;
 }
 
-/** The order of a plain `sort()` on strings (UTF-16 code units), without its conversions to string. */
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Adds a role to a list of distinct roles kept in the order of `sort()` on strings (UTF-16 code
+ * units, which `<` compares). Lists are a few roles long; sorting them cost more than the summary.
+ */
+function addInOrder(roles: string[], role: string): void {
+  let index = roles.length;
+  while (index > 0 && roles[index - 1]! > role) index--;
+  if (index > 0 && roles[index - 1] === role) return;
+  if (index === roles.length) roles.push(role);
+  else roles.splice(index, 0, role);
 }
