@@ -310,9 +310,12 @@ class Evaluation {
     if (rule.severity === "error" && acceptance?.allowed) {
       resolution = "accept-risk";
       const given = this.resolutions.get(`${rule.id}\u0000accept-risk`);
-      const roleHeld = acceptance.roles.length === 0 || acceptance.roles.some((role) => this.roles.has(role));
-      const justified = !acceptance.justificationRequired || (typeof given?.justification === "string" && given.justification !== "");
-      if (given && roleHeld && justified) status = "accepted";
+      // Roles and justification matter only for a resolution given, which most requests have none of.
+      if (given !== undefined) {
+        const roleHeld = acceptance.roles.length === 0 || acceptance.roles.some((role) => this.roles.has(role));
+        const justified = !acceptance.justificationRequired || (typeof given.justification === "string" && given.justification !== "");
+        if (roleHeld && justified) status = "accepted";
+      }
     } else if (rule.severity === "warning" && rule.acknowledgementRequired) {
       resolution = "acknowledge";
       if (this.resolutions.has(`${rule.id}\u0000acknowledge`)) status = "acknowledged";
