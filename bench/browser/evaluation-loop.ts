@@ -5,8 +5,14 @@
  */
 import type * as BrowserModule from "../../src/browser/rule-cascade.ts";
 
-export async function evaluationRate(api: typeof BrowserModule, bundle: BrowserModule.JsonValue, requests: readonly BrowserModule.JsonValue[], seconds: number): Promise<number> {
-  const ruleset = await api.loadRuleset(bundle);
+export async function evaluationRate(
+  api: typeof BrowserModule,
+  bundle: BrowserModule.JsonValue,
+  requests: readonly BrowserModule.JsonValue[],
+  seconds: number,
+  options: BrowserModule.LoadOptions = {},
+): Promise<number> {
+  const ruleset = await api.loadRuleset(bundle, options);
   let next = 0;
   const warmUntil = performance.now() + 500;
   while (performance.now() < warmUntil) ruleset.evaluate(requests[next++ % requests.length]!);

@@ -36,6 +36,7 @@ interface KeptManifest {
   readonly etag: string | null;
   readonly manifest: JsonValue;
   readonly operators: LoadOptions["operators"];
+  readonly codeGeneration: boolean;
   readonly ruleset: Ruleset;
 }
 
@@ -60,7 +61,7 @@ export async function fetchRuleset(serverUrl: string | URL, id: string, options:
     throw new FetchRulesetError(`${address} could not be fetched: ${error instanceof Error ? error.message : String(error)}`, 0);
   }
   if (response.status === 304 && previous) {
-    if (previous.operators === options.operators) return previous.ruleset;
+    if (previous.operators === options.operators && previous.codeGeneration === (options.codeGeneration ?? false)) return previous.ruleset;
     return keep(address, previous.etag, previous.manifest, options);
   }
   if (response.status !== 200) throw await FetchRulesetError.answered(address, response);
@@ -69,7 +70,7 @@ export async function fetchRuleset(serverUrl: string | URL, id: string, options:
 
 async function keep(address: string, etag: string | null, manifest: JsonValue, options: FetchOptions): Promise<Ruleset> {
   const ruleset = await loadRuleset(manifest, options);
-  kept.set(address, { etag, manifest, operators: options.operators, ruleset });
+  kept.set(address, { etag, manifest, operators: options.operators, codeGeneration: options.codeGeneration ?? false, ruleset });
   return ruleset;
 }
 
