@@ -16,7 +16,7 @@ export interface LoadOptions {
   /** Custom operators by `x-` name. */
   readonly operators?: Readonly<Record<string, CustomOperator>>;
   /**
-   * Lets the engine compile the rules' variable reads to JavaScript functions (`new Function`),
+   * Lets the engine compile the rules' expressions to JavaScript functions (`new Function`),
    * which evaluates faster. Off by default: a page whose Content-Security-Policy has no
    * 'unsafe-eval' would refuse it (and report the refusal); results are the same either way.
    */

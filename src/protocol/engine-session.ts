@@ -19,7 +19,7 @@ import { optionalChannel, optionalEnvironment, optionalObject, requiredObject, r
  */
 export interface EngineSessionOptions {
   readonly operators?: Readonly<Record<string, CustomOperator>>;
-  /** Whether the engine may compile variable reads to JavaScript functions; default true. */
+  /** Whether the engine may compile rules to JavaScript functions (generated-code.ts); default true. */
   readonly codeGeneration?: boolean;
 }
 

@@ -13,7 +13,7 @@ import { runJobs, type JobOutcome, type Jobs } from "./page/run-jobs.ts";
 /**
  * The built browser module in a real headless Chromium: every golden evaluation case and every
  * interop evaluation, through the bundle and through each of its manifests, on the main thread
- * (as closures, the default) and in a module Worker (variable reads compiled, `codeGeneration`),
+ * (as closures, the default) and in a module Worker (with `codeGeneration`),
  * must give exactly what the engine gives under Bun for the same input. Under Bun, patterns
  * outside the linear subset run on RE2; in the page, on JavaScript.
  */
@@ -158,7 +158,7 @@ describe("rule-cascade.js in headless Chromium", () => {
     expect(differences(actual)).toEqual([]);
   });
 
-  test("in a module Worker, with variable reads compiled, every result is exactly Bun's", async () => {
+  test("in a module Worker, with code generation, every result is exactly Bun's", async () => {
     const actual = await reported("worker");
     expect(actual.length).toBe(expected.length);
     expect(differences(actual)).toEqual([]);

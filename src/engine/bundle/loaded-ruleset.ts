@@ -11,7 +11,7 @@ import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 /** How a host lets the engine run. */
 export interface EngineOptions {
   /**
-   * Whether the engine may compile rules' variable reads to JavaScript functions (faster; needs
+   * Whether the engine may compile rules to JavaScript functions (faster; needs
    * `new Function`). Default true; a page whose Content-Security-Policy forbids `eval` passes false.
    */
   readonly codeGeneration?: boolean;

@@ -3,7 +3,7 @@ import { expectBoolean } from "../expression/argument-checks.ts";
 import { Scope } from "../expression/scope.ts";
 import { compare } from "../number/arithmetic.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
-import { setMember } from "../value/json-access.ts";
+import type { MemberSetter } from "../expression/generated-member-setter.ts";
 import { toLeavingValue } from "../value/leaving-value.ts";
 import { renderText } from "../value/rendered-text.ts";
 import { valuesEqual } from "../value/value-equality.ts";
@@ -56,6 +56,7 @@ interface StateGroup {
 /** A state property a rule is about to set, kept until all of the rule's properties are known to fit. */
 interface StagedState extends Write {
   readonly effect: StateEffect;
+  readonly store: MemberSetter;
   readonly property: string;
 }
 
@@ -209,7 +210,7 @@ class Evaluation {
         continue;
       }
       written.set(assignment.field, { value, rule });
-      this.working.write(assignment.path, value);
+      this.working.write(assignment, value);
       this.scope.data = this.working.root;
       this.effects.push({ type: "value", field: assignment.field, value, rule: rule.id });
     }
@@ -239,7 +240,7 @@ class Evaluation {
           if (!valuesEqual(previous.value, entry.value)) this.conflict(previous.rule, rule, `${entry.property} of ${effect.field}`);
           continue;
         }
-        staged.set(entry.key, { value: entry.value, rule, effect, property: entry.property });
+        staged.set(entry.key, { value: entry.value, rule, effect, property: entry.property, store: entry.store });
       }
     }
     for (const [key, write] of staged) {
@@ -249,7 +250,7 @@ class Evaluation {
         group = { field: write.effect.field, rule: rule.id, set: {} };
         groups.set(write.effect.groupKey, group);
       }
-      setMember(group.set, write.property, write.value);
+      write.store(group.set, write.value);
     }
   }
 
@@ -303,7 +304,7 @@ class Evaluation {
 
   private finding(rule: ValidationRule, fields: string[], chain: MessageChain): Finding {
     const args: JsonObject = {};
-    for (const [name, node] of rule.args) setMember(args, name, toLeavingValue(node(this.scope, 0)));
+    for (const [node, store] of rule.args) store(args, toLeavingValue(node(this.scope, 0)));
     let status: FindingStatus = "open";
     let resolution: Resolution = "none";
     const acceptance = rule.acceptance;

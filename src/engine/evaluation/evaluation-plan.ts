@@ -47,7 +47,7 @@ export class EvaluationPlan {
   private readonly typeBindings = new Map<string, Map<string, readonly BoundField[]>>();
 
   /**
-   * `codeGeneration` lets the plan compile variable reads to JavaScript functions; a host whose
+   * `codeGeneration` lets the plan compile its rules to JavaScript functions; a host whose
    * platform forbids `eval` passes false and gets the same results from closures.
    */
   constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined), codeGeneration = true) {

@@ -1,6 +1,7 @@
 import { compare } from "../number/arithmetic.ts";
 import type { Node } from "../expression/prepared-node.ts";
 import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
+import { memberSetter, type MemberSetter } from "../expression/generated-member-setter.ts";
 import type { ValueReader } from "../expression/generated-path-reader.ts";
 import { preparePath, valueReader, type PathSegment } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
@@ -32,7 +33,18 @@ interface RuleBase {
 
 export interface ComputeRule extends RuleBase {
   readonly kind: "compute";
-  readonly assignments: readonly { readonly field: string; readonly path: readonly PathSegment[]; readonly read: ValueReader; readonly always: boolean; readonly value: Node }[];
+  readonly assignments: readonly Assignment[];
+}
+
+/** One `assign` entry: where it writes, how that place is read and stored into, and what it writes. */
+export interface Assignment {
+  readonly field: string;
+  readonly path: readonly PathSegment[];
+  /** The store of each segment of `path` into its parent. */
+  readonly stores: readonly MemberSetter[];
+  readonly read: ValueReader;
+  readonly always: boolean;
+  readonly value: Node;
 }
 
 export interface StateRule extends RuleBase {
@@ -51,6 +63,7 @@ export interface StateEffect {
 export interface StateProperty {
   readonly property: string;
   readonly value: JsonValue;
+  readonly store: MemberSetter;
   /** The field and the property: a second write to it is a conflict. */
   readonly key: string;
 }
@@ -67,7 +80,8 @@ export interface ValidationRule extends RuleBase {
   readonly severity: string;
   readonly code: string;
   readonly messageKey: string;
-  readonly args: readonly (readonly [string, Node])[];
+  /** Each arg's expression and the store of its value into the finding's `args`. */
+  readonly args: readonly (readonly [Node, MemberSetter])[];
   readonly acknowledgementRequired: boolean;
   readonly acceptance: Acceptance | undefined;
   readonly fields: readonly string[];
@@ -121,7 +135,8 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
           const assignment = objectAt(entry);
           const field = stringAt(assignment.field);
           const path = pointerPath(field);
-          return { field, path, read: valueReader(path, context.codeGeneration), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value) };
+          const stores = path.map((segment) => memberSetter(segment.key, context.codeGeneration));
+          return { field, path, stores, read: valueReader(path, context.codeGeneration), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value) };
         }),
       };
     case "state":
@@ -131,7 +146,7 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
         effects: listAt(rule.effects).map((entry) => {
           const effect = objectAt(entry);
           const field = stringAt(effect.field);
-          const set = Object.entries(objectAt(effect.set)).map(([property, value]) => ({ property, value, key: `${field}\u0000${property}` }));
+          const set = Object.entries(objectAt(effect.set)).map(([property, value]) => ({ property, value, store: memberSetter(property, context.codeGeneration), key: `${field}\u0000${property}` }));
           return { field, set, groupKey: `${field}\u0000${base.id}` };
         }),
       };
@@ -172,7 +187,7 @@ function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase,
     severity: stringAt(rule.severity),
     code: stringAt(finding.code),
     messageKey: stringAt(finding.message),
-    args: Object.entries(objectAt(finding.args)).map(([name, value]) => [name, expression(value)] as const),
+    args: Object.entries(objectAt(finding.args)).map(([name, value]) => [expression(value), memberSetter(name, codeGeneration)] as const),
     acknowledgementRequired: rule.acknowledgement === "required",
     acceptance: acceptance && {
       allowed: truthy(acceptance.allowed),

@@ -1,5 +1,5 @@
 import type { PathSegment } from "../expression/variable-reference.ts";
-import { setMember } from "../value/json-access.ts";
+import type { MemberSetter } from "../expression/generated-member-setter.ts";
 import type { Value, ValueObject } from "../value/value-kind.ts";
 import { isValueObject } from "../value/value-kind.ts";
 
@@ -14,7 +14,7 @@ export class WorkingData {
   constructor(public root: ValueObject) {}
 
   /** Writes a value at a pointer's path, creating objects on the way (a non-object on the way is replaced). */
-  write(path: readonly PathSegment[], value: Value): void {
+  write({ path, stores }: { readonly path: readonly PathSegment[]; readonly stores: readonly MemberSetter[] }, value: Value): void {
     if (path.length === 0) return;
     this.root = this.own(this.root);
     let node = this.root;
@@ -22,10 +22,10 @@ export class WorkingData {
       const key = path[i]!.key;
       const child = Object.hasOwn(node, key) ? node[key] : undefined;
       const next = isValueObject(child) ? this.own(child) : this.fresh();
-      setMember(node, key, next);
+      stores[i]!(node, next);
       node = next;
     }
-    setMember(node, path[path.length - 1]!.key, value);
+    stores[path.length - 1]!(node, value);
   }
 
   private own(object: ValueObject): ValueObject {

@@ -13,7 +13,7 @@ export interface ExpressionOptions {
   /** A function table as a manifest carries it: name to `{params, body}`. */
   readonly functions?: unknown;
   readonly operators?: Readonly<Record<string, CustomOperator>> | CustomOperators;
-  /** Whether variable reads may be compiled to JavaScript functions; default true. */
+  /** Whether the expression may be compiled to JavaScript functions; default true. */
   readonly codeGeneration?: boolean;
 }
 

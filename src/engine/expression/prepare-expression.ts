@@ -16,7 +16,7 @@ import { readVariable } from "./variable-reference.ts";
 export interface PrepareContext {
   readonly functions: FunctionTable;
   readonly operators: CustomOperators;
-  /** Whether variable reads may be compiled to JavaScript functions (false where `eval` is forbidden). */
+  /** Whether expressions may be compiled to JavaScript functions (false where `eval` is forbidden). */
   readonly codeGeneration: boolean;
 }
 

@@ -7,7 +7,7 @@ import { goldenJsonFiles } from "../../support/golden-files.ts";
  * The golden evaluation corpus (test/cases/evaluations): each file holds an inline bundle or
  * manifest and requests with their full expected results, sent through the engine protocol's
  * `evaluate` command. `finding.detail` is runtime-specific and not compared. Every case runs with
- * variable reads compiled to JavaScript and as closures.
+ * code generation and with closures only.
  */
 interface EvaluationCase {
   name: string;
@@ -38,7 +38,7 @@ test("the evaluation corpus is there", () => {
 for (const { codeGeneration, session } of sessions) {
   for (const file of files) {
     const golden = file.content as EvaluationFile;
-    describe(`${file.name}, ${codeGeneration ? "reads compiled" : "reads as closures"}: ${golden.description}`, () => {
+    describe(`${file.name}, ${codeGeneration ? "code generated" : "closures only"}: ${golden.description}`, () => {
       for (const c of golden.cases) {
         test(c.name, () => {
           const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest };

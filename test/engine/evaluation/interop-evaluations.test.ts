@@ -9,7 +9,7 @@ import { CASES_DIR } from "../../support/golden-files.ts";
  * The evaluation results another conforming runtime computed for the interop bundles
  * (test/cases/interop/evaluations.jsonl) must match ours member for member, apart from
  * `finding.detail` and the members our server adds (`args` on findings; `blocking`,
- * `resolution`, `acceptableBy` on the result). Both with variable reads compiled and as closures.
+ * `resolution`, `acceptableBy` on the result). Both with code generation and with closures only.
  */
 const interop = join(CASES_DIR, "interop");
 const cases = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
@@ -24,7 +24,7 @@ function withoutOurMembers(result: Record<string, unknown>): Record<string, unkn
 }
 
 for (const codeGeneration of [true, false]) {
-  describe(`interop evaluations, ${codeGeneration ? "reads compiled" : "reads as closures"}`, () => {
+  describe(`interop evaluations, ${codeGeneration ? "code generated" : "closures only"}`, () => {
     const session = new EngineSession({ operators: conformanceOperators, codeGeneration });
     cases.forEach((c, index) => {
       test(`${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`, () => {

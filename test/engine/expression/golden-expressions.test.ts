@@ -7,7 +7,7 @@ import { goldenJsonFiles } from "../../support/golden-files.ts";
  * The golden expression corpus (test/cases/expressions): each case is sent through the engine
  * protocol's `expression` command with the conformance operators registered, and the answer must
  * be the expected value or error code. interop/ holds values computed by another conforming runtime.
- * Every case runs twice: with variable reads compiled to JavaScript (the server) and as closures
+ * Every case runs twice: with code generation (the server; generated-*.ts) and with closures only
  * (pages that forbid `eval`).
  */
 interface GoldenCase {
@@ -42,7 +42,7 @@ test("the corpus is there", () => {
 for (const { codeGeneration, session } of sessions) {
   for (const file of files) {
     const golden = file.content as GoldenFile;
-    describe(`${file.name}, ${codeGeneration ? "reads compiled" : "reads as closures"}`, () => {
+    describe(`${file.name}, ${codeGeneration ? "code generated" : "closures only"}`, () => {
       golden.cases.forEach((c, index) => {
         const name = c.name ?? `case ${index}: ${JSON.stringify(c.expr).slice(0, 80)}`;
         test(name, () => {
