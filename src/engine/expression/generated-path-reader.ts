@@ -1,4 +1,4 @@
-import { isDecimal } from "../number/decimal.ts";
+import { Decimal } from "../number/decimal.ts";
 import type { Value } from "../value/value-kind.ts";
 import { compiledFactory } from "./generated-code.ts";
 import type { RootName, Scope } from "./scope.ts";
@@ -28,8 +28,8 @@ export function generatedValueReader(segments: readonly PathSegment[]): ValueRea
 
 function generated(root: string, segments: readonly PathSegment[]): ScopeReader | ValueReader | undefined {
   const key = JSON.stringify(["path", root, ...segments.map((segment) => segment.key)]);
-  const factory = compiledFactory(key, ["isDecimal", "hasOwn"], () => readerSource(root, segments));
-  return factory?.(isDecimal, Object.hasOwn) as ScopeReader | ValueReader | undefined;
+  const factory = compiledFactory(key, ["Decimal", "hasOwn"], () => readerSource(root, segments));
+  return factory?.(Decimal, Object.hasOwn) as ScopeReader | ValueReader | undefined;
 }
 
 /**
@@ -42,7 +42,8 @@ function readerSource(root: string, segments: readonly PathSegment[]): string {
     const key = JSON.stringify(segment.key);
     // A member read through the prototype is a function or, under __proto__, the prototype itself.
     const inherited = segment.key === "__proto__" ? `!hasOwn(v, ${key})` : `typeof m === "function" && !hasOwn(v, ${key})`;
-    const member = `if (isDecimal(v)) return null; const m = v[${key}]; if (m === undefined || (${inherited})) return null; v = m;`;
+    // isDecimal written out: an `instanceof` of its own caches the layouts this path meets.
+    const member = `if (v instanceof Decimal) return null; const m = v[${key}]; if (m === undefined || (${inherited})) return null; v = m;`;
     lines.push(`if (v === null || typeof v !== "object") return null;`);
     if (segment.index < 0) lines.push(`if (Array.isArray(v)) return null;`, `{ ${member} }`);
     else lines.push(`if (Array.isArray(v)) { if (${segment.index} >= v.length) return null; v = v[${segment.index}]; }`, `else { ${member} }`);
