@@ -57,7 +57,7 @@ export class EvaluationPlan {
     this.channel = channel;
     this.conflictPolicy = typeof manifest.conflictPolicy === "string" ? manifest.conflictPolicy : "fail";
     this.params = isJsonObject(manifest.params) ? manifest.params : {};
-    this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en");
+    this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en", codeGeneration);
     const context = { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration };
     const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule) => prepareRule(rule, context)).filter((rule) => rule !== undefined);
     prepared.sort(byPriority);

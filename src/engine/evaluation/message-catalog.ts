@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { renderText } from "../value/rendered-text.ts";
+import { generatedFiller, type MessageFiller, type TemplatePart } from "./generated-message.ts";
 import { localeFallbacks } from "./locale-fallbacks.ts";
 
 /**
@@ -11,13 +12,16 @@ import { localeFallbacks } from "./locale-fallbacks.ts";
 /** `{name}` in a template (letters, digits, `_`); an unknown name stays as written. */
 export const PLACEHOLDER = /\{([A-Za-z0-9_]+)\}/g;
 
-type TemplatePart = string | { readonly arg: string };
-
 /** A template split once into literal text and placeholders. */
 export class MessageTemplate {
   private readonly parts: readonly TemplatePart[];
+  /** Made on first use with code generation (a catalog holds more templates than findings show); null when refused. */
+  private generated: MessageFiller | null | undefined;
 
-  constructor(readonly text: string) {
+  constructor(
+    readonly text: string,
+    private readonly codeGeneration = false,
+  ) {
     const parts: TemplatePart[] = [];
     let last = 0;
     for (const match of text.matchAll(PLACEHOLDER)) {
@@ -30,6 +34,10 @@ export class MessageTemplate {
   }
 
   fill(args: JsonObject): string {
+    if (this.codeGeneration) {
+      this.generated ??= generatedFiller(this.parts) ?? null;
+      if (this.generated !== null) return this.generated(args);
+    }
     let message = "";
     for (const part of this.parts) {
       if (typeof part === "string") message += part;
@@ -52,12 +60,13 @@ export class MessageCatalogs {
   constructor(
     messages: JsonValue | undefined,
     private readonly defaultLocale: string,
+    codeGeneration = false,
   ) {
     if (typeof messages === "object" && messages !== null && !Array.isArray(messages)) {
       for (const [locale, entries] of Object.entries(messages)) {
         if (typeof entries !== "object" || entries === null || Array.isArray(entries)) continue;
         const catalog = new Map<string, MessageTemplate>();
-        for (const [key, template] of Object.entries(entries)) if (typeof template === "string") catalog.set(key, new MessageTemplate(template));
+        for (const [key, template] of Object.entries(entries)) if (typeof template === "string") catalog.set(key, new MessageTemplate(template, codeGeneration));
         this.catalogs.set(locale, catalog);
       }
     }
