@@ -58,7 +58,10 @@ function operatorName(expression: unknown): string | undefined {
 }
 
 /** JavaScript for an operator written out in place, given its arguments' code and fresh temporaries. */
-type Template = (args: readonly string[], temporary: () => string) => string;
+type Template = (args: readonly string[], temporary: () => string, rawArgs: readonly unknown[]) => string;
+
+/** A literal that deep equality compares as `===` does: a string, a boolean or null (never a number, which may meet a decimal). */
+const comparesStrictly = (raw: readonly unknown[]): boolean => raw.some((arg) => typeof arg === "string" || typeof arg === "boolean" || arg === null);
 
 const ordering =
   (name: string, test: string): Template =>
@@ -75,8 +78,8 @@ const TEMPLATES: Readonly<Record<string, Template>> = {
     const value = temporary();
     return `((${value} = ${arg}) !== null ? ${value} : ${rest})`;
   }, "null"),
-  eq: ([a, b]) => `valuesEqual(${a}, ${b})`,
-  ne: ([a, b]) => `(!valuesEqual(${a}, ${b}))`,
+  eq: ([a, b], _, raw) => (comparesStrictly(raw) ? `(${a} === ${b})` : `valuesEqual(${a}, ${b})`),
+  ne: ([a, b], _, raw) => (comparesStrictly(raw) ? `(${a} !== ${b})` : `(!valuesEqual(${a}, ${b}))`),
   lt: ordering("lt", "< 0"),
   lte: ordering("lte", "<= 0"),
   gt: ordering("gt", "> 0"),
@@ -131,7 +134,7 @@ class ExpressionCode {
     if (name === undefined) return this.closure(expression, depth);
     const rawArgs = (expression as ValueObject).args as readonly unknown[];
     const template = Object.hasOwn(TEMPLATES, name) ? TEMPLATES[name] : undefined;
-    if (template) return template(rawArgs.map((arg) => this.node(arg, depth + 1, temporary)), temporary);
+    if (template) return template(rawArgs.map((arg) => this.node(arg, depth + 1, temporary)), temporary, rawArgs);
     // Any other core operator, built on generated argument functions as prepare-expression.ts builds it on closures.
     const args = rawArgs.map((arg) => this.arrow(arg, depth + 1));
     const built = `n${this.preamble.length}`;
