@@ -3,7 +3,6 @@ import { expectBoolean } from "../expression/argument-checks.ts";
 import { Scope } from "../expression/scope.ts";
 import { compare } from "../number/arithmetic.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
-import type { MemberSetter } from "../expression/generated-member-setter.ts";
 import { toLeavingValue } from "../value/leaving-value.ts";
 import { renderText } from "../value/rendered-text.ts";
 import { valuesEqual } from "../value/value-equality.ts";
@@ -12,7 +11,7 @@ import type { Command, Decision, Effect, EvaluationResult, EvaluationTally, Find
 import { summarize } from "./evaluation-result.ts";
 import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
-import type { ActionRule, ComputeRule, PreparedRule, StateEffect, StateRule, ValidationRule } from "./prepared-rule.ts";
+import type { ActionRule, ComputeRule, PreparedRule, StateEffect, StateProperty, StateRule, ValidationRule } from "./prepared-rule.ts";
 import { checkRequestShape } from "./request-shape.ts";
 import { WorkingData } from "./working-data.ts";
 
@@ -48,6 +47,8 @@ type MessageChain = ReturnType<MessageCatalogs["chainFor"]>;
 
 /** The state effect of one rule on one field, as it is reported. */
 interface StateGroup {
+  /** The effect's field and the rule (StateEffect.groupKey). */
+  readonly key: string;
   readonly field: string;
   readonly rule: string;
   readonly set: JsonObject;
@@ -56,8 +57,7 @@ interface StateGroup {
 /** A state property a rule is about to set, kept until all of the rule's properties are known to fit. */
 interface StagedState extends Write {
   readonly effect: StateEffect;
-  readonly store: MemberSetter;
-  readonly property: string;
+  readonly entry: StateProperty;
 }
 
 function objectOr(value: JsonValue | undefined, fallback: JsonObject | null): JsonObject | null {
@@ -217,8 +217,10 @@ class Evaluation {
   }
 
   private state(): void {
+    if (this.selection.state.length === 0) return;
     const state = new Map<string, Write>();
-    const groups = new Map<string, StateGroup>();
+    // A group is one rule's effect on one field, so a rule's writes only ever join its own groups.
+    const groups: StateGroup[] = [];
     for (const rule of this.selection.state) {
       try {
         this.stateRule(rule, state, groups);
@@ -226,31 +228,34 @@ class Evaluation {
         this.failedClosed(rule, error);
       }
     }
-    for (const group of groups.values()) this.effects.push({ type: "state", field: group.field, set: group.set, rule: group.rule });
+    for (const group of groups) this.effects.push({ type: "state", field: group.field, set: group.set, rule: group.rule });
   }
 
   /** A state rule applies all of its properties, or none when one conflicts. */
-  private stateRule(rule: StateRule, state: Map<string, Write>, groups: Map<string, StateGroup>): void {
+  private stateRule(rule: StateRule, state: Map<string, Write>, groups: StateGroup[]): void {
     if (!this.applies(rule)) return;
-    const staged = new Map<string, StagedState>();
+    // A rule sets a few properties: lists find its own earlier ones faster than maps would.
+    const staged: StagedState[] = [];
     for (const effect of rule.effects) {
       for (const entry of effect.set) {
-        const previous = staged.get(entry.key) ?? state.get(entry.key);
+        const previous = staged.find((write) => write.entry.key === entry.key) ?? state.get(entry.key);
         if (previous) {
           if (!valuesEqual(previous.value, entry.value)) this.conflict(previous.rule, rule, `${entry.property} of ${effect.field}`);
           continue;
         }
-        staged.set(entry.key, { value: entry.value, rule, effect, property: entry.property, store: entry.store });
+        staged.push({ value: entry.value, rule, effect, entry });
       }
     }
-    for (const [key, write] of staged) {
-      state.set(key, write);
-      let group = groups.get(write.effect.groupKey);
-      if (!group) {
-        group = { field: write.effect.field, rule: rule.id, set: {} };
-        groups.set(write.effect.groupKey, group);
+    const firstOfRule = groups.length;
+    for (const write of staged) {
+      state.set(write.entry.key, write);
+      let group: StateGroup | undefined;
+      for (let i = firstOfRule; i < groups.length && group === undefined; i++) if (groups[i]!.key === write.effect.groupKey) group = groups[i];
+      if (group === undefined) {
+        group = { key: write.effect.groupKey, field: write.effect.field, rule: rule.id, set: {} };
+        groups.push(group);
       }
-      write.store(group.set, write.value);
+      write.entry.store(group.set, write.value);
     }
   }
 
