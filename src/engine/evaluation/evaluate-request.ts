@@ -86,13 +86,15 @@ class Evaluation {
     this.selection = this.selectRules(plan.select(this.entity, request.operation as string));
   }
 
-  private get resolutions(): Map<string, JsonObject> {
+  /** The resolution the request gives for a rule and type; most requests give none, and then nothing is built. */
+  private resolution(rule: string, type: Resolution): JsonObject | undefined {
+    const given = this.request.resolutions;
+    if (!Array.isArray(given) || given.length === 0) return undefined;
     if (this.resolutionsByKey === undefined) {
       this.resolutionsByKey = new Map();
-      const given = this.request.resolutions;
-      if (Array.isArray(given)) for (const resolution of given as JsonObject[]) this.resolutionsByKey.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
+      for (const resolution of given as JsonObject[]) this.resolutionsByKey.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
     }
-    return this.resolutionsByKey;
+    return this.resolutionsByKey.get(`${rule}\u0000${type}`);
   }
 
   private get roles(): ReadonlySet<string> {
@@ -315,7 +317,7 @@ class Evaluation {
     const acceptance = rule.acceptance;
     if (rule.severity === "error" && acceptance?.allowed) {
       resolution = "accept-risk";
-      const given = this.resolutions.get(`${rule.id}\u0000accept-risk`);
+      const given = this.resolution(rule.id, "accept-risk");
       // Roles and justification matter only for a resolution given, which most requests have none of.
       if (given !== undefined) {
         const roleHeld = acceptance.roles.length === 0 || acceptance.roles.some((role) => this.roles.has(role));
@@ -324,7 +326,7 @@ class Evaluation {
       }
     } else if (rule.severity === "warning" && rule.acknowledgementRequired) {
       resolution = "acknowledge";
-      if (this.resolutions.has(`${rule.id}\u0000acknowledge`)) status = "acknowledged";
+      if (this.resolution(rule.id, "acknowledge") !== undefined) status = "acknowledged";
     }
     const finding: Finding = {
       rule: rule.id,
