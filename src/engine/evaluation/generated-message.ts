@@ -1,4 +1,4 @@
-import { compiledFactory } from "../expression/generated-code.ts";
+import { sharedGeneratedFunction } from "../expression/generated-code.ts";
 import type { JsonObject } from "../value/json-value.ts";
 import { renderText } from "../value/rendered-text.ts";
 
@@ -14,8 +14,7 @@ export type MessageFiller = (args: JsonObject) => string;
  * platform refuses generated code.
  */
 export function generatedFiller(parts: readonly TemplatePart[]): MessageFiller | undefined {
-  const factory = compiledFactory(JSON.stringify(["message", ...parts]), ["hasOwn", "renderText"], () => fillerSource(parts));
-  return factory?.(Object.hasOwn, renderText) as MessageFiller | undefined;
+  return sharedGeneratedFunction<MessageFiller>(JSON.stringify(["message", ...parts]), ["hasOwn", "renderText"], () => fillerSource(parts), [Object.hasOwn, renderText]);
 }
 
 function fillerSource(parts: readonly TemplatePart[]): string {

@@ -10,6 +10,8 @@ export type CompiledFactory = (...values: unknown[]) => unknown;
 
 const MAX_REMEMBERED_SOURCES = 4096;
 const rememberedFactories = new Map<string, CompiledFactory>();
+/** What factories that close over nothing particular to a site made, by key: one function serves every site. */
+const rememberedFunctions = new Map<string, unknown>();
 let generationRefused = false;
 
 /**
@@ -27,7 +29,25 @@ export function compiledFactory(key: string, parameters: readonly string[], body
     generationRefused = true;
     return undefined;
   }
-  if (rememberedFactories.size >= MAX_REMEMBERED_SOURCES) rememberedFactories.delete(rememberedFactories.keys().next().value!);
-  rememberedFactories.set(key, factory);
+  remember(rememberedFactories, key, factory);
   return factory;
+}
+
+/**
+ * The function a compiled factory makes from `values` that are the same for every site (a path
+ * reader, a member store, a message filler), made once per `key` and shared.
+ */
+export function sharedGeneratedFunction<T>(key: string, parameters: readonly string[], body: () => string, values: readonly unknown[]): T | undefined {
+  const remembered = rememberedFunctions.get(key);
+  if (remembered !== undefined) return remembered as T;
+  const factory = compiledFactory(key, parameters, body);
+  if (factory === undefined) return undefined;
+  const made = factory(...values) as T;
+  remember(rememberedFunctions, key, made);
+  return made;
+}
+
+function remember<T>(memo: Map<string, T>, key: string, value: T): void {
+  if (memo.size >= MAX_REMEMBERED_SOURCES) memo.delete(memo.keys().next().value!);
+  memo.set(key, value);
 }

@@ -1,6 +1,6 @@
 import { setMember } from "../value/json-access.ts";
 import type { Value, ValueObject } from "../value/value-kind.ts";
-import { compiledFactory } from "./generated-code.ts";
+import { sharedGeneratedFunction } from "./generated-code.ts";
 
 /**
  * Stores of members whose names are known when a rule is prepared: the fields compute rules write,
@@ -12,8 +12,8 @@ import { compiledFactory } from "./generated-code.ts";
 export type MemberSetter = (object: ValueObject, value: Value) => void;
 
 export function memberSetter(name: string, codeGeneration: boolean): MemberSetter {
-  const factory = codeGeneration ? compiledFactory(JSON.stringify(["member", name]), [], () => setterSource(name)) : undefined;
-  return (factory?.() as MemberSetter | undefined) ?? ((object, value) => setMember(object, name, value));
+  const generated = codeGeneration ? sharedGeneratedFunction<MemberSetter>(JSON.stringify(["member", name]), [], () => setterSource(name), []) : undefined;
+  return generated ?? ((object, value) => setMember(object, name, value));
 }
 
 function setterSource(name: string): string {

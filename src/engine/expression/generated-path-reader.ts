@@ -1,6 +1,6 @@
 import { Decimal } from "../number/decimal.ts";
 import type { Value } from "../value/value-kind.ts";
-import { compiledFactory } from "./generated-code.ts";
+import { sharedGeneratedFunction } from "./generated-code.ts";
 import type { RootName, Scope } from "./scope.ts";
 import type { PathSegment } from "./variable-reference.ts";
 
@@ -28,8 +28,7 @@ export function generatedValueReader(segments: readonly PathSegment[]): ValueRea
 
 function generated(root: string, segments: readonly PathSegment[]): ScopeReader | ValueReader | undefined {
   const key = JSON.stringify(["path", root, ...segments.map((segment) => segment.key)]);
-  const factory = compiledFactory(key, ["Decimal", "hasOwn"], () => readerSource(root, segments));
-  return factory?.(Decimal, Object.hasOwn) as ScopeReader | ValueReader | undefined;
+  return sharedGeneratedFunction<ScopeReader | ValueReader>(key, ["Decimal", "hasOwn"], () => readerSource(root, segments), [Decimal, Object.hasOwn]);
 }
 
 /**
