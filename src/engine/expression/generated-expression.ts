@@ -33,9 +33,9 @@ const HELPER_VALUES = Object.values(HELPERS);
 export function generatedExpression(expression: unknown, closureNode: ClosureNode): Node | undefined {
   if (!writtenOut(expression)) return undefined;
   const code = new ExpressionCode(closureNode);
-  const main = code.arrow(expression, 1);
-  // The text of the expression determines the source: the same expression twice compiles once.
-  const factory = compiledFactory(JSON.stringify(["expression", expression]), HELPER_NAMES, () => code.source(main));
+  const source = code.source(code.arrow(expression, 1));
+  // The source is its own key: the same expression twice compiles once.
+  const factory = compiledFactory(source, HELPER_NAMES, () => source);
   return factory?.(...HELPER_VALUES, code.constants) as Node | undefined;
 }
 
