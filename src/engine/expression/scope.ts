@@ -2,7 +2,7 @@ import type { Value } from "../value/value-kind.ts";
 
 /**
  * What an expression can see (the roots of specification section 4). One object per evaluation;
- * collection operators rebind `item` in place and restore it, function calls get a fresh scope.
+ * collection operators rebind `item` in place and restore it, function calls get a scope of their own.
  */
 export class Scope {
   constructor(
@@ -19,10 +19,22 @@ export class Scope {
     public calls = 0,
   ) {}
 
-  /** The scope of a function body: lexical, so the caller's item, value, field and arg are gone. */
+  /**
+   * The scope of a function body called from this one: lexical, so the caller's item, value, field
+   * and arg are gone. A body runs to completion before anything else is evaluated here (its
+   * arguments already were), so one scope per call depth serves every call made from this scope.
+   */
   forFunctionBody(args: Value): Scope {
-    return new Scope(this.data, this.original, this.actor, this.ctx, this.params, null, null, null, args, this.calls + 1);
+    const callee = (this.callee ??= new Scope(this.data, this.original, this.actor, this.ctx, this.params, null, null, null, null, this.calls + 1));
+    callee.data = this.data;
+    callee.item = null;
+    callee.value = null;
+    callee.field = null;
+    callee.arg = args;
+    return callee;
   }
+
+  private callee: Scope | undefined = undefined;
 }
 
 /** The root names of specification section 4; any other root reads as null. */
