@@ -2,10 +2,10 @@
  * The one place the engine compiles JavaScript it wrote (`new Function`): variable reads,
  * expressions, member stores and message templates (generated-path-reader.ts,
  * generated-expression.ts, generated-member-setter.ts, evaluation/generated-message.ts), each of
- * which keeps a closure for hosts without it. Compiling
- * costs tens of microseconds, so each distinct source is compiled once and remembered, within a
- * bound; a platform that refuses (a page whose Content-Security-Policy forbids `eval`) is asked
- * once, and the callers keep their closures from then on.
+ * which keeps a closure for hosts without it. Compiling costs tens of microseconds, so each
+ * distinct source is compiled once and remembered, within a bound; a platform that refuses (a page
+ * whose Content-Security-Policy forbids `eval`) is asked once, and the callers keep their closures
+ * from then on.
  */
 export type CompiledFactory = (...values: unknown[]) => unknown;
 
