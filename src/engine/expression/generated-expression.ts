@@ -3,6 +3,7 @@ import { valuesEqual } from "../value/value-equality.ts";
 import { typeName, type ValueObject } from "../value/value-kind.ts";
 import { expectBoolean, expectNumber } from "./argument-checks.ts";
 import { MAX_EXPRESSION_DEPTH } from "./expression-limits.ts";
+import { callArguments, operatorOf, variablePath } from "./expression-shape.ts";
 import { compiledFactory } from "./generated-code.ts";
 import { coreOperators } from "./operators/core-operators.ts";
 import type { Node } from "./prepared-node.ts";
@@ -48,13 +49,16 @@ function writtenOut(expression: unknown, depth = 1): boolean {
 
 /** The name of a well-formed `{op, args}` node of a core operator with a fitting argument count. */
 function operatorName(expression: unknown): string | undefined {
-  if (typeof expression !== "object" || expression === null || Array.isArray(expression)) return undefined;
-  const node = expression as ValueObject;
-  if (Object.keys(node).length !== 2 || !Object.hasOwn(node, "args") || !Array.isArray(node.args)) return undefined;
-  if (!Object.hasOwn(node, "op") || typeof node.op !== "string") return undefined;
-  const definition = coreOperators.get(node.op);
-  if (!definition || node.args.length < definition.minArgs || node.args.length > definition.maxArgs) return undefined;
-  return node.op;
+  const node = asObject(expression);
+  const args = node && callArguments(node);
+  const name = args && operatorOf(node!);
+  const definition = name === undefined ? undefined : coreOperators.get(name);
+  return definition && args!.length >= definition.minArgs && args!.length <= definition.maxArgs ? name : undefined;
+}
+
+/** An expression that is an object (not a list), as preparing reads one. */
+function asObject(expression: unknown): ValueObject | undefined {
+  return typeof expression === "object" && expression !== null && !Array.isArray(expression) ? (expression as ValueObject) : undefined;
 }
 
 /** JavaScript for an operator written out in place, given its arguments' code and fresh temporaries. */
@@ -128,7 +132,8 @@ class ExpressionCode {
         return Object.is(expression, -0) ? "(-0)" : `(${String(expression)})`;
     }
     if (expression === null) return "null";
-    const variable = variablePath(expression);
+    const object = asObject(expression);
+    const variable = object && variablePath(object);
     if (variable !== undefined) return `${this.constant(readVariable(variable, true))}(scope)`;
     const name = operatorName(expression);
     if (name === undefined) return this.closure(expression, depth);
@@ -141,11 +146,4 @@ class ExpressionCode {
     this.preamble.push(`const ${built} = ${this.constant(coreOperators.get(name))}.build([${args.join(", ")}], ${this.constant({ name, rawArgs })});`);
     return `${built}(scope, base)`;
   }
-}
-
-/** The path of a well-formed `{var}` node, as prepare-expression.ts recognizes one. */
-function variablePath(expression: unknown): string | undefined {
-  if (typeof expression !== "object" || expression === null || Array.isArray(expression)) return undefined;
-  const node = expression as ValueObject;
-  return Object.keys(node).length === 1 && typeof node.var === "string" && Object.hasOwn(node, "var") ? node.var : undefined;
 }

@@ -1,11 +1,12 @@
 import { fail } from "../errors.ts";
-import type { Value, ValueObject } from "../value/value-kind.ts";
+import type { ValueObject } from "../value/value-kind.ts";
 import { callCustomOperator, NO_CUSTOM_OPERATORS, type CustomOperators } from "./custom-operators.ts";
 import { MAX_EXPRESSION_DEPTH, MAX_FUNCTION_CALL_DEPTH } from "./expression-limits.ts";
 import { EMPTY_FUNCTION_TABLE, type FunctionTable } from "./function-table.ts";
 import { coreOperators } from "./operators/core-operators.ts";
-import type { Node } from "./prepared-node.ts";
+import { callArguments, functionOf, operatorOf, variablePath } from "./expression-shape.ts";
 import { generatedExpression } from "./generated-expression.ts";
+import type { Node } from "./prepared-node.ts";
 import { readVariable } from "./variable-reference.ts";
 
 /**
@@ -63,16 +64,15 @@ function prepareNode(expression: unknown, depth: number, context: PrepareContext
 const NOT_AN_EXPRESSION = "not an expression: expected a literal, {var}, {op, args} or {fn, args}";
 
 function prepareObject(node: ValueObject, depth: number, context: PrepareContext, inFunctionBody: boolean): Node {
-  const members = Object.keys(node);
-  if (members.length === 1 && typeof node.var === "string" && Object.hasOwn(node, "var")) {
-    return readVariable(node.var, context.codeGeneration);
-  }
-  if (members.length !== 2 || !Object.hasOwn(node, "args") || !Array.isArray(node.args)) return failing(NOT_AN_EXPRESSION);
-  const rawArgs: readonly Value[] = node.args;
+  const path = variablePath(node);
+  if (path !== undefined) return readVariable(path, context.codeGeneration);
+  const rawArgs = callArguments(node);
+  if (rawArgs === undefined) return failing(NOT_AN_EXPRESSION);
   const prepareArgs = (): Node[] => rawArgs.map((arg) => prepareAt(arg, depth + 1, context, inFunctionBody));
-  if (typeof node.fn === "string" && Object.hasOwn(node, "fn")) return prepareCall(node.fn, rawArgs.length, prepareArgs, depth, context);
-  if (typeof node.op !== "string" || !Object.hasOwn(node, "op")) return failing(NOT_AN_EXPRESSION);
-  const name = node.op;
+  const fn = functionOf(node);
+  if (fn !== undefined) return prepareCall(fn, rawArgs.length, prepareArgs, depth, context);
+  const name = operatorOf(node);
+  if (name === undefined) return failing(NOT_AN_EXPRESSION);
   const definition = coreOperators.get(name);
   if (definition) {
     const count = rawArgs.length;
