@@ -26,7 +26,6 @@ const shopRequests: browserModule.JsonValue[] = [
   { entity: "Order", operation: "create", data: { quantity: 1, unitPrice: 1.15 }, trigger: "blur", channel: "client" },
 ];
 
-
 /** The core both evaluating threads are pinned to, when there are two or more. */
 const core = navigator.hardwareConcurrency >= 2 ? String(navigator.hardwareConcurrency - 1) : undefined;
 const allCores = `0-${navigator.hardwareConcurrency - 1}`;

@@ -12,7 +12,7 @@ import { answerEvaluation } from "../src/server/evaluation/evaluation-reply.ts";
 import { RuleServer } from "../src/server/rule-server.ts";
 import { loadSnapshot } from "../src/server/snapshot/rules-snapshot.ts";
 import { EXAMPLE_REQUEST } from "./http/throughput.ts";
-import { measure, printTable, type Measurement } from "./measure.ts";
+import { fromSamples, measure, printTable, type Measurement } from "./measure.ts";
 
 const RULES = join(import.meta.dir, "..", "rules");
 const TOKEN = "bench-token";
@@ -47,16 +47,13 @@ async function measureHandler(name: string, handler: Handler, seconds = 2): Prom
   const run = async (): Promise<number> => {
     const started = performance.now();
     for (let i = 0; i < block; i++) await handler(newRequest());
-    return (performance.now() - started) / block;
+    return ((performance.now() - started) / block) * 1000;
   };
   for (const warmUntil = performance.now() + 500; performance.now() < warmUntil; ) await run();
   const samples: number[] = [];
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) samples.push(await run());
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
-  const percentile = (p: number): number => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))]! * 1000;
-  return { name, operations: samples.length * block, perSecond: 1000 / mean, p50Micros: percentile(0.5), p99Micros: percentile(0.99) };
+  return fromSamples(name, samples, block);
 }
 
 /**
@@ -79,10 +76,7 @@ function measureWithCachesSwept(name: string, run: () => void, megabytes: number
     run();
     samples.push((Bun.nanoseconds() - started) / 1000);
   }
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
-  const percentile = (p: number): number => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))]!;
-  return { name, operations: samples.length, perSecond: 1e6 / mean, p50Micros: percentile(0.5), p99Micros: percentile(0.99) };
+  return fromSamples(name, samples);
 }
 
 export async function benchExampleRequest(): Promise<Measurement[]> {

@@ -26,10 +26,18 @@ export function measure(name: string, run: () => void, seconds = 2): Measurement
     samples.push(after - now);
     now = after;
   }
-  const elapsed = now - start;
-  samples.sort((a, b) => a - b);
-  const percentile = (p: number): number => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))]! * 1000;
-  return { name, operations: samples.length, perSecond: (samples.length / elapsed) * 1000, p50Micros: percentile(0.5), p99Micros: percentile(0.99) };
+  return fromSamples(name, samples.map((milliseconds) => milliseconds * 1000));
+}
+
+/**
+ * A measurement from per-operation times in microseconds (each the mean of `perSample`
+ * operations): the rate from their mean, the percentiles from their order.
+ */
+export function fromSamples(name: string, micros: number[], perSample = 1): Measurement {
+  micros.sort((a, b) => a - b);
+  const mean = micros.reduce((sum, value) => sum + value, 0) / micros.length;
+  const percentile = (p: number): number => micros[Math.min(micros.length - 1, Math.floor(micros.length * p))]!;
+  return { name, operations: micros.length * perSample, perSecond: 1e6 / mean, p50Micros: percentile(0.5), p99Micros: percentile(0.99) };
 }
 
 export function printTable(title: string, rows: readonly Measurement[]): void {

@@ -55,7 +55,6 @@ interface Contender {
   readonly probe?: unknown;
 }
 
-
 function postScript(directory: string, name: string, body: unknown): string {
   const script = join(directory, `${name}.lua`);
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${BENCH_TOKEN}"\n`);

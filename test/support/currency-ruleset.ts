@@ -1,9 +1,10 @@
 /**
  * A ruleset whose one rule matches `data.currency` against an alternation, `^(EUR|USD|GBP)$`, in
  * the body of a function: a pattern outside the linear subset, which only RE2 matches on the
- * server, and which a worker compiles ahead only if it prepares function bodies too. Tests that need RE2 to
- * run (in a worker, in the release executable) serve it; the finding of an unknown currency has
- * the code CUR-001. `schemaRef` names the entity's schema, relative to the rules directory.
+ * server, and which a worker compiles ahead only if it prepares function bodies too. Tests that
+ * need RE2 to run (in a worker, in the release executable) serve it; the finding of an unknown
+ * currency has the code CUR-001. `schemaRef` names the entity's schema, relative to the rules
+ * directory.
  */
 export function currencyRuleset(id: string, entity: string, schemaRef: string): string {
   return `ruleCascade: "1.0.0"

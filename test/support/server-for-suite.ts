@@ -4,14 +4,17 @@ import { serverEnvironment, startServer, type ServerProcess } from "./server-pro
 
 /**
  * One server process for the tests of the enclosing suite (or file), on a fresh copy of the
- * server test rules: started before them, killed after them. Its members are read in the tests,
- * since the server exists only once the suite starts.
+ * server test rules with `files` added: started before them, killed after them. Its members are
+ * read in the tests, since the server exists only once the suite starts.
  */
-export function serverForSuite(extra: Record<string, string | undefined> = {}): { readonly server: ServerProcess; readonly rules: ReturnType<typeof rulesDirectory> } {
+export function serverForSuite(
+  extra: Record<string, string | undefined> = {},
+  files: Record<string, string> = {},
+): { readonly server: ServerProcess; readonly rules: ReturnType<typeof rulesDirectory> } {
   let server: ServerProcess | undefined;
   let rules: ReturnType<typeof rulesDirectory> | undefined;
   beforeAll(async () => {
-    rules = rulesDirectory();
+    rules = rulesDirectory(files);
     server = await startServer(serverEnvironment(rules.path, extra));
   });
   afterAll(async () => {

@@ -7,7 +7,6 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
 import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
 
-
 /** How a host lets the engine run. */
 export interface EngineOptions {
   /**

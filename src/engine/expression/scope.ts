@@ -19,6 +19,9 @@ export class Scope {
     public calls = 0,
   ) {}
 
+  /** The scope calls from this one run in (forFunctionBody), made on the first call. */
+  private callee: Scope | undefined = undefined;
+
   /**
    * The scope of a function body called from this one: lexical, so the caller's item, value, field
    * and arg are gone. A body runs to completion before anything else is evaluated here (its
@@ -33,8 +36,6 @@ export class Scope {
     callee.arg = args;
     return callee;
   }
-
-  private callee: Scope | undefined = undefined;
 }
 
 /** The root names of specification section 4; any other root reads as null. */

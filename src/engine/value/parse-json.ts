@@ -1,14 +1,14 @@
 import type { JsonValue } from "./json-value.ts";
 
-/**
- * JSON text to a value, refusing what JSON numbers cannot mean here: JavaScript reads `1e999` as
- * Infinity, but a number too large for a double is not accepted (specification 4.2 rule 1).
- */
 /** Why a JSON text with a number such as 1e999 is refused, in every host's words. */
 export const NUMBER_TOO_LARGE = "a number is too large for a double";
 
 export type ParsedJson = { ok: true; value: JsonValue } | { ok: false; reason: "not-json" | "number-too-large"; message: string };
 
+/**
+ * JSON text to a value, refusing what JSON numbers cannot mean here: JavaScript reads `1e999` as
+ * Infinity, but a number too large for a double is not accepted (specification 4.2 rule 1).
+ */
 export function parseJson(text: string): ParsedJson {
   let value: JsonValue;
   try {

@@ -5,6 +5,7 @@ import { currencyRuleset } from "../../support/currency-ruleset.ts";
 import { goldenJsonFiles } from "../../support/golden-files.ts";
 import { PROJECT_ROOT } from "../../support/run-cli.ts";
 import { rulesDirectory } from "../../support/rules-directory.ts";
+import { serverForSuite } from "../../support/server-for-suite.ts";
 import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
 import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
 
@@ -85,21 +86,10 @@ describe("results are byte for byte those of the event loop", () => {
 });
 
 /**
- * A server with one worker and a 40 ms timeout, shorter than starting RE2 takes (an alternation is
- * outside the linear subset: only RE2 matches it on the server), started for the enclosing describe.
+ * One worker and a 40 ms timeout, shorter than starting RE2 takes (an alternation is outside the
+ * linear subset: only RE2 matches it on the server).
  */
-function oneWorkerUnderShortTimeout(files: Record<string, string>): { rules: ReturnType<typeof rulesDirectory>; server: () => ServerProcess } {
-  const rules = rulesDirectory(files);
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "40" }));
-  });
-  afterAll(async () => {
-    await server.kill();
-    rules.remove();
-  });
-  return { rules, server: () => server };
-}
+const ONE_WORKER_UNDER_SHORT_TIMEOUT = { RULE_SERVER_WORKERS: "1", RULE_EVALUATION_TIMEOUT_MS: "40" };
 
 const CURRENCY_RULESET = currencyRuleset("test.currency", "Order", "./order.schema.json");
 
@@ -110,59 +100,51 @@ async function currencyCodes(server: ServerProcess, currency: string): Promise<s
 }
 
 describe("a worker takes requests only once it has loaded the rules and started RE2", () => {
-  const { server } = oneWorkerUnderShortTimeout({ "currency.ruleset.yaml": CURRENCY_RULESET, "slow.bundle.json": slowBundle() });
+  const suite = serverForSuite(ONE_WORKER_UNDER_SHORT_TIMEOUT, { "currency.ruleset.yaml": CURRENCY_RULESET, "slow.bundle.json": slowBundle() });
 
   test("the first requests that need RE2 are answered within a 40 ms timeout", async () => {
-    expect(await currencyCodes(server(), "GBP")).toBe("200 ");
-    expect(await currencyCodes(server(), "CHF")).toBe("200 CUR-001");
+    expect(await currencyCodes(suite.server, "GBP")).toBe("200 ");
+    expect(await currencyCodes(suite.server, "CHF")).toBe("200 CUR-001");
   });
 
   test("so is the first request on the worker that replaces one that timed out", async () => {
-    expect((await post(server(), slowRequest())).status).toBe(503);
-    expect(await currencyCodes(server(), "USD")).toBe("200 ");
-    expect(await currencyCodes(server(), "EURO")).toBe("200 CUR-001");
+    expect((await post(suite.server, slowRequest())).status).toBe(503);
+    expect(await currencyCodes(suite.server, "USD")).toBe("200 ");
+    expect(await currencyCodes(suite.server, "EURO")).toBe("200 CUR-001");
   });
 });
 
 describe("a reload takes effect once every worker has loaded the new rules", () => {
-  const { rules, server } = oneWorkerUnderShortTimeout({});
+  const suite = serverForSuite(ONE_WORKER_UNDER_SHORT_TIMEOUT);
 
   test("rules that first need RE2, added by a reload, are answered within a 40 ms timeout", async () => {
-    rules.write("currency.ruleset.yaml", CURRENCY_RULESET);
-    server().signal("SIGHUP");
-    await server().waitForLog((line) => line.msg === "rules reloaded");
-    expect(await currencyCodes(server(), "CHF")).toBe("200 CUR-001");
+    suite.rules.write("currency.ruleset.yaml", CURRENCY_RULESET);
+    suite.server.signal("SIGHUP");
+    await suite.server.waitForLog((line) => line.msg === "rules reloaded");
+    expect(await currencyCodes(suite.server, "CHF")).toBe("200 CUR-001");
   });
 });
 
 describe("timeouts and dead workers", () => {
-  const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
-  let server: ServerProcess;
-  beforeAll(async () => {
-    server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "300" }));
-  });
-  afterAll(async () => {
-    await server.kill();
-    rules.remove();
-  });
+  const suite = serverForSuite({ RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "300" }, { "slow.bundle.json": slowBundle() });
   const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1 } };
 
   test("a deliberately slow rule is answered 503 within the timeout, and the next request is served", async () => {
     const started = Date.now();
-    const response = await post(server, slowRequest());
+    const response = await post(suite.server, slowRequest());
     expect(response.status).toBe(503);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect(Date.now() - started).toBeLessThan(2000);
-    expect((await post(server, order)).status).toBe(200);
-    await server.waitForLog((line) => line.msg === "evaluation timed out; its worker is replaced");
+    expect((await post(suite.server, order)).status).toBe(200);
+    await suite.server.waitForLog((line) => line.msg === "evaluation timed out; its worker is replaced");
   });
 
   test("under load, timeouts replace only ready workers: the process survives and nothing queued is lost", async () => {
     const requests = Array.from({ length: 60 }, (_, i) => (i % 6 === 0 ? slowRequest() : order));
-    const statuses = await Promise.all(requests.map(async (body) => (await post(server, body)).status));
+    const statuses = await Promise.all(requests.map(async (body) => (await post(suite.server, body)).status));
     statuses.forEach((status, i) => expect(status).toBe(i % 6 === 0 ? 503 : 200));
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    expect((await post(server, order)).status).toBe(200);
+    expect((await fetch(`${suite.server.url}/healthz`)).status).toBe(200);
+    expect((await post(suite.server, order)).status).toBe(200);
   });
 });
 
