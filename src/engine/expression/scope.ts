@@ -30,6 +30,8 @@ export class Scope {
   forFunctionBody(args: Value): Scope {
     const callee = (this.callee ??= new Scope(this.data, this.original, this.actor, this.ctx, this.params, null, null, null, null, this.calls + 1));
     callee.data = this.data;
+    // Operators restore what they rebind, so these are null already; reset anyway, so that reusing
+    // the scope does not depend on every operator doing so.
     callee.item = null;
     callee.value = null;
     callee.field = null;
