@@ -25,7 +25,12 @@ export function slowBundle(id = "shop.slow"): string {
   return JSON.stringify(bundle);
 }
 
-export const slowRequest = (id = "shop.slow", items = 6000): Record<string, unknown> => ({
+/**
+ * A request for the quadratic rule. The default runs for seconds (20,000 items: 4e8 comparisons),
+ * far past any timeout a test sets (300 ms at most), however fast the machine; tests that need an
+ * evaluation which finishes give a smaller count.
+ */
+export const slowRequest = (id = "shop.slow", items = 20000): Record<string, unknown> => ({
   ruleset: id,
   entity: "Order",
   operation: "slow",

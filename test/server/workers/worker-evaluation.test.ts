@@ -186,7 +186,7 @@ describe("drain with workers", () => {
     const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
     const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "60000", DRAIN_SECONDS: "0" }));
     try {
-      const inFlight = post(server, slowRequest("shop.slow", 2500));
+      const inFlight = post(server, slowRequest("shop.slow", 6000));
       await Bun.sleep(100);
       server.signal("SIGTERM");
       expect((await inFlight).status).toBe(200);
