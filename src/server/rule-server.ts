@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { BearerToken } from "./http/bearer-token.ts";
 import { buildRouteTable, notFoundHandler, type RequestServices, type RouteDefinition } from "./http/router.ts";
+import type { RequestIdentity } from "./http/request-id.ts";
 import type { RouteContext } from "./http/route-context.ts";
 import { eventLoopEvaluator, type RulesetEvaluator } from "./evaluation/ruleset-evaluator.ts";
 import { Logger } from "./logging/logger.ts";
@@ -110,7 +111,7 @@ export class RuleServer {
     this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
     this.warnAboutSnapshot(this.snapshot);
     await this.workerPool?.start(this.snapshot);
-    const context = (params: Record<string, string>, logFields: Record<string, unknown>): RouteContext => ({
+    const context = (params: Record<string, string>, logFields: Record<string, unknown>, identity: RequestIdentity): RouteContext => ({
       snapshot: this.snapshot!,
       token: this.token,
       draining: this.draining,
@@ -120,6 +121,7 @@ export class RuleServer {
       lastReload: this.lastReload,
       params,
       logFields,
+      identity,
     });
     const services: RequestServices = { logger: this.logger, metrics: this.metrics, isDraining: () => this.draining };
     this.server = Bun.serve({

@@ -22,3 +22,20 @@ function isValidRequestId(value: string): boolean {
   }
   return true;
 }
+
+/**
+ * A request's id as the router holds it while the handler runs. A handler may put the id in the
+ * headers it builds its answer with (`headersWithRequestId`); the router then leaves that answer's
+ * headers alone, since setting a header on a built Response costs more than building it with one.
+ */
+export interface RequestIdentity {
+  readonly id: string;
+  /** Whether the handler's answer already carries `X-Request-Id`. */
+  inAnswer: boolean;
+}
+
+/** `headers` and `X-Request-Id`, for the answer a handler returns (not for one it throws). */
+export function headersWithRequestId(identity: RequestIdentity, headers: Readonly<Record<string, string>>): Record<string, string> {
+  identity.inAnswer = true;
+  return { ...headers, "X-Request-Id": identity.id };
+}

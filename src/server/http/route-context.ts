@@ -1,6 +1,7 @@
 import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { BearerToken } from "./bearer-token.ts";
+import type { RequestIdentity } from "./request-id.ts";
 import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
@@ -19,6 +20,8 @@ export interface RouteContext {
   readonly params: Readonly<Record<string, string>>;
   /** Members added to this request's log line (evaluations add the decision-log members). */
   readonly logFields: Record<string, unknown>;
+  /** This request's id; a handler may answer with it (`headersWithRequestId`), else the router adds it. */
+  readonly identity: RequestIdentity;
 }
 
 export type RouteHandler = (request: Request, context: RouteContext) => Response | Promise<Response>;

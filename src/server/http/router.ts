@@ -2,7 +2,7 @@ import type { Logger } from "../logging/logger.ts";
 import { UNMATCHED_ROUTE, type RouteMetrics, type ServerMetrics } from "../metrics/server-metrics.ts";
 import { preflightResponse } from "./cors.ts";
 import { HttpError, problemResponse } from "./http-error.ts";
-import { requestIdOf } from "./request-id.ts";
+import { requestIdOf, type RequestIdentity } from "./request-id.ts";
 import type { RouteContext, RouteHandler } from "./route-context.ts";
 import { traceIdOf } from "./trace-context.ts";
 
@@ -20,7 +20,7 @@ export interface RouteDefinition {
   readonly quiet?: boolean;
 }
 
-export type ContextFactory = (params: Record<string, string>, logFields: Record<string, unknown>) => RouteContext;
+export type ContextFactory = (params: Record<string, string>, logFields: Record<string, unknown>, identity: RequestIdentity) => RouteContext;
 
 /** What every request passes through besides its handler: the log, the metrics, the drain. */
 export interface RequestServices {
@@ -39,12 +39,12 @@ export function buildRouteTable(definitions: Readonly<Record<string, RouteDefini
     const parameters = parameterPositions(pattern);
     const quiet = definition.quiet ?? false;
     const metrics = services.metrics.route(pattern);
-    const dispatch = (request: Request, path: string, logFields: Record<string, unknown>): Response | Promise<Response> => {
+    const dispatch: Dispatch = (request, path, logFields, identity) => {
       const params = decodeParams(parameters, path);
       if (request.method === "OPTIONS" && definition.preflight) return preflightResponse();
       const handler = request.method === "GET" || request.method === "HEAD" ? definition.GET : request.method === "POST" ? definition.POST : undefined;
       if (!handler) throw new HttpError(405, `${request.method} is not allowed here`, { headers: { Allow: allow } });
-      return handler(request, context(params, logFields));
+      return handler(request, context(params, logFields, identity));
     };
     // A path without parameters is the pattern itself, so the URL need not be read.
     table[pattern] = (request) => handleLogged(request, parameters.length === 0 ? pattern : pathOf(request.url), quiet, metrics, services, dispatch);
@@ -61,7 +61,7 @@ export function notFoundHandler(services: RequestServices): (request: Request) =
   return (request) => handleLogged(request, pathOf(request.url), false, metrics, services, dispatch);
 }
 
-type Dispatch = (request: Request, path: string, logFields: Record<string, unknown>) => Response | Promise<Response>;
+type Dispatch = (request: Request, path: string, logFields: Record<string, unknown>, identity: RequestIdentity) => Response | Promise<Response>;
 
 /**
  * Every request: its id (echoed or made), the handler, the id and (while draining)
@@ -71,6 +71,7 @@ async function handleLogged(request: Request, path: string, quiet: boolean, metr
   const started = performance.now();
   const headers = request.headers;
   const requestId = requestIdOf(headers.get("x-request-id"));
+  const identity: RequestIdentity = { id: requestId, inAnswer: false };
   // The log line's members in their order; handlers add theirs (ruleset, decision, ...) after these.
   const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0, requestId };
   const traceparent = headers.get("traceparent");
@@ -80,15 +81,16 @@ async function handleLogged(request: Request, path: string, quiet: boolean, metr
   }
   let response: Response;
   try {
-    response = await dispatch(request, path, logFields);
+    response = await dispatch(request, path, logFields, identity);
   } catch (error) {
+    identity.inAnswer = false;
     if (error instanceof HttpError) response = problemResponse(error);
     else {
       services.logger.error("request failed", { method: request.method, path, requestId, error: error instanceof Error ? error.message : String(error) });
       response = problemResponse(new HttpError(500, "the server failed to answer this request"));
     }
   }
-  response.headers.set("X-Request-Id", requestId);
+  if (!identity.inAnswer) response.headers.set("X-Request-Id", requestId);
   // Read after the handler: an answer that finishes during the drain closes its connection too.
   if (services.isDraining()) response.headers.set("Connection", "close");
   const ms = performance.now() - started;

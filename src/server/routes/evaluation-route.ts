@@ -1,5 +1,6 @@
 import { PROBLEM_HEADERS } from "../http/http-error.ts";
 import { readLimitedBody } from "../http/request-body.ts";
+import { headersWithRequestId } from "../http/request-id.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 
 /** An evaluation result is for the request that asked for it: never stored by a cache. */
@@ -10,7 +11,7 @@ const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "n
  * evaluation/evaluation-reply.ts) the body's content, the ruleset and version, the evaluation.
  * The reply's summary (computed by whichever thread evaluated) goes to the log line and the metrics.
  */
-export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields }) => {
+export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity }) => {
   token.require(request);
   const answer = evaluator.evaluate(snapshot, await readLimitedBody(request));
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
@@ -19,5 +20,5 @@ export const evaluations: RouteHandler = async (request, { snapshot, token, eval
     Object.assign(logFields, reply.summary);
     metrics.countEvaluation(reply.summary);
   } else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
-  return new Response(reply.body, { status: reply.status, headers: reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS });
+  return new Response(reply.body, { status: reply.status, headers: headersWithRequestId(identity, reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS) });
 };

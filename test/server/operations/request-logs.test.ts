@@ -34,7 +34,7 @@ describe("X-Request-Id", () => {
     expect(made.size).toBe(5);
   });
 
-  test("every answer carries one: 404, 405, 401, 413, 304, health probes, preflights", async () => {
+  test("every answer carries one, once: 404, 405, 401, 413, 304, health probes, preflights, evaluations", async () => {
     const { rulesets } = (await (await fetch(`${suite.server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] };
     const checksum = rulesets.find((entry) => entry.id === SHOP)!.checksum;
     const cases: [string, RequestInit, number][] = [
@@ -46,16 +46,22 @@ describe("X-Request-Id", () => {
       ["/healthz", {}, 200],
       ["/readyz", {}, 200],
       ["/rulesets", { method: "OPTIONS" }, 204],
+      // Evaluation answers are built with the id in their headers (router.ts leaves them alone).
+      ["/evaluations", { method: "POST", headers: auth, body: JSON.stringify(order) }, 200],
+      ["/evaluations", { method: "POST", headers: auth, body: "{" }, 400],
+      ["/evaluations", { method: "POST", headers: auth, body: JSON.stringify({ ...order, ruleset: "no.such.ruleset" }) }, 404],
     ];
-    for (const [path, init, status] of cases) {
+    for (const [index, [path, init, status]] of cases.entries()) {
       const headers = new Headers(init.headers);
-      headers.set("X-Request-Id", `case-${status}`);
+      headers.set("X-Request-Id", `case-${index}`);
       const response = await fetch(`${suite.server.url}${path}`, { ...init, headers });
       expect(response.status).toBe(status);
-      expect(response.headers.get("x-request-id"), path).toBe(`case-${status}`);
+      // Once: a header set twice would read back as "case-N, case-N".
+      expect(response.headers.get("x-request-id"), path).toBe(`case-${index}`);
     }
-    const made = await fetch(`${suite.server.url}/healthz`);
-    expect(made.headers.get("x-request-id")).toMatch(/^[\x21-\x7e]+$/);
+    for (const made of [await fetch(`${suite.server.url}/healthz`), await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(order) })]) {
+      expect(made.headers.get("x-request-id")).toMatch(/^[\x21-\x7e]+-[0-9a-z]+$/);
+    }
   });
 });
 
