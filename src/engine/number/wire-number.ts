@@ -8,15 +8,35 @@ import { Decimal, type NumberValue } from "./decimal.ts";
  */
 export function toWireNumber(value: NumberValue): number {
   if (typeof value === "number") {
-    // Fast paths: whole numbers below 10^15 and doubles whose shortest decimal already has at
-    // most 15 digits leave unchanged. `toPrecision` rounds the binary value, which is only safe
-    // when the result reads back as the same double.
+    // Fast paths: whole numbers below 10^15, and doubles whose shortest decimal (which is what a
+    // double means here) has at most 15 significant digits: rounding leaves those unchanged.
     if (Number.isInteger(value) && Math.abs(value) < 1e15) return value === 0 ? 0 : value;
-    const fifteen = value.toPrecision(15);
-    if (Number(fifteen) === value) return value === 0 ? 0 : value;
+    if (significantDigits(String(value)) <= 15) return value === 0 ? 0 : value;
     return fromDecimal(new Decimal(value));
   }
   return fromDecimal(value);
+}
+
+/**
+ * The significant digits of a number's text as JavaScript writes it (`-0.00123`, `1.5e-7`,
+ * `12345678901234567000`): from the first non-zero digit to the last, before any exponent. Counting
+ * them is cheaper than formatting the number again to 15 digits and reading that back.
+ */
+function significantDigits(text: string): number {
+  let first = -1;
+  let last = -1;
+  let digits = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 101 /* e */) break;
+    if (code < 48 || code > 57) continue;
+    if (code !== 48) {
+      if (first === -1) first = digits;
+      last = digits;
+    }
+    digits++;
+  }
+  return first === -1 ? 0 : last - first + 1;
 }
 
 const LARGEST_DOUBLE = new Decimal("1.7976931348623157e308");
