@@ -7,6 +7,9 @@
  * With two or more cores the server runs on one core and wrk on another (`taskset`). Every server
  * is measured once in each of three rounds; the median is printed with min and max, and the share
  * of the baseline is the median of the rounds' ratios.
+ * Each server is first driven with the same load for WARMUP seconds, not counted: the figures are
+ * those of a server whose code the JIT has compiled, as a server in production runs, and not of its
+ * first seconds (which the start-up figures of startup.ts cover).
  * Targets: the shop ruleset at 55% of the baseline or more, the rules/ example at 35% or more,
  * p99 under 4 ms. Prints figures; asserts nothing.
  */
@@ -20,6 +23,7 @@ import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
 const ROOT = join(import.meta.dir, "..", "..");
 const SECONDS = process.env.BENCH_SECONDS ?? "5";
 const RUNS = 3;
+const WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "3";
 
 /** The request of README's first evaluation, on the shipped rules/. */
 export const EXAMPLE_REQUEST = {
@@ -68,6 +72,7 @@ async function measureOnce(contender: Contender): Promise<WrkFigures> {
       const answer = await fetch(`${server.url}${contender.path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(contender.probe) });
       if (answer.status !== 200) throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
     }
+    await wrk(`${server.url}${contender.path}`, contender.script, server.pid, WARMUP);
     return await wrk(`${server.url}${contender.path}`, contender.script, server.pid, SECONDS);
   } finally {
     server.stop();
@@ -91,7 +96,7 @@ function printRows(rows: readonly Row[]): void {
   const baseline = rows[0]!.runs.map((run) => run.requestsPerSecond);
   const number = (value: number): string => Math.round(value).toLocaleString("en-US");
   const micros = (values: (number | undefined)[]): string => (values.some((value) => value === undefined) ? "-" : `${median(values as number[]).toFixed(1)}`);
-  console.log(`\nHTTP, wrk -t1 -c64 -d${SECONDS}s, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, ${RUNS} rounds of every server, median (min-max)`);
+  console.log(`\nHTTP, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s of the same load, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, ${RUNS} rounds of every server, median (min-max)`);
   console.log("Targets: shop at 55% of the baseline or more, rules/ example at 35% or more; p99 under 4 ms.");
   console.log(`${"server".padEnd(44)} ${"req/s".padStart(9)} ${"(min-max)".padStart(17)} ${"share".padStart(6)} ${"p99 ms".padStart(7)} ${"CPU µs".padStart(7)} ${"loop µs".padStart(8)} ${"steal".padStart(6)}`);
   for (const row of rows) {
