@@ -1,4 +1,4 @@
-import type { JsonValue } from "./json-value.ts";
+import type { JsonObject, JsonValue } from "./json-value.ts";
 
 /** Why a JSON text with a number such as 1e999 is refused, in every host's words. */
 export const NUMBER_TOO_LARGE = "a number is too large for a double";
@@ -20,19 +20,29 @@ export function parseJson(text: string): ParsedJson {
   return { ok: true, value };
 }
 
-/** Whether a value holds NaN or an infinity; walks without recursion, so a deeply nested document cannot exhaust the stack. */
+/**
+ * Whether a value holds NaN or an infinity; walks without recursion, so a deeply nested document
+ * cannot exhaust the stack. Members are visited in place (`for...in` with own keys only, as
+ * `Object.values` would give them) rather than copied into a list: this runs on every request.
+ */
 export function hasNonFiniteNumber(root: JsonValue): boolean {
   if (typeof root === "number") return !Number.isFinite(root);
   if (typeof root !== "object" || root === null) return false;
-  const pending: JsonValue[] = [root];
+  const pending: (JsonObject | JsonValue[])[] = [root];
   while (pending.length > 0) {
     const value = pending.pop()!;
-    const members = Array.isArray(value) ? value : Object.values(value as object);
-    for (const member of members as JsonValue[]) {
-      if (typeof member === "number") {
-        if (!Number.isFinite(member)) return true;
-      } else if (typeof member === "object" && member !== null) pending.push(member);
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) if (nonFiniteOrPushed(value[index]!, pending)) return true;
+    } else {
+      for (const key in value) if (Object.hasOwn(value, key) && nonFiniteOrPushed(value[key]!, pending)) return true;
     }
   }
+  return false;
+}
+
+/** Whether a member is a non-finite number; a list or object member is left for the walk. */
+function nonFiniteOrPushed(member: JsonValue, pending: (JsonObject | JsonValue[])[]): boolean {
+  if (typeof member === "number") return !Number.isFinite(member);
+  if (typeof member === "object" && member !== null) pending.push(member);
   return false;
 }
