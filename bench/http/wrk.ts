@@ -70,7 +70,8 @@ export async function wrk(url: string, script: string, serverPid: number, second
   const cpu = before && after && requests > 0 ? { processMicros: ((after.process - before.process) / requests) * 1e6, eventLoopMicros: ((after.mainThread - before.mainThread) / requests) * 1e6 } : {};
   return {
     requestsPerSecond: Number(/Requests\/sec:\s+([0-9.]+)/.exec(output)?.[1] ?? 0),
-    p99Ms: milliseconds(/99%\s+(\S+)/.exec(output)?.[1]),
+    // Anchored: the thread stats line may end in a share such as "87.99%".
+    p99Ms: milliseconds(/^\s*99%\s+(\S+)/m.exec(output)?.[1]),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0),
     ...cpu,
     ...(stealShare === undefined ? {} : { stealShare }),
