@@ -44,6 +44,13 @@ export const EXAMPLE_REQUEST = {
 /** The shop ruleset of the interop vectors, allowed with one command. */
 export const SHOP_REQUEST = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } }, actor: { id: "u1", roles: ["clerk"] } };
 
+const BASELINE = "bare Bun.serve, fixed JSON body (baseline)";
+const FLOOR = "bare Bun.serve, parses and echoes (floor)";
+const SHOP_ENGINE = "engine alone in Bun.serve, shop ruleset";
+const SHOP_SERVER = "rule-server, shop ruleset, 0 workers";
+const EXAMPLE_ENGINE = "engine alone in Bun.serve, rules/ example";
+const EXAMPLE_SERVER = "rule-server, rules/ example, 0 workers";
+
 interface Row {
   readonly name: string;
   readonly runs: WrkFigures[];
@@ -114,6 +121,30 @@ function printRows(rows: readonly Row[]): void {
   console.log("steal: the server core's time taken by other guests of the host during the runs (median); high steal, slower figures.");
 }
 
+/**
+ * A request's CPU split in three, from the rows of the same run: what the target share leaves of
+ * the baseline's CPU, the engine and its JSON beyond the floor, and rule-server's own path (token,
+ * request id, metrics, log line) beyond the engine alone.
+ */
+function printBreakdown(rows: readonly Row[], cases: readonly { readonly name: string; readonly target: number; readonly engineAlone: string; readonly ruleServer: string }[]): void {
+  const cpu = (name: string): number | undefined => {
+    const runs = rows.find((row) => row.name === name)?.runs.map((run) => run.processMicros);
+    return runs === undefined || runs.some((value) => value === undefined) ? undefined : median(runs as number[]);
+  };
+  const baseline = cpu(BASELINE);
+  const floor = cpu(FLOOR);
+  if (baseline === undefined || floor === undefined) return;
+  console.log(`Where a request's CPU goes (µs, medians): the floor takes ${floor.toFixed(1)}, the baseline ${baseline.toFixed(1)}.`);
+  for (const { name, target, engineAlone, ruleServer } of cases) {
+    const engine = cpu(engineAlone);
+    const server = cpu(ruleServer);
+    if (engine === undefined || server === undefined) continue;
+    console.log(
+      `  ${name}: the target (${Math.round(target * 100)}%) allows ${(baseline / target).toFixed(1)} in all; the engine and its JSON take ${(engine - floor).toFixed(1)} beyond the floor, rule-server's own path ${(server - engine).toFixed(1)} beyond the engine alone, ${server.toFixed(1)} in all.`,
+    );
+  }
+}
+
 export async function benchHttp(): Promise<void> {
   // This process drains rule-server's log pipe (a reader every server in production has too):
   // it runs on the load generator's core, so that it never takes the server's.
@@ -127,16 +158,20 @@ export async function benchHttp(): Promise<void> {
     const shop = postScript(scratch, "shop", SHOP_REQUEST);
     const rulesDir = join(ROOT, "rules");
     const rows = await measureInRounds([
-      { name: "bare Bun.serve, fixed JSON body (baseline)", start: () => startBareServer("fixed"), path: "/", script: example },
-      { name: "bare Bun.serve, parses and echoes (floor)", start: () => startBareServer("floor"), path: "/", script: example },
-      { name: "engine alone in Bun.serve, shop ruleset", start: () => startEngineOnlyServer(shopRules), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
-      { name: "rule-server, shop ruleset, 0 workers", start: () => startRuleServer(shopRules, 0), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
-      { name: "engine alone in Bun.serve, rules/ example", start: () => startEngineOnlyServer(rulesDir), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
-      { name: "rule-server, rules/ example, 0 workers", start: () => startRuleServer(rulesDir, 0), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+      { name: BASELINE, start: () => startBareServer("fixed"), path: "/", script: example },
+      { name: FLOOR, start: () => startBareServer("floor"), path: "/", script: example },
+      { name: SHOP_ENGINE, start: () => startEngineOnlyServer(shopRules), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
+      { name: SHOP_SERVER, start: () => startRuleServer(shopRules, 0), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
+      { name: EXAMPLE_ENGINE, start: () => startEngineOnlyServer(rulesDir), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+      { name: EXAMPLE_SERVER, start: () => startRuleServer(rulesDir, 0), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: "rule-server, rules/ example, 1 worker", start: () => startRuleServer(rulesDir, 1), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: "rule-server, rules/ example, 2 workers", start: () => startRuleServer(rulesDir, 2), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
     ]);
     printRows(rows);
+    printBreakdown(rows, [
+      { name: "shop", target: 0.55, engineAlone: SHOP_ENGINE, ruleServer: SHOP_SERVER },
+      { name: "rules/ example", target: 0.35, engineAlone: EXAMPLE_ENGINE, ruleServer: EXAMPLE_SERVER },
+    ]);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
