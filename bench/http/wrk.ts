@@ -66,14 +66,24 @@ export async function wrk(url: string, script: string, serverPid: number, second
   const after = cpuSeconds(serverPid);
   const coreAfter = coreTimes(PINNING?.server);
   const stealShare = coreBefore && coreAfter && coreAfter.total > coreBefore.total ? (coreAfter.steal - coreBefore.steal) / (coreAfter.total - coreBefore.total) : undefined;
-  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
-  const cpu = before && after && requests > 0 ? { processMicros: ((after.process - before.process) / requests) * 1e6, eventLoopMicros: ((after.mainThread - before.mainThread) / requests) * 1e6 } : {};
+  const figures = readWrkOutput(output);
+  const cpu = before && after && figures.requests > 0 ? { processMicros: ((after.process - before.process) / figures.requests) * 1e6, eventLoopMicros: ((after.mainThread - before.mainThread) / figures.requests) * 1e6 } : {};
   return {
-    requestsPerSecond: Number(/Requests\/sec:\s+([0-9.]+)/.exec(output)?.[1] ?? 0),
-    // Anchored: the thread stats line may end in a share such as "87.99%".
-    p99Ms: milliseconds(/^\s*99%\s+(\S+)/m.exec(output)?.[1]),
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0),
+    requestsPerSecond: figures.requestsPerSecond,
+    p99Ms: figures.p99Ms,
+    non2xx: figures.non2xx,
     ...cpu,
     ...(stealShare === undefined ? {} : { stealShare }),
+  };
+}
+
+/** What `wrk --latency` prints: requests in all, per second, p99 in milliseconds, answers that were not 2xx or 3xx. */
+export function readWrkOutput(output: string): { requests: number; requestsPerSecond: number; p99Ms: number; non2xx: number } {
+  return {
+    requests: Number(/(\d+) requests in/.exec(output)?.[1] ?? 0),
+    requestsPerSecond: Number(/Requests\/sec:\s+([0-9.]+)/.exec(output)?.[1] ?? 0),
+    // Anchored to the distribution's line: the thread stats line may end in a share such as "87.99%".
+    p99Ms: milliseconds(/^\s*99%\s+(\S+)/m.exec(output)?.[1]),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0),
   };
 }

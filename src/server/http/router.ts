@@ -83,6 +83,7 @@ async function handleLogged(request: Request, path: string, quiet: boolean, metr
   try {
     response = await dispatch(request, path, logFields, identity);
   } catch (error) {
+    // The answer is the problem built here, whatever headers the handler had made before it threw.
     identity.inAnswer = false;
     if (error instanceof HttpError) response = problemResponse(error);
     else {
