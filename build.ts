@@ -17,6 +17,7 @@ import packageJson from "./package.json" with { type: "json" };
 import { buildProvenance, type BuildProvenance } from "./src/packaging/build-provenance.ts";
 import { ociArchive } from "./src/packaging/oci-image-writer.ts";
 import { releaseArchive } from "./src/packaging/release-archive.ts";
+import { checkExampleRules } from "./src/packaging/example-rules-check.ts";
 import { ruleServerImage } from "./src/packaging/rule-server-image.ts";
 import { bundleBrowserModule } from "./src/bundling/browser-module-bundle.ts";
 import { bundleExplorer, type ExplorerFiles } from "./src/bundling/explorer-bundle.ts";
@@ -163,6 +164,12 @@ function writeArchive(target: Target, executable: string, dist: string, provenan
       directory: `rule-server-${packageJson.version}-${target}`,
       format: windows ? "zip" : "tar.gz",
       sourceDate: provenance.sourceDate,
+      buildInfo: {
+        version: packageJson.version,
+        revision: provenance.revision,
+        sourceDate: provenance.sourceDate,
+        ...(provenance.uncommitted.length > 0 ? { uncommitted: provenance.uncommitted } : {}),
+      },
     }),
   );
   return file;
@@ -203,6 +210,11 @@ async function main(args: readonly string[]): Promise<void> {
   if (request.targets.length === 0 && !request.image) return;
   mkdirSync(request.dist, { recursive: true });
   const provenance = buildProvenance(ROOT);
+  if (provenance.uncommitted.length > 0) {
+    const listed = provenance.uncommitted.slice(0, 10).join(", ") + (provenance.uncommitted.length > 10 ? `, and ${provenance.uncommitted.length - 10} more` : "");
+    console.warn(`warning: the working tree has uncommitted changes (${listed}): this build is not the commit it names; its revision is ${provenance.revision}, in BUILD-INFO.json and the image's labels`);
+  }
+  if (request.targets.length > 0) checkExampleRules(ROOT);
   const built = new Map<Target, string>();
   const sums: string[] = [];
   const sum = (file: string): void => {

@@ -8,7 +8,8 @@ export type PackagingErrorCode =
   | "LDD_FAILED"
   | "LIBRARY_NOT_FOUND"
   | "SYMLINK_LOOP"
-  | "SOURCE_DATE_EPOCH_INVALID";
+  | "SOURCE_DATE_EPOCH_INVALID"
+  | "EXAMPLE_RULES_FAILING";
 
 /** A packaging step that cannot go on; callers branch on `code`, never on the message. */
 export class PackagingError extends Error {

@@ -22,12 +22,25 @@ export interface ReleaseArchive {
   /** Windows users get a zip, everyone else a gzip tar. */
   readonly format: "tar.gz" | "zip";
   readonly sourceDate: number;
+  /** Written as BUILD-INFO.json: what the archive was built from, uncommitted changes included. */
+  readonly buildInfo: BuildInfo;
+}
+
+/** Where a release archive comes from, as its BUILD-INFO.json says. */
+export interface BuildInfo {
+  readonly version: string;
+  /** The commit; `<commit>-dirty` when the tree had uncommitted changes. */
+  readonly revision: string | undefined;
+  readonly sourceDate: number;
+  /** Present only for a tree with uncommitted changes: the paths that differed from the commit. */
+  readonly uncommitted?: readonly string[];
 }
 
 export function releaseArchive(archive: ReleaseArchive): Uint8Array {
   const entries: ArchiveEntry[] = [
     { kind: "file", path: `${archive.directory}/${archive.executableName}`, mode: 0o755, data: readFileSync(archive.executable) },
     ...releaseFiles(archive.root).map((path): ArchiveEntry => ({ kind: "file", path: `${archive.directory}/${path}`, mode: 0o644, data: readFileSync(join(archive.root, path)) })),
+    { kind: "file", path: `${archive.directory}/BUILD-INFO.json`, mode: 0o644, data: new TextEncoder().encode(JSON.stringify(archive.buildInfo, null, 2) + "\n") },
   ];
   return archive.format === "zip" ? zipArchive(entries, archive.sourceDate) : gzipSync(tarArchive(entries, archive.sourceDate));
 }

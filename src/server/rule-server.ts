@@ -24,6 +24,9 @@ import { cronDelay, cronSettingProblem } from "./refresh/cron-setting.ts";
 import { RefreshTimer } from "./refresh/refresh-timer.ts";
 import { WorkerPool } from "./workers/worker-pool.ts";
 
+/** Below this length a token is accepted, with a warning: short tokens are guessed. */
+const MIN_TOKEN_LENGTH = 16;
+
 export type { ReloadTrigger } from "./snapshot/last-reload.ts";
 
 export type ReloadOutcome = { readonly reloaded: true; readonly rulesets: number } | { readonly reloaded: false; readonly error: SnapshotError };
@@ -106,6 +109,9 @@ export class RuleServer {
   /** Loads the rules and starts listening; throws SnapshotError when the rules cannot be served. */
   async listen(): Promise<{ port: number }> {
     if (this.server) return { port: this.server.port! };
+    if (this.options.token !== undefined && this.options.token !== "" && this.options.token.length < MIN_TOKEN_LENGTH) {
+      this.logger.warn(`the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`, { length: this.options.token.length });
+    }
     if (this.options.operatorsModule && !this.options.operators) this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     this.lastAttemptedHash = this.hashForSchedule();
     this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);

@@ -57,14 +57,29 @@ test("SHA256SUMS covers the executable and the archive, and sha256sum agrees", (
 test("it unpacks into one directory holding exactly what the README's table lists", () => {
   expect(readdirSync(unpacked)).toEqual([DIRECTORY]);
   const documented = documentedPaths();
-  expect(documented).toEqual(["rule-server", "README.md", "LICENSE", "deploy/systemd/rule-server.service", "deploy/kubernetes/rule-server.yaml", "rules/"]);
+  expect(documented).toEqual(["rule-server", "README.md", "LICENSE", "deploy/systemd/rule-server.service", "deploy/kubernetes/rule-server.yaml", "rules/", "BUILD-INFO.json"]);
   const files = filesUnder(join(unpacked, DIRECTORY));
   for (const file of files) expect(documented.some((path) => path === file || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
   for (const path of documented) expect(files.some((file) => file === path || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
   // The example rules are all there, as in the repository.
   expect(files.filter((file) => file.startsWith("rules/"))).toEqual(filesUnder(join(PROJECT_ROOT, "rules")).map((file) => `rules/${file}`));
-  for (const file of files.filter((name) => name !== "rule-server")) {
+  for (const file of files.filter((name) => name !== "rule-server" && name !== "BUILD-INFO.json")) {
     expect(Buffer.compare(readFileSync(join(unpacked, DIRECTORY, file)), readFileSync(join(PROJECT_ROOT, file)))).toBe(0);
+  }
+});
+
+test("BUILD-INFO.json names the version and commit, and says when the tree had uncommitted changes", () => {
+  const info = JSON.parse(readFileSync(join(unpacked, DIRECTORY, "BUILD-INFO.json"), "utf8"));
+  const git = (...args: string[]): string => Bun.spawnSync(["git", ...args], { cwd: PROJECT_ROOT }).stdout.toString().trim();
+  const uncommitted = git("status", "--porcelain=v1", "--untracked-files=all");
+  const commit = git("rev-parse", "HEAD");
+  expect(info.version).toBe(packageJson.version);
+  expect(info.sourceDate).toBe(Number(git("log", "-1", "--format=%ct")));
+  if (uncommitted === "") {
+    expect(info).toEqual({ version: packageJson.version, revision: commit, sourceDate: info.sourceDate });
+  } else {
+    expect(info.revision).toBe(`${commit}-dirty`);
+    expect(info.uncommitted.length).toBe(uncommitted.split("\n").length);
   }
 });
 

@@ -83,6 +83,11 @@ describe("README", () => {
     expect(runnable.length).toBeGreaterThanOrEqual(4);
   });
 
+  test("no runnable block writes to a fixed name under /tmp, where another user's file would be in the way", () => {
+    const fixedTmp = runnable.filter(({ block }) => /(^|[\s"'=>])\/tmp\//m.test(block.text)).map(({ block }) => block.line);
+    expect(fixedTmp).toEqual([]);
+  });
+
   for (const { block, expected } of runnable) {
     test(`the runnable block at line ${block.line} works as written`, async () => {
       const run = await runBlock(block.text);

@@ -12,8 +12,8 @@ interface ReadinessBody {
   rulesets: number;
   lastReload?: { at: string; trigger: string; outcome: string; problems?: { code: string; file?: string }[] };
 }
-const readiness = async (url: string): Promise<{ status: number; body: ReadinessBody }> => {
-  const response = await fetch(`${url}/readyz`);
+const readiness = async (url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: ReadinessBody }> => {
+  const response = await fetch(`${url}/readyz`, { headers });
   return { status: response.status, body: (await response.json()) as ReadinessBody };
 };
 
@@ -54,7 +54,7 @@ describe("SIGHUP", () => {
       expect(line.problems).toEqual([expect.objectContaining({ code: "SCHEMA_INVALID", line: 6, column: 1 })]);
       expect((line.problems as { file: string }[])[0]!.file).toContain("broken.ruleset.yaml");
       expect(typeof line.reason).toBe("string");
-      const after = await readiness(server.url);
+      const after = await readiness(server.url, auth);
       // Still ready on the previous rules; lastReload says the reload was refused, and why.
       const { lastReload, ...unchanged } = after.body;
       expect(after.status).toBe(200);
@@ -62,6 +62,12 @@ describe("SIGHUP", () => {
       expect(lastReload).toMatchObject({ trigger: "SIGHUP", outcome: "refused" });
       expect(lastReload!.at >= before.body.loadedAt).toBe(true);
       expect(lastReload!.problems![0]).toMatchObject({ code: "SCHEMA_INVALID", file: "broken.ruleset.yaml" });
+      // /readyz is public: without the token (or with a wrong one) the refusal's problems are not shown.
+      for (const headers of [{}, { Authorization: "Bearer wrong-token-of-some-length" }] as Record<string, string>[]) {
+        const anonymous = await readiness(server.url, headers);
+        expect(anonymous.status).toBe(200);
+        expect(anonymous.body.lastReload).toEqual({ at: lastReload!.at, trigger: "SIGHUP", outcome: "refused" });
+      }
       expect((await fetch(`${server.url}/rulesets/shop.orders.order/manifest`)).status).toBe(200);
     } finally {
       await server.kill();

@@ -135,6 +135,24 @@ describe("authentication modes", () => {
       await server.kill();
     }
   });
+  test("a token shorter than 16 characters is accepted with a warn line; a long one gets none", async () => {
+    const short = await startServer(serverEnvironment(rules.path, { RULE_SERVER_TOKEN: "change-me" }));
+    try {
+      const warning = short.logs().find((line) => line.level === "warn" && String(line.msg).includes("shorter than 16"));
+      expect(warning).toMatchObject({ length: 9 });
+      // The warning never shows the token itself.
+      expect(JSON.stringify(short.logs())).not.toContain("change-me");
+      expect((await fetch(`${short.url}/rulesets/shop.orders.order/bundle`, { headers: { Authorization: "Bearer change-me" } })).status).toBe(200);
+    } finally {
+      await short.kill();
+    }
+    const long = await startServer(serverEnvironment(rules.path));
+    try {
+      expect(long.logs().some((line) => String(line.msg).includes("shorter than"))).toBe(false);
+    } finally {
+      await long.kill();
+    }
+  });
   test("the listen line carries the real port when PORT is 0", async () => {
     const server = await startServer(serverEnvironment(rules.path));
     try {

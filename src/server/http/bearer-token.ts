@@ -12,13 +12,16 @@ export class BearerToken {
     return this.expected === undefined;
   }
 
+  /** Whether the request carries the token (always, in open mode). */
+  accepts(request: Request): boolean {
+    if (this.expected === undefined) return true;
+    const candidate = bearerCredentials(request.headers.get("authorization"));
+    return candidate !== undefined && sameInConstantTime(candidate, this.expected);
+  }
+
   /** Throws a 401 HttpError unless the request carries the token. */
   require(request: Request): void {
-    if (this.expected === undefined) return;
-    const candidate = bearerCredentials(request.headers.get("authorization"));
-    if (candidate === undefined || !sameInConstantTime(candidate, this.expected)) {
-      throw new HttpError(401, "a valid bearer token is required", { headers: { "WWW-Authenticate": "Bearer" } });
-    }
+    if (!this.accepts(request)) throw new HttpError(401, "a valid bearer token is required", { headers: { "WWW-Authenticate": "Bearer" } });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { RouteHandler } from "../http/route-context.ts";
 import { jsonResponse } from "../http/json-response.ts";
+import type { LastReload } from "../snapshot/last-reload.ts";
 
 /** `GET /healthz`: liveness, also while draining. */
 export const health: RouteHandler = () => jsonResponse({ status: "ok" }, 200, { "Cache-Control": "no-store" });
@@ -7,10 +8,15 @@ export const health: RouteHandler = () => jsonResponse({ status: "ok" }, 200, { 
 /**
  * `GET /readyz`: 503 while draining; `loadedAt` is the time of the last successful load;
  * `lastReload` the last reload attempted. A refused reload leaves readiness at 200: the previous
- * rules are served.
+ * rules are served. The endpoint is public, and a refusal's problems name rules, files and their
+ * text: only a request with the token sees them (the log has them too).
  */
-export const readiness: RouteHandler = (_request, { snapshot, draining, lastReload }) => {
+export const readiness: RouteHandler = (request, { snapshot, draining, lastReload, token }) => {
   const body: Record<string, unknown> = { status: draining ? "draining" : "ready", loadedAt: snapshot.loadedAt, rulesets: snapshot.rulesets.size };
-  if (lastReload !== undefined) body.lastReload = lastReload;
+  if (lastReload !== undefined) body.lastReload = lastReload.problems === undefined || token.accepts(request) ? lastReload : withoutProblems(lastReload);
   return jsonResponse(body, draining ? 503 : 200, { "Cache-Control": "no-store" });
 };
+
+function withoutProblems({ problems: _problems, ...publicPart }: LastReload): LastReload {
+  return publicPart;
+}
