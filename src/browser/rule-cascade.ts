@@ -3,7 +3,7 @@
  * that evaluates a client manifest while the user types. It imports nothing but the engine; the
  * browser build swaps only the pattern backend (build.ts).
  */
-export { loadRuleset, type Ruleset, type LoadOptions, type CustomOperator } from "./ruleset.ts";
+export { loadRuleset, type Ruleset, type LoadOptions, type EvaluateOptions, type CustomOperator } from "./ruleset.ts";
 export { fetchRuleset, FetchRulesetError, type FetchOptions } from "./fetch-ruleset.ts";
 export { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 export { ChannelUnavailableError } from "../engine/bundle/channel.ts";
@@ -15,3 +15,4 @@ export { localeFallbacks } from "../engine/evaluation/locale-fallbacks.ts";
 export type { Channel } from "../engine/bundle/channel.ts";
 export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution } from "../engine/evaluation/evaluation-result.ts";
 export type { JsonValue, JsonObject } from "../engine/value/json-value.ts";
+export type { Explanation, ExplainMode, ExplainedNode, RuleExplanation, RuleStatus, NotSelectedReason, ResolutionExplanation, CommandExplanation, UnmatchedName } from "../engine/explanation/explanation.ts";

@@ -8,6 +8,7 @@ import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { isJsonObject } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
 import { hasNonFiniteNumber, parseJson } from "../engine/value/parse-json.ts";
+import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
 
 /** A custom operator: a synchronous, pure function of plain JSON values that returns a JSON value. */
 export type CustomOperator = (...args: JsonValue[]) => unknown;
@@ -38,9 +39,15 @@ export interface Ruleset {
   /**
    * Evaluates a request, synchronously. The channel is the argument, else the request's `channel`
    * member, else the bundle's server channel or the manifest's own. A malformed request throws
-   * RequestShapeError whose message is the title of the server's 400 answer.
+   * RequestShapeError whose message is the title of the server's 400 answer. `explain` adds the
+   * same `explanation` the server gives for `?explain=rules|full`.
    */
-  evaluate(request: JsonValue, channel?: Channel): EvaluationResult;
+  evaluate(request: JsonValue, channel?: Channel, options?: EvaluateOptions): EvaluationResult;
+}
+
+export interface EvaluateOptions {
+  /** `rules`: what each rule did; `full`: also the value of every expression evaluated. */
+  readonly explain?: ExplainMode;
 }
 
 /** The engine's LoadedRuleset behind the page's interface, which keeps engine internals out of the module's types. */
@@ -66,13 +73,14 @@ class PageRuleset implements Ruleset {
     return this.#loaded.channels;
   }
 
-  evaluate(request: JsonValue, channel?: Channel): EvaluationResult {
+  evaluate(request: JsonValue, channel?: Channel, options: EvaluateOptions = {}): EvaluationResult {
     if (!isJsonObject(request)) throw new RequestShapeError(REQUEST_REFUSALS.notAnObject);
     const chosen = channel ?? request.channel ?? undefined;
     if (chosen !== undefined && !isChannel(chosen)) throw new RequestShapeError(REQUEST_REFUSALS.channel);
     // The server never sees NaN or an infinity (JSON cannot carry them); it refuses 1e999 this way.
     if (hasNonFiniteNumber(request)) throw new RequestShapeError(REQUEST_REFUSALS.numberTooLarge);
-    return this.#loaded.evaluate(request, chosen);
+    if (options.explain !== undefined && !isExplainMode(options.explain)) throw new RequestShapeError(EXPLAIN_REFUSAL);
+    return this.#loaded.evaluate(request, chosen, options.explain === undefined ? {} : { explain: options.explain });
   }
 }
 

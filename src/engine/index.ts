@@ -4,7 +4,8 @@
  * exactly this code.
  */
 export { ChannelUnavailableError } from "./bundle/channel.ts";
-export { LoadedRuleset } from "./bundle/loaded-ruleset.ts";
+export { LoadedRuleset, type EvaluateOptions } from "./bundle/loaded-ruleset.ts";
+export { isExplainMode, EXPLAIN_REFUSAL, type Explanation, type ExplainMode, type ExplainedNode, type RuleExplanation } from "./explanation/explanation.ts";
 export { LoadError, type LoadProblem } from "./bundle/load-problem.ts";
 export type { Channel } from "./bundle/channel.ts";
 export { RequestShapeError, requestShapeProblem } from "./evaluation/request-shape.ts";

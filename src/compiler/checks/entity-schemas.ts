@@ -1,6 +1,6 @@
 import { objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
-import { didYouMean } from "../problems/closest-name.ts";
+import { didYouMean } from "../../engine/names/closest-name.ts";
 import type { PlacedProblem, ProblemPlace } from "../problems/problem-place.ts";
 import { fragmentOf } from "../source/json-pointer.ts";
 import { followFragment } from "./entity-schema.ts";

@@ -4,7 +4,7 @@ import { checkPortablePattern } from "../../engine/pattern/portable-pattern.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { expressionTooDeep, placedRuleExpressions, reachableNames, walkExpression } from "../expressions/expression-walk.ts";
-import { closestName, didYouMean } from "../problems/closest-name.ts";
+import { closestName, didYouMean } from "../../engine/names/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import type { DeclarationPlaces } from "../resolve/declaration-places.ts";
 import type { MemberPart } from "../source/source-position.ts";

@@ -6,7 +6,7 @@ import { valuesEqual } from "../../engine/value/value-equality.ts";
 import { staticProblems } from "../checks/static-checks.ts";
 import type { SchemaLoader } from "../checks/schema-file.ts";
 import { rulesetChecksum } from "../checksum/ruleset-checksum.ts";
-import { didYouMean } from "../problems/closest-name.ts";
+import { didYouMean } from "../../engine/names/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import { validateRulesetDocument } from "../schema/index.ts";
 import { pointerPath } from "../source/json-pointer.ts";

@@ -1,7 +1,7 @@
 /** `$defs/Expr`: the expression AST (a literal, a `var` reference, an operator call or a function call). */
 import { Type } from "@sinclair/typebox";
 import { coreOperators } from "../../engine/expression/operators/core-operators.ts";
-import { didYouMean } from "../problems/closest-name.ts";
+import { didYouMean } from "../../engine/names/closest-name.ts";
 import { Enum, Pattern } from "./keywords.ts";
 import { CUSTOM_OPERATOR_PATTERN, Name, VAR_PATTERN, VAR_ROOTS } from "./names.ts";
 

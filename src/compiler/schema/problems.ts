@@ -1,7 +1,7 @@
 /** Turns TypeBox value errors into plain-English schema problems. */
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
-import { didYouMean } from "../problems/closest-name.ts";
+import { didYouMean } from "../../engine/names/closest-name.ts";
 import { pointerPath } from "../source/json-pointer.ts";
 import type { MemberPart } from "../source/source-position.ts";
 import type { MessageOptions } from "./keywords.ts";

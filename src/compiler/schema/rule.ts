@@ -1,6 +1,6 @@
 /** `$defs/Rule`: the members of a rule and the `allOf` of `if`/`then` constraints that tie them to its kind. */
 import { Type, type TProperties, type TSchema } from "@sinclair/typebox";
-import { didYouMean } from "../problems/closest-name.ts";
+import { didYouMean } from "../../engine/names/closest-name.ts";
 import { Expr } from "./expression.ts";
 import { Conditional, Const, Enum, Extensible, Forbidden, Pattern, Present } from "./keywords.ts";
 import { Id, OPERATION_PATTERN, Pointer } from "./names.ts";

@@ -3,6 +3,9 @@ import { NO_CUSTOM_OPERATORS } from "../expression/custom-operators.ts";
 import { evaluateCheckedRequest, evaluateRequest } from "../evaluation/evaluate-request.ts";
 import type { EvaluationResult, EvaluationTally } from "../evaluation/evaluation-result.ts";
 import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
+import { checkRequestShape } from "../evaluation/request-shape.ts";
+import type { ExplainMode } from "../explanation/explanation.ts";
+import { explainCheckedRequest, tracedPlan, type TracedPlan } from "../explanation/explain-request.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
 import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
@@ -20,8 +23,15 @@ export interface EngineOptions {
  * A ruleset an evaluator holds: a bundle (both channels) or one manifest (that channel only),
  * with a plan per channel built once, on first use.
  */
+/** How one evaluation is asked for. */
+export interface EvaluateOptions {
+  /** Adds `explanation` to the result: `rules` (what each rule did) or `full` (with every expression's values). */
+  readonly explain?: ExplainMode;
+}
+
 export class LoadedRuleset {
   private readonly plans = new Map<Channel, EvaluationPlan>();
+  private readonly tracedPlans = new Map<Channel, TracedPlan>();
 
   private constructor(
     private readonly read: ReadRuleset,
@@ -86,8 +96,10 @@ export class LoadedRuleset {
   }
 
   /** Evaluates a request (specification section 8); throws RequestShapeError for a malformed one. */
-  evaluate(request: JsonValue, channel?: Channel): EvaluationResult {
-    return evaluateRequest(this.plan(channel), request);
+  evaluate(request: JsonValue, channel?: Channel, options: EvaluateOptions = {}): EvaluationResult {
+    if (options.explain === undefined) return evaluateRequest(this.plan(channel), request);
+    checkRequestShape(request);
+    return this.evaluateChecked(request as JsonObject, channel, undefined, options);
   }
 
   /**
@@ -95,8 +107,16 @@ export class LoadedRuleset {
    * server does before it looks the ruleset up; the shape is not walked a second time. A
    * `tally` receives how many rules took part.
    */
-  evaluateChecked(request: JsonObject, channel?: Channel, tally?: EvaluationTally): EvaluationResult {
-    return evaluateCheckedRequest(this.plan(channel), request, tally);
+  evaluateChecked(request: JsonObject, channel?: Channel, tally?: EvaluationTally, options: EvaluateOptions = {}): EvaluationResult {
+    if (options.explain === undefined) return evaluateCheckedRequest(this.plan(channel), request, tally);
+    const resolved = this.resolveChannel(channel);
+    return explainCheckedRequest(request, options.explain, this.plan(resolved), () => this.tracedPlan(resolved), tally);
+  }
+
+  private tracedPlan(channel: Channel): TracedPlan {
+    let traced = this.tracedPlans.get(channel);
+    if (!traced) this.tracedPlans.set(channel, (traced = tracedPlan(this.read.manifests[channel]!, channel, this.operators)));
+    return traced;
   }
 
   /** The custom operators this ruleset's manifests need, sorted. */

@@ -13,6 +13,7 @@ import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
 import type { ActionRule, ComputeRule, PreparedRule, StateEffect, StateProperty, StateRule, ValidationRule } from "./prepared-rule.ts";
 import { checkRequestShape } from "./request-shape.ts";
+import type { EvaluationObserver } from "./evaluation-observer.ts";
 import { WorkingData } from "./working-data.ts";
 
 /**
@@ -20,17 +21,17 @@ import { WorkingData } from "./working-data.ts";
  * no I/O. A rule that cannot be evaluated fails closed with a blocking finding; only a request
  * without the required shape is refused (RequestShapeError).
  */
-export function evaluateRequest(plan: EvaluationPlan, request: JsonValue): EvaluationResult {
+export function evaluateRequest(plan: EvaluationPlan, request: JsonValue, observer?: EvaluationObserver): EvaluationResult {
   checkRequestShape(request);
-  return new Evaluation(plan, request).run();
+  return new Evaluation(plan, request, observer).run();
 }
 
 /**
  * Evaluates a request that has already passed `requestShapeProblem` (a host that checks first).
  * A `tally` receives the number of rules that took part, which the selection already knows.
  */
-export function evaluateCheckedRequest(plan: EvaluationPlan, request: JsonObject, tally?: EvaluationTally): EvaluationResult {
-  const evaluation = new Evaluation(plan, request);
+export function evaluateCheckedRequest(plan: EvaluationPlan, request: JsonObject, tally?: EvaluationTally, observer?: EvaluationObserver): EvaluationResult {
+  const evaluation = new Evaluation(plan, request, observer);
   if (tally !== undefined) tally.rules = evaluation.rulesTakingPart;
   return evaluation.run();
 }
@@ -78,6 +79,7 @@ class Evaluation {
   constructor(
     private readonly plan: EvaluationPlan,
     private readonly request: JsonObject,
+    private readonly observer?: EvaluationObserver,
   ) {
     this.entity = request.entity as string;
     const actor = objectOr(request.actor, {})!;
@@ -163,11 +165,15 @@ class Evaluation {
     if (rule.when === undefined) return true;
     const holds = rule.when(this.scope, 0);
     // The label is built only when it is needed: this runs for every rule of every evaluation.
-    return typeof holds === "boolean" ? holds : expectBoolean(holds, `the 'when' of ${rule.id}`);
+    const applies = typeof holds === "boolean" ? holds : expectBoolean(holds, `the 'when' of ${rule.id}`);
+    this.observer?.whenDecided(rule, applies);
+    return applies;
   }
 
   /** A rule that could not be evaluated: the fixed finding of section 8. */
   private failedClosed(rule: PreparedRule, error: unknown): void {
+    const detail = error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+    this.observer?.ruleFailed(rule, detail);
     this.findings.push({
       rule: rule.id,
       code: EVALUATION_ERROR_CODE,
@@ -179,7 +185,7 @@ class Evaluation {
       resolution: "none",
       source: rule.origin,
       args: {},
-      detail: error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`,
+      detail,
     });
   }
 
@@ -193,6 +199,7 @@ class Evaluation {
   private compute(): void {
     const written = new Map<string, Write>();
     for (const rule of this.selection.compute) {
+      this.observer?.ruleStarted(rule);
       try {
         this.computeRule(rule, written);
       } catch (error) {
@@ -215,6 +222,7 @@ class Evaluation {
       this.working.write(assignment, value);
       this.scope.data = this.working.root;
       this.effects.push({ type: "value", field: assignment.field, value, rule: rule.id });
+      this.observer?.ruleFired(rule);
     }
   }
 
@@ -224,6 +232,7 @@ class Evaluation {
     // A group is one rule's effect on one field, so a rule's writes only ever join its own groups.
     const groups: StateGroup[] = [];
     for (const rule of this.selection.state) {
+      this.observer?.ruleStarted(rule);
       try {
         this.stateRule(rule, state, groups);
       } catch (error) {
@@ -259,11 +268,13 @@ class Evaluation {
       }
       write.entry.store(group.set, write.value);
     }
+    if (staged.length > 0) this.observer?.ruleFired(rule);
   }
 
   private validate(): void {
     const chain: MessageChain = this.plan.messages.chainFor(typeof this.request.locale === "string" ? this.request.locale : undefined);
     for (const rule of this.selection.validation) {
+      this.observer?.ruleStarted(rule);
       try {
         this.validationRule(rule, chain);
       } catch (error) {
@@ -286,7 +297,8 @@ class Evaluation {
         for (const bound of this.plan.fieldsOfType(this.entity, rule.typeName)) {
           scope.value = bound.read(this.working.root);
           scope.field = bound.pointer;
-          if (this.violated(rule)) this.findings.push(this.finding(rule, [bound.pointer], chain));
+          this.observer?.iterationStarted(rule, bound.pointer);
+          if (this.violated(rule)) this.found(rule, this.finding(rule, [bound.pointer], chain));
         }
       } finally {
         scope.value = null;
@@ -299,14 +311,20 @@ class Evaluation {
       try {
         for (let index = 0; index < list.length; index++) {
           scope.item = list[index]!;
-          if (this.violated(rule)) this.findings.push(this.finding(rule, rule.fields.map((field) => `${rule.forEach!.pointer}/${index}${field}`), chain));
+          this.observer?.iterationStarted(rule, `${rule.forEach.pointer}/${index}`);
+          if (this.violated(rule)) this.found(rule, this.finding(rule, rule.fields.map((field) => `${rule.forEach!.pointer}/${index}${field}`), chain));
         }
       } finally {
         scope.item = null;
       }
     } else {
-      if (this.violated(rule)) this.findings.push(this.finding(rule, [...rule.fields], chain));
+      if (this.violated(rule)) this.found(rule, this.finding(rule, [...rule.fields], chain));
     }
+  }
+
+  private found(rule: ValidationRule, finding: Finding): void {
+    this.findings.push(finding);
+    this.observer?.ruleFired(rule);
   }
 
   private finding(rule: ValidationRule, fields: string[], chain: MessageChain): Finding {
@@ -349,6 +367,7 @@ class Evaluation {
   private act(): { commands: Command[]; failed: boolean } {
     const commands: Command[] = [];
     for (const rule of this.selection.action) {
+      this.observer?.ruleStarted(rule);
       try {
         this.actionRule(rule, commands);
       } catch (error) {
@@ -367,6 +386,7 @@ class Evaluation {
       const emitted: Command = { name: command.name, type: command.type, rule: rule.id, idempotencyKey, payload };
       if (command.ref !== undefined) emitted.ref = command.ref;
       commands.push(emitted);
+      this.observer?.ruleFired(rule);
     }
   }
 }

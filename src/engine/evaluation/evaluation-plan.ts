@@ -2,7 +2,8 @@ import { isJsonObject } from "../value/json-access.ts";
 import type { Channel } from "../bundle/channel.ts";
 import { customOperatorsFrom, type CustomOperators } from "../expression/custom-operators.ts";
 import { FunctionTable } from "../expression/function-table.ts";
-import { prepareExpression } from "../expression/prepare-expression.ts";
+import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
+import type { NodeTracer } from "../expression/node-tracer.ts";
 import type { ValueReader } from "../expression/generated-path-reader.ts";
 import { valueReader } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
@@ -39,6 +40,10 @@ export class EvaluationPlan {
   readonly params: JsonObject;
   readonly messages: MessageCatalogs;
   private readonly rules: RuleSelection;
+  /** Every rule of a known kind, in manifest order (explanations list them so). */
+  readonly manifestOrder: readonly PreparedRule[];
+  /** The entities that bind field types, which are declared even where no rule names them. */
+  readonly fieldTypeEntities: readonly string[];
   private readonly knownEntities = new Set<string>();
   private readonly knownOperations = new Set<string>();
   /** Selections by entity, then operation: looked up for every request without building a key. */
@@ -50,7 +55,7 @@ export class EvaluationPlan {
    * `codeGeneration` lets the plan compile its rules to JavaScript functions; a host whose
    * platform forbids `eval` passes false and gets the same results from closures.
    */
-  constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined), codeGeneration = true) {
+  constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined), codeGeneration = true, trace?: NodeTracer) {
     this.id = String(manifest.id);
     this.version = String(manifest.version);
     this.checksum = String(manifest.checksum);
@@ -58,8 +63,12 @@ export class EvaluationPlan {
     this.conflictPolicy = typeof manifest.conflictPolicy === "string" ? manifest.conflictPolicy : "fail";
     this.params = isJsonObject(manifest.params) ? manifest.params : {};
     this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en", codeGeneration);
-    const context = { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration };
+    const untraced: PrepareContext = { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration };
+    // A traced plan records every node's value; only its rules' own expressions are traced.
+    const context: PrepareContext = trace === undefined ? untraced : { ...untraced, codeGeneration: false, trace };
     const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule) => prepareRule(rule, context)).filter((rule) => rule !== undefined);
+    this.manifestOrder = [...prepared];
+    this.fieldTypeEntities = isJsonObject(manifest.fieldTypes) ? Object.keys(manifest.fieldTypes) : [];
     prepared.sort(byPriority);
     for (const rule of prepared) {
       if (rule.entity !== undefined) this.knownEntities.add(rule.entity);
@@ -67,7 +76,7 @@ export class EvaluationPlan {
     }
     this.rules = groupByKind(prepared);
     // Every function body once, now, so that evaluations find them prepared (patterns compiled too).
-    for (const fn of context.functions.entries()) fn.body ??= prepareExpression(fn.bodyExpression, context);
+    for (const fn of untraced.functions.entries()) fn.body ??= prepareExpression(fn.bodyExpression, untraced);
     this.indexTypeBindings(manifest.fieldTypes, codeGeneration);
   }
 

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { Place } from "./request-shape.ts";
+import type { Explanation } from "../explanation/explanation.ts";
 
 /** The evaluation result of specification section 8, with the summary members of our server. */
 export type Decision = "allow" | "deny";
@@ -49,6 +50,8 @@ export interface EvaluationResult {
   resolution: Resolution;
   /** The sorted union of the roles that may accept the blocking findings; absent when empty. */
   acceptableBy?: string[];
+  /** Only when asked for (`explain`): why the evaluation came out so. */
+  explanation?: Explanation;
 }
 
 /**

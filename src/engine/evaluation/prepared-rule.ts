@@ -17,6 +17,8 @@ import { VIEW_KEYS, type Place } from "./request-shape.ts";
 
 interface RuleBase {
   readonly id: string;
+  /** The rule as the manifest holds it, which explanations quote. */
+  readonly source: JsonObject;
   readonly origin: string;
   readonly priority: JsonValue;
   readonly enabled: boolean;
@@ -103,6 +105,19 @@ export interface ActionRule extends RuleBase {
 
 export type PreparedRule = ComputeRule | StateRule | ValidationRule | ActionRule;
 
+/**
+ * The role of each expression a rule holds, as a traced plan records it
+ * (explanation/expression-trace.ts) and an explanation reads it back.
+ */
+export const EXPRESSION_ROLES = {
+  when: "when",
+  assert: "assert",
+  assign: (index: number): string => `assign\u0000${index}`,
+  arg: (name: string): string => `args\u0000${name}`,
+  commandKey: (command: number, part: number): string => `commands\u0000${command}\u0000key\u0000${part}`,
+  commandPayload: (command: number, name: string): string => `commands\u0000${command}\u0000payload\u0000${name}`,
+} as const;
+
 /** A JSON Pointer's segments, which are also the segments of the matching variable path. */
 export function pointerPath(pointer: string): PathSegment[] {
   return preparePath(pointer.split("/").slice(1));
@@ -112,10 +127,11 @@ export function pointerPath(pointer: string): PathSegment[] {
 export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedRule | undefined {
   if (!isJsonObject(rule)) return undefined;
   const target = objectAt(rule.target);
-  const expression = (value: JsonValue | undefined): Node => prepareExpression(value ?? null, context);
+  const expression = (value: JsonValue | undefined, role: string): Node => prepareExpression(value ?? null, context, role);
   const triggers = Object.hasOwn(rule, "triggers") ? rule.triggers : ["submit"];
   const base: RuleBase = {
     id: stringAt(rule.id),
+    source: rule,
     origin: stringAt(rule.origin),
     priority: isNumberValue(rule.priority) ? rule.priority! : 0,
     enabled: Object.hasOwn(rule, "enabled") ? truthy(rule.enabled) : true,
@@ -124,19 +140,19 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
     enforcement: typeof rule.enforcement === "string" ? rule.enforcement : "both",
     triggers: Array.isArray(triggers) ? new Set(triggers.filter((t): t is string => typeof t === "string")) : undefined,
     places: VIEW_KEYS.filter((key) => target[key] !== undefined && target[key] !== null).map((key) => [key, target[key]!] as const),
-    when: Object.hasOwn(rule, "when") ? expression(rule.when) : undefined,
+    when: Object.hasOwn(rule, "when") ? expression(rule.when, EXPRESSION_ROLES.when) : undefined,
   };
   switch (rule.kind) {
     case "compute":
       return {
         ...base,
         kind: "compute",
-        assignments: listAt(rule.assign).map((entry) => {
+        assignments: listAt(rule.assign).map((entry, index) => {
           const assignment = objectAt(entry);
           const field = stringAt(assignment.field);
           const path = pointerPath(field);
           const stores = path.map((segment) => memberSetter(segment.key, context.codeGeneration));
-          return { field, path, stores, read: valueReader(path, context.codeGeneration), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value) };
+          return { field, path, stores, read: valueReader(path, context.codeGeneration), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value, EXPRESSION_ROLES.assign(index)) };
         }),
       };
     case "state":
@@ -156,14 +172,14 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
       return {
         ...base,
         kind: "action",
-        commands: listAt(rule.commands).map((entry) => {
+        commands: listAt(rule.commands).map((entry, index) => {
           const command = objectAt(entry);
           return {
             name: command.name ?? null,
             type: command.type ?? null,
             ref: typeof command.ref === "string" ? command.ref : undefined,
-            keyParts: listAt(command.idempotencyKey).map(expression),
-            payload: Object.entries(objectAt(command.payload)).map(([name, value]) => [name, expression(value)] as const),
+            keyParts: listAt(command.idempotencyKey).map((part, partIndex) => expression(part, EXPRESSION_ROLES.commandKey(index, partIndex))),
+            payload: Object.entries(objectAt(command.payload)).map(([name, value]) => [name, expression(value, EXPRESSION_ROLES.commandPayload(index, name))] as const),
           };
         }),
       };
@@ -173,7 +189,7 @@ export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedR
   }
 }
 
-function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase, expression: (value: JsonValue | undefined) => Node, codeGeneration: boolean): ValidationRule {
+function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase, expression: (value: JsonValue | undefined, role: string) => Node, codeGeneration: boolean): ValidationRule {
   const finding = objectAt(rule.finding);
   const acceptance = isJsonObject(rule.acceptance) ? rule.acceptance : undefined;
   const fields = typeof target.field === "string" ? [target.field] : listAt(target.fields).map((field) => (typeof field === "string" ? field : String(field)));
@@ -183,11 +199,11 @@ function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase,
   return {
     ...base,
     kind: "validation",
-    assert: expression(rule.assert),
+    assert: expression(rule.assert, EXPRESSION_ROLES.assert),
     severity: stringAt(rule.severity),
     code: stringAt(finding.code),
     messageKey: stringAt(finding.message),
-    args: Object.entries(objectAt(finding.args)).map(([name, value]) => [expression(value), memberSetter(name, codeGeneration)] as const),
+    args: Object.entries(objectAt(finding.args)).map(([name, value]) => [expression(value, EXPRESSION_ROLES.arg(name)), memberSetter(name, codeGeneration)] as const),
     acknowledgementRequired: rule.acknowledgement === "required",
     acceptance: acceptance && {
       allowed: truthy(acceptance.allowed),

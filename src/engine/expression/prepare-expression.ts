@@ -6,6 +6,7 @@ import { EMPTY_FUNCTION_TABLE, type FunctionTable } from "./function-table.ts";
 import { coreOperators } from "./operators/core-operators.ts";
 import { callArguments, functionOf, operatorOf, variablePath } from "./expression-shape.ts";
 import { generatedExpression } from "./generated-expression.ts";
+import type { NodeTracer } from "./node-tracer.ts";
 import type { Node } from "./prepared-node.ts";
 import { readVariable } from "./variable-reference.ts";
 
@@ -19,15 +20,21 @@ export interface PrepareContext {
   readonly operators: CustomOperators;
   /** Whether expressions may be compiled to JavaScript functions (false where `eval` is forbidden). */
   readonly codeGeneration: boolean;
+  /** Only for explanations: every node is wrapped to record its value (closures only, no code generation). */
+  readonly trace?: NodeTracer;
 }
 
 export const EMPTY_PREPARE_CONTEXT: PrepareContext = { functions: EMPTY_FUNCTION_TABLE, operators: NO_CUSTOM_OPERATORS, codeGeneration: true };
 
-/** Prepares an expression evaluated by itself at depth 1 (a rule's expression, the `expression` command). */
-export function prepareExpression(expression: unknown, context: PrepareContext = EMPTY_PREPARE_CONTEXT): Node {
+/**
+ * Prepares an expression evaluated by itself at depth 1 (a rule's expression, the `expression`
+ * command). `role` names the expression's place in its rule, for a tracing context.
+ */
+export function prepareExpression(expression: unknown, context: PrepareContext = EMPTY_PREPARE_CONTEXT, role = ""): Node {
+  if (context.trace !== undefined) return context.trace.root(prepareAt(expression, 1, context, false, 0), role);
   // Outside function bodies a node's depth is its depth in the tree, which preparing bounds, so
   // only function bodies need a depth check when they run.
-  const closureNode = (node: unknown, depth: number): Node => prepareAt(node, depth, context, false);
+  const closureNode = (node: unknown, depth: number): Node => prepareAt(node, depth, context, false, 0);
   return (context.codeGeneration ? generatedExpression(expression, closureNode) : undefined) ?? closureNode(expression, 1);
 }
 
@@ -37,7 +44,13 @@ function failing(message: string): Node {
   return () => fail(message);
 }
 
-function prepareAt(expression: unknown, depth: number, context: PrepareContext, inFunctionBody: boolean): Node {
+/** `index` is the node's place among its parent's arguments (0 for a root), for a tracing context. */
+function prepareAt(expression: unknown, depth: number, context: PrepareContext, inFunctionBody: boolean, index: number): Node {
+  if (context.trace !== undefined) return context.trace.node(prepareUntraced(expression, depth, context, inFunctionBody), expression, index);
+  return prepareUntraced(expression, depth, context, inFunctionBody);
+}
+
+function prepareUntraced(expression: unknown, depth: number, context: PrepareContext, inFunctionBody: boolean): Node {
   if (depth > MAX_EXPRESSION_DEPTH) return tooDeep;
   const node = prepareNode(expression, depth, context, inFunctionBody);
   if (!inFunctionBody) return node;
@@ -68,7 +81,7 @@ function prepareObject(node: ValueObject, depth: number, context: PrepareContext
   if (path !== undefined) return readVariable(path, context.codeGeneration);
   const rawArgs = callArguments(node);
   if (rawArgs === undefined) return failing(NOT_AN_EXPRESSION);
-  const prepareArgs = (): Node[] => rawArgs.map((arg) => prepareAt(arg, depth + 1, context, inFunctionBody));
+  const prepareArgs = (): Node[] => rawArgs.map((arg, index) => prepareAt(arg, depth + 1, context, inFunctionBody, index));
   const fn = functionOf(node);
   if (fn !== undefined) return prepareCall(fn, rawArgs.length, prepareArgs, depth, context);
   const name = operatorOf(node);
@@ -107,7 +120,9 @@ function prepareCall(name: string, count: number, prepareArgs: () => Node[], dep
     // The body is one level below the call: its root sits at depth base + depth + 1. Only a call
     // deep enough for some node of the body to pass the limit needs a check at every node.
     const deepest = (fn.deepestNode ??= deepestNode(fn.bodyExpression, 1));
-    const body = base + depth + deepest <= MAX_EXPRESSION_DEPTH ? (fn.body ??= prepareExpression(fn.bodyExpression, context)) : (fn.checkedBody ??= prepareAt(fn.bodyExpression, 1, context, true));
+    // A traced call shows its arguments, not the body's nodes: bodies are prepared untraced.
+    const bodyContext = context.trace === undefined ? context : { ...context, trace: undefined };
+    const body = base + depth + deepest <= MAX_EXPRESSION_DEPTH ? (fn.body ??= prepareExpression(fn.bodyExpression, bodyContext)) : (fn.checkedBody ??= prepareAt(fn.bodyExpression, 1, bodyContext, true, 0));
     return body(scope.forFunctionBody(bound), base + depth);
   };
 }

@@ -1,0 +1,34 @@
+import type { Finding } from "../evaluation/evaluation-result.ts";
+import type { PreparedRule } from "../evaluation/prepared-rule.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import type { ResolutionExplanation } from "./explanation.ts";
+
+/**
+ * What became of each resolution a request gave (specification 8.1): applied, or why not. A
+ * resolution is silently ignored by evaluation itself, which is what users asked to see.
+ */
+export function resolutionOutcomes(request: JsonObject, rulesById: ReadonlyMap<string, PreparedRule>, findings: readonly Finding[]): ResolutionExplanation[] {
+  const given = Array.isArray(request.resolutions) ? request.resolutions : [];
+  const roles = new Set(actorRoles(request.actor));
+  return given.map((resolution) => {
+    const { rule, type } = resolution as JsonObject;
+    const outcome = (applied: boolean, reason?: ResolutionExplanation["reason"]): ResolutionExplanation =>
+      reason === undefined ? { rule: rule ?? null, type: type ?? null, applied } : { rule: rule ?? null, type: type ?? null, applied, reason };
+    const prepared = typeof rule === "string" ? rulesById.get(rule) : undefined;
+    if (prepared === undefined) return outcome(false, "rule-unknown");
+    const own = findings.filter((finding) => finding.rule === rule);
+    if (own.some((finding) => finding.status !== "open" && finding.resolution === type)) return outcome(true);
+    const resolvable = own.find((finding) => finding.blocking);
+    if (resolvable === undefined) return outcome(false, "not-blocking");
+    if (resolvable.resolution !== type) return outcome(false, "type-not-accepted");
+    // Only accept-risk can be open with the right type: a role or a justification was missing.
+    const acceptance = prepared.kind === "validation" ? prepared.acceptance : undefined;
+    const roleHeld = acceptance === undefined || acceptance.roles.length === 0 || acceptance.roles.some((role) => roles.has(role));
+    return outcome(false, roleHeld ? "justification-missing" : "role-not-allowed");
+  });
+}
+
+function actorRoles(actor: JsonValue | undefined): string[] {
+  if (typeof actor !== "object" || actor === null || Array.isArray(actor)) return [];
+  return Array.isArray(actor.roles) ? actor.roles.filter((role): role is string => typeof role === "string") : [];
+}
