@@ -12,15 +12,25 @@ import { formatProblem } from "./check-report/text-report.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { compileSourceFile } from "./compile-source-file.ts";
 import { UsageError } from "./usage-error.ts";
+import { explanationText } from "./explanation-text.ts";
+import { isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
+import { didYouMean } from "../engine/names/closest-name.ts";
 
 /**
  * `rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server]
- * [request.json|-]`: evaluates one request (from a file, or standard input) against a bundle, or
- * against a ruleset source compiled in memory as `check` compiles it, and prints the result. A
- * file named without an option is told apart by its name (`*.bundle.json`, `*.ruleset.*`).
+ * [--explain [rules|full]] [--rule <id>] [--format json|text] [request.json|-]`: evaluates one
+ * request (from a file, or standard input) against a bundle, or against a ruleset source compiled
+ * in memory as `check` compiles it, and prints the result. A file named without an option is told
+ * apart by its name (`*.bundle.json`, `*.ruleset.*`). `--explain` adds the explanation (text for
+ * people by default, `--format json` for tools); `--rule` keeps only that rule's.
  */
 export async function runEvaluateCommand(args: readonly string[]): Promise<number> {
-  const parsed = parseCommandArguments("evaluate", args, { options: ["--bundle", "--ruleset", "--channel"] });
+  const { explain, rest } = explainOption(args);
+  const parsed = parseCommandArguments("evaluate", rest, { options: ["--bundle", "--ruleset", "--channel", "--format", "--rule"] });
+  const format = parsed.options.get("--format") ?? (explain === undefined ? "json" : "text");
+  if (format !== "json" && format !== "text") throw new UsageError(`evaluate: --format must be json or text, not ${format}`);
+  const onlyRule = parsed.options.get("--rule");
+  if (onlyRule !== undefined && explain === undefined) throw new UsageError("evaluate: --rule chooses the rule whose explanation is shown; add --explain");
   const positional = [...parsed.positional];
   const bundleOption = parsed.options.get("--bundle");
   const rulesetOption = parsed.options.get("--ruleset");
@@ -40,13 +50,29 @@ export async function runEvaluateCommand(args: readonly string[]): Promise<numbe
   const request = parseJson(requestFile === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(requestFile, "utf8"));
   if (!request.ok) return failure(`the request: ${request.message}`);
   try {
-    const result = LoadedRuleset.fromBundle(bundle).evaluate(request.value, channel);
-    process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    const result = LoadedRuleset.fromBundle(bundle).evaluate(request.value, channel, explain === undefined ? {} : { explain });
+    if (onlyRule !== undefined && result.explanation !== undefined) {
+      const rules = result.explanation.rules;
+      result.explanation.rules = rules.filter((rule) => rule.rule === onlyRule);
+      if (result.explanation.rules.length === 0) return failure(`no rule ${onlyRule} in the ${channel ?? "server"} manifest${didYouMean(onlyRule, rules.map((rule) => rule.rule))}`);
+    }
+    process.stdout.write(format === "text" ? explanationText(result) : JSON.stringify(result, null, 2) + "\n");
     return 0;
   } catch (error) {
     if (error instanceof LoadError || error instanceof RequestShapeError || error instanceof ChannelUnavailableError) return failure(`${error.code}: ${error.message}`);
     throw error;
   }
+}
+
+/** `--explain` takes `rules` or `full` after it, or stands alone for `rules`. */
+function explainOption(args: readonly string[]): { explain: ExplainMode | undefined; rest: string[] } {
+  const index = args.indexOf("--explain");
+  if (index === -1) return { explain: undefined, rest: [...args] };
+  const next = args[index + 1];
+  const valued = next !== undefined && !next.startsWith("-") && !next.includes(".") && !next.includes("/");
+  if (valued && !isExplainMode(next)) throw new UsageError(`evaluate: --explain takes rules or full, not ${next}`);
+  const rest = [...args.slice(0, index), ...args.slice(index + (valued ? 2 : 1))];
+  return { explain: valued ? (next as ExplainMode) : "rules", rest };
 }
 
 function readBundle(file: string): JsonValue | undefined {

@@ -8,7 +8,8 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
                                    compile a ruleset source file to a bundle\n`,
   manifest: `  rule-server manifest <file> [--channel client|server]
                                    print one manifest of a ruleset (default: client)\n`,
-  evaluate: `  rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server] [request.json|-]
+  evaluate: `  rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server]
+                      [--explain [rules|full]] [--rule <id>] [--format json|text] [request.json|-]
                                    evaluate one request against a bundle, or a ruleset source
                                    compiled in memory (a lone file is told apart by its name)\n`,
   schema: `  rule-server schema               print the JSON Schema ruleset sources are validated with\n`,

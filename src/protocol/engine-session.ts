@@ -11,7 +11,7 @@ import { isJsonObject } from "../engine/value/json-access.ts";
 import { compileRuleset } from "../compiler/compile-ruleset.ts";
 import { BUNDLE_FORMAT_VERSION, ENGINE_NAME, ENGINE_VERSION, SPECIFICATION_VERSION } from "../version.ts";
 import { badRequest, ProtocolError } from "./protocol-error.ts";
-import { optionalChannel, optionalEnvironment, optionalObject, requiredObject, requiredSource, type Source } from "./request-members.ts";
+import { optionalChannel, optionalExplain, optionalEnvironment, optionalObject, requiredObject, requiredSource, type Source } from "./request-members.ts";
 
 /**
  * One run of the engine protocol (specification section 13): JSON Lines in, one response line per
@@ -68,10 +68,12 @@ export class EngineSession {
       case "evaluate": {
         const source = requiredSource(request);
         const channel = optionalChannel(request);
+        const explain = optionalExplain(request);
         // The shape is checked here, before the source is resolved, so a malformed request is BAD_REQUEST first.
         const problem = requestShapeProblem(request.request);
         if (problem !== undefined) badRequest(problem);
-        return this.resolve(source).evaluateChecked(request.request as JsonObject, channel) as unknown as JsonValue;
+        const options = explain === undefined ? {} : { explain };
+        return this.resolve(source).evaluateChecked(request.request as JsonObject, channel, undefined, options) as unknown as JsonValue;
       }
       case "compile":
         return this.compile(request);

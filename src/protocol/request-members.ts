@@ -2,6 +2,7 @@ import { isDeeperThan, MAX_VALUE_DEPTH } from "../engine/value/value-depth.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { isJsonObject as isObject } from "../engine/value/json-access.ts";
 import { badRequest } from "./protocol-error.ts";
+import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
 
 /**
  * Member checks of protocol requests (specification section 13). They run before a ruleset is
@@ -17,6 +18,14 @@ export function optionalChannel(request: JsonObject): Channel | undefined {
   if (channel === undefined || channel === null) return undefined;
   if (channel !== "server" && channel !== "client") badRequest("'channel' must be \"server\" or \"client\"");
   return channel;
+}
+
+/** `explain` of `evaluate` (an extension of ours): `rules` or `full`, or absent. */
+export function optionalExplain(request: JsonObject): ExplainMode | undefined {
+  const explain = request.explain;
+  if (explain === undefined || explain === null) return undefined;
+  if (!isExplainMode(explain)) badRequest(EXPLAIN_REFUSAL);
+  return explain;
 }
 
 export function optionalString(request: JsonObject, member: string): string | undefined {

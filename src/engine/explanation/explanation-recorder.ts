@@ -113,7 +113,8 @@ export class ExplanationRecorder implements EvaluationObserver {
       entry.message = run.failure;
     } else if (run.fired) entry.status = "fired";
     else if (run.whenFalse && !run.whenTrue) entry.status = "when-false";
-    if (run.field !== undefined) entry.field = run.field;
+    // The item or field whose trees are shown, or the first that fired.
+    if (run.field !== undefined && (this.mode === "full" || entry.status === "fired")) entry.field = run.field;
     if (this.mode === "full") this.addTrees(rule, run, entry);
     return entry;
   }

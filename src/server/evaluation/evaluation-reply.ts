@@ -1,3 +1,4 @@
+import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import type { EvaluationTally } from "../../engine/evaluation/evaluation-result.ts";
 import { REQUEST_REFUSALS, requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
@@ -48,14 +49,15 @@ const tally: EvaluationTally = { rules: 0 };
  * members (`ruleset`, `version`, `channel`), the request shape every runtime checks, then the
  * ruleset and version, then the evaluation.
  */
-export function answerEvaluation(text: string, find: RulesetFinder): EvaluationReply {
+export function answerEvaluation(text: string, find: RulesetFinder, explain?: ExplainMode): EvaluationReply {
   let ruleset: string | undefined;
   try {
     const request = readEvaluationRequest(text);
     ruleset = request.ruleset as string;
     const version = (request.version as string | null | undefined) ?? undefined;
     const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
-    const result = loaded.evaluateChecked(request, (request.channel as "server" | "client" | null | undefined) ?? "server", tally);
+    const channel = (request.channel as "server" | "client" | null | undefined) ?? "server";
+    const result = explain === undefined ? loaded.evaluateChecked(request, channel, tally) : loaded.evaluateChecked(request, channel, tally, { explain });
     const findings: string[] = new Array(result.findings.length);
     for (let index = 0; index < findings.length; index++) findings[index] = result.findings[index]!.code;
     const summary: EvaluationSummary = {

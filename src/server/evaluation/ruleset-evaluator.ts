@@ -1,3 +1,4 @@
+import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { answerEvaluation, type EvaluationReply } from "./evaluation-reply.ts";
 
@@ -7,7 +8,7 @@ import { answerEvaluation, type EvaluationReply } from "./evaluation-reply.ts";
  */
 export interface RulesetEvaluator {
   /** Answers a request body (within the size limit) against a snapshot's rulesets. */
-  evaluate(snapshot: RulesSnapshot, body: string): EvaluationReply | Promise<EvaluationReply>;
+  evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode): EvaluationReply | Promise<EvaluationReply>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;
   /** Ends the evaluator after the evaluations in flight. */
@@ -15,7 +16,7 @@ export interface RulesetEvaluator {
 }
 
 export const eventLoopEvaluator: RulesetEvaluator = {
-  evaluate: (snapshot, body) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset),
+  evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, explain),
   useSnapshot: async () => undefined,
   close: async () => undefined,
 };

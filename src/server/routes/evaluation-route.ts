@@ -1,4 +1,5 @@
-import { PROBLEM_HEADERS } from "../http/http-error.ts";
+import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../../engine/explanation/explanation.ts";
+import { HttpError, PROBLEM_HEADERS } from "../http/http-error.ts";
 import { readLimitedBody } from "../http/request-body.ts";
 import { headersWithRequestId } from "../http/request-id.ts";
 import type { RouteHandler } from "../http/route-context.ts";
@@ -13,7 +14,9 @@ const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "n
  */
 export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity }) => {
   token.require(request);
-  const answer = evaluator.evaluate(snapshot, await readLimitedBody(request));
+  const explain = explainQuery(request.url);
+  if (explain !== undefined) logFields.explain = explain;
+  const answer = evaluator.evaluate(snapshot, await readLimitedBody(request), explain);
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;
   if (reply.summary !== undefined) {
@@ -22,3 +25,13 @@ export const evaluations: RouteHandler = async (request, { snapshot, token, eval
   } else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
   return new Response(reply.body, { status: reply.status, headers: headersWithRequestId(identity, reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS) });
 };
+
+/** `?explain=rules|full` (DECISIONS.md, Extensions); any other value is refused before the body is read. */
+function explainQuery(url: string): ExplainMode | undefined {
+  // Most requests have no query at all: only then is the URL parsed.
+  if (!url.includes("?")) return undefined;
+  const value = new URL(url).searchParams.get("explain");
+  if (value === null) return undefined;
+  if (!isExplainMode(value)) throw new HttpError(400, EXPLAIN_REFUSAL);
+  return value;
+}

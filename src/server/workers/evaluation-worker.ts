@@ -49,7 +49,7 @@ self.onmessage = async (event: MessageEvent<string>) => {
         return;
       }
       try {
-        post(replyMessage(message.job, answerEvaluation(body, (id) => rulesets.get(id))));
+        post(replyMessage(message.job, answerEvaluation(body, (id) => rulesets.get(id), message.explain)));
       } catch (error) {
         post(JSON.stringify({ kind: "error", job: message.job, message: error instanceof Error ? error.message : String(error) }));
       }

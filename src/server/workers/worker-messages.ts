@@ -1,3 +1,4 @@
+import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluation-reply.ts";
 
 /**
@@ -8,7 +9,7 @@ import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluatio
 export type ToWorker =
   | { readonly kind: "init"; readonly operatorsModule?: string }
   | { readonly kind: "snapshot"; readonly generation: number; readonly bundles: readonly unknown[] }
-  | { readonly kind: "evaluate"; readonly job: number; readonly generation: number };
+  | { readonly kind: "evaluate"; readonly job: number; readonly generation: number; readonly explain?: ExplainMode };
 
 export type FromWorker =
   | { readonly kind: "ready" }
@@ -20,8 +21,9 @@ export type FromWorker =
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
 /** An evaluation job: the header line, then the request body as received. */
-export function evaluateMessage(job: number, generation: number, body: string): string {
-  return `${JSON.stringify({ kind: "evaluate", job, generation } satisfies ToWorker)}\n${body}`;
+export function evaluateMessage(job: number, generation: number, body: string, explain?: ExplainMode): string {
+  const header: ToWorker = explain === undefined ? { kind: "evaluate", job, generation } : { kind: "evaluate", job, generation, explain };
+  return `${JSON.stringify(header)}\n${body}`;
 }
 
 /** A reply message: the header line, then the reply body. */

@@ -3,6 +3,7 @@ import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 import { HttpError } from "../http/http-error.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import { evaluateMessage, readMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
 
 /**
@@ -100,10 +101,10 @@ export class WorkerPool implements RulesetEvaluator {
     });
   }
 
-  evaluate(snapshot: RulesSnapshot, body: string): Promise<EvaluationReply> {
+  evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode): Promise<EvaluationReply> {
     return new Promise((resolve, reject) => {
       const id = this.nextJob++;
-      this.queue.push({ id, message: evaluateMessage(id, snapshot.generation, body), resolve, reject });
+      this.queue.push({ id, message: evaluateMessage(id, snapshot.generation, body, explain), resolve, reject });
       this.dispatch();
     });
   }

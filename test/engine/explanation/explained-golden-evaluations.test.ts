@@ -1,0 +1,71 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { conformanceOperators } from "../../../src/engine/conformance-operators.ts";
+import type { JsonObject } from "../../../src/engine/value/json-value.ts";
+import { EngineSession } from "../../../src/protocol/engine-session.ts";
+import { inconsistentNodes } from "../../support/explanation-consistency.ts";
+import { CASES_DIR, goldenJsonFiles } from "../../support/golden-files.ts";
+
+/**
+ * Every golden evaluation case and interop vector, explained in both modes through the engine
+ * protocol: the result without `explanation` is byte for byte the plain result, and every value a
+ * full explanation shows is what the engine gives for that node alone.
+ */
+interface Case {
+  readonly name: string;
+  readonly source: { bundle: JsonObject } | { manifest: JsonObject };
+  readonly channel: "server" | "client" | null;
+  readonly request: JsonObject;
+}
+
+const goldenCases: Case[] = goldenJsonFiles("evaluations").flatMap((file) => {
+  const golden = file.content as { bundle?: JsonObject; manifest?: JsonObject; cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[] };
+  const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest! };
+  return golden.cases.filter((c) => c.error === undefined).map((c) => ({ name: `${file.name}: ${c.name}`, source, channel: c.channel ?? null, request: c.request }));
+});
+const interop = join(CASES_DIR, "interop");
+const interopCases: Case[] = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line, index) => {
+    const c = JSON.parse(line);
+    return { name: `interop ${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`, source: { bundle: JSON.parse(readFileSync(join(interop, c.bundle), "utf8")) }, channel: c.channel, request: c.request };
+  });
+
+const session = new EngineSession({ operators: conformanceOperators });
+const evaluate = (c: Case, explain?: string): { ok: boolean; result: Record<string, unknown> } =>
+  JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", ...c.source, channel: c.channel, request: c.request, ...(explain ? { explain } : {}) }))!);
+
+function manifestOf(c: Case, result: Record<string, unknown>): JsonObject {
+  if ("manifest" in c.source) return c.source.manifest;
+  const manifests = c.source.bundle.manifests as Record<string, JsonObject>;
+  return manifests[c.channel ?? "server"] ?? manifests[(result.channel as string) ?? "server"]!;
+}
+
+test("the corpora are there", () => {
+  expect(goldenCases.length).toBeGreaterThan(100);
+  expect(interopCases.length).toBeGreaterThan(10);
+});
+
+for (const [corpus, cases] of [["golden evaluations", goldenCases], ["interop vectors", interopCases]] as const) {
+  describe(`${corpus}, explained`, () => {
+    for (const c of cases) {
+      test(c.name, () => {
+        const plain = evaluate(c);
+        expect(plain.ok).toBe(true);
+        for (const mode of ["rules", "full"]) {
+          const explained = evaluate(c, mode);
+          expect(explained.ok).toBe(true);
+          const { explanation, ...result } = explained.result;
+          expect(JSON.stringify(result)).toBe(JSON.stringify(plain.result));
+          expect((explanation as { rules: unknown[] }).rules.length).toBe((manifestOf(c, plain.result).rules as unknown[]).filter((rule) => ["compute", "state", "validation", "action"].includes((rule as JsonObject).kind as string)).length);
+          if (mode === "full") {
+            const problems = inconsistentNodes({ explanation: explanation as never, manifest: manifestOf(c, plain.result), request: c.request, effects: plain.result.effects as never, operators: conformanceOperators });
+            expect(problems).toEqual([]);
+          }
+        }
+      });
+    }
+  });
+}

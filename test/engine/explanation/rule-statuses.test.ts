@@ -1,0 +1,145 @@
+import { expect, test } from "bun:test";
+import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
+import { RequestShapeError } from "../../../src/engine/evaluation/request-shape.ts";
+import type { RuleExplanation } from "../../../src/engine/explanation/explanation.ts";
+import type { JsonObject } from "../../../src/engine/value/json-value.ts";
+import { inconsistentNodes } from "../../support/explanation-consistency.ts";
+
+/** Each status a rule can have, each reason it was not selected, unmatched names and resolutions. */
+const rule = (id: string, kind: string, extra: JsonObject): JsonObject => ({ id, kind, target: { entity: "Order" }, operations: ["create"], origin: "t@1", ...extra });
+const validation = (id: string, extra: JsonObject): JsonObject =>
+  rule(id, "validation", { severity: "error", finding: { code: id.toUpperCase(), message: "m" }, assert: true, ...extra });
+const manifest = (channel: "server" | "client", rules: JsonObject[]): JsonObject => ({
+  ruleCascade: "1.0.0", id: "t.explain", version: "1.0.0", checksum: `sha256:${"0".repeat(64)}`, channel,
+  params: { limit: 1000 }, fieldTypes: { Order: { "/total": "Money" } }, functions: {}, operators: [], messages: { en: { m: "m" } }, rules,
+});
+const RULES: JsonObject[] = [
+  rule("c.fee", "compute", { assign: [{ field: "/fee", value: { op: "mul", args: [{ var: "data.total" }, 0.01] } }] }),
+  rule("c.present", "compute", { assign: [{ field: "/total", value: 1, mode: "default" }] }),
+  validation("v.limit", { assert: { op: "and", args: [{ op: "lte", args: [{ var: "data.total" }, { var: "params.limit" }] }, { op: "not", args: [{ op: "eq", args: [{ var: "data.country" }, "XX"] }] }] } }),
+  validation("v.quiet", { when: { op: "or", args: [{ op: "eq", args: [{ var: "data.country" }, "FR"] }, { op: "gt", args: [{ var: "data.total" }, 1000] }] } }),
+  validation("v.broken", { assert: { op: "lt", args: [{ var: "data.country" }, 3] } }),
+  validation("v.disabled", { enabled: false }),
+  validation("v.other-entity", { target: { entity: "Invoice" } }),
+  validation("v.other-operation", { operations: ["delete"] }),
+  validation("v.client-only", { enforcement: "client" }),
+  validation("v.on-blur", { triggers: ["blur"] }),
+  validation("v.other-page", { target: { entity: "Order", page: "checkout" } }),
+  validation("v.money", { target: { type: "Money" }, assert: { op: "gte", args: [{ var: "value" }, 0] } }),
+  validation("v.accept", { acceptance: { allowed: true, roles: ["manager"] }, assert: false }),
+  rule("a.notify", "action", { commands: [{ name: "notify", type: "event", idempotencyKey: [{ var: "data.id" }], payload: {} }] }),
+];
+const bundle = { ruleCascadeBundle: "1.0.0", id: "t.explain", version: "1.0.0", checksum: `sha256:${"0".repeat(64)}`, manifests: { server: manifest("server", RULES), client: manifest("client", RULES.filter((r) => r.kind !== "action" && r.enforcement !== "server")) } };
+const ruleset = LoadedRuleset.fromBundle(bundle);
+const request = { entity: "Order", operation: "create", data: { id: "o-1", total: 500, country: "XX" }, view: { page: "cart" }, actor: { roles: ["clerk"] } };
+const byRule = (rules: RuleExplanation[]): Record<string, RuleExplanation> => Object.fromEntries(rules.map((entry) => [entry.rule, entry]));
+
+test("every rule in manifest order with its status and, when not selected, the first test it failed", () => {
+  const { explanation } = ruleset.evaluate(request, "server", { explain: "rules" });
+  expect(explanation!.rules.map((entry) => entry.rule)).toEqual(RULES.map((r) => r.id));
+  expect(explanation!.rules.map((entry) => [entry.rule, entry.status, entry.because ?? entry.message ?? null])).toEqual([
+    ["c.fee", "fired", null],
+    ["c.present", "passed", null],
+    ["v.limit", "fired", null],
+    ["v.quiet", "when-false", null],
+    ["v.broken", "error", "lt expects a number, got string"],
+    ["v.disabled", "not-selected", "disabled"],
+    ["v.other-entity", "not-selected", "entity"],
+    ["v.other-operation", "not-selected", "operation"],
+    ["v.client-only", "not-selected", "enforcement"],
+    ["v.on-blur", "passed", null],
+    ["v.other-page", "not-selected", "view"],
+    ["v.money", "passed", null],
+    ["v.accept", "fired", null],
+    ["a.notify", "not-selected", "decision"],
+  ]);
+});
+
+test("on the client channel: trigger selects, actions are not there, server-only rules never appear", () => {
+  const { explanation } = ruleset.evaluate({ ...request, trigger: "submit" }, "client", { explain: "rules" });
+  const entries = byRule(explanation!.rules);
+  expect(entries["v.on-blur"]).toMatchObject({ status: "not-selected", because: "trigger" });
+  expect(entries["a.notify"]).toBeUndefined();
+  // A hand-made client manifest holding an action: actions run only on the server.
+  const handMade = LoadedRuleset.fromManifest(manifest("client", RULES));
+  expect(byRule(handMade.evaluate({ ...request, data: { total: 1 } }, "client", { explain: "rules" }).explanation!.rules)["a.notify"]).toMatchObject({ status: "not-selected", because: "channel" });
+});
+
+test("an allowed evaluation runs its actions; a misspelt entity and operation get the closest declared name", () => {
+  const allowed = ruleset.evaluate({ ...request, data: { id: "o-2", total: 5, country: "FR" }, resolutions: [{ rule: "v.accept", type: "accept-risk", justification: "ok" }], actor: { roles: ["manager"] } }, "server", { explain: "rules" });
+  expect(allowed.decision).toBe("deny"); // v.broken still fails closed
+  const misspelt = ruleset.evaluate({ ...request, entity: "Ordre", operation: "craete" }, "server", { explain: "rules" });
+  expect(misspelt.explanation!.unmatched).toEqual({ entity: { given: "Ordre", didYouMean: "Order" }, operation: { given: "craete", didYouMean: "create" } });
+  expect(ruleset.evaluate({ ...request, operation: "zzz" }, "server", { explain: "rules" }).explanation!.unmatched).toEqual({ operation: { given: "zzz" } });
+  expect(ruleset.evaluate(request, "server", { explain: "rules" }).explanation!.unmatched).toBeUndefined();
+});
+
+test("each resolution given: applied, or why not", () => {
+  const resolutions = [
+    { rule: "nope", type: "acknowledge" },
+    { rule: "v.quiet", type: "acknowledge" },
+    { rule: "v.limit", type: "accept-risk", justification: "x" },
+    { rule: "v.accept", type: "acknowledge" },
+    { rule: "v.accept", type: "accept-risk", justification: "because" },
+  ];
+  const clerk = ruleset.evaluate({ ...request, resolutions }, "server", { explain: "rules" }).explanation!.resolutions;
+  expect(clerk.map((r) => [r.rule, r.type, r.applied, r.reason ?? null])).toEqual([
+    ["nope", "acknowledge", false, "rule-unknown"],
+    ["v.quiet", "acknowledge", false, "not-blocking"],
+    ["v.limit", "accept-risk", false, "type-not-accepted"],
+    ["v.accept", "acknowledge", false, "type-not-accepted"],
+    ["v.accept", "accept-risk", false, "role-not-allowed"],
+  ]);
+  const manager = ruleset.evaluate({ ...request, actor: { roles: ["manager"] }, resolutions: [{ rule: "v.accept", type: "accept-risk" }] }, "server", { explain: "rules" });
+  expect(manager.explanation!.resolutions).toEqual([{ rule: "v.accept", type: "accept-risk", applied: false, reason: "justification-missing" }]);
+  const accepted = ruleset.evaluate({ ...request, actor: { roles: ["manager"] }, resolutions: [{ rule: "v.accept", type: "accept-risk", justification: "signed" }] }, "server", { explain: "rules" });
+  expect(accepted.explanation!.resolutions).toEqual([{ rule: "v.accept", type: "accept-risk", applied: true }]);
+});
+
+test("full: trees with values, skipped arguments, errors, and the leaves that decided", () => {
+  const result = ruleset.evaluate(request, "server", { explain: "full" });
+  const entries = byRule(result.explanation!.rules);
+  // A false `and`: its false argument decided; `not` flips what the leaf must be.
+  expect(entries["v.limit"]!.because).toEqual(["/assert/args/1/args/0"]);
+  expect(entries["v.limit"]!.assert!.args![1]).toMatchObject({ value: false, args: [{ value: true }] });
+  // A false `or`: every argument decided.
+  expect(entries["v.quiet"]!.because).toEqual(["/when/args/0", "/when/args/1"]);
+  expect(entries["v.quiet"]!.assert).toEqual({ expr: true, skipped: true });
+  expect(entries["v.broken"]!.assert).toMatchObject({ error: "lt expects a number, got string", args: [{ value: "XX" }, { expr: 3, skipped: true }] });
+  expect(entries["c.present"]!.assign).toEqual([{ expr: 1, skipped: true }]);
+  expect(entries["c.fee"]!.assign![0]).toMatchObject({ value: 5 });
+  expect(entries["v.money"]).toMatchObject({ field: "/total", assert: { value: true, args: [{ expr: { var: "value" }, value: 500 }, { value: 0 }] } });
+  expect(entries["v.disabled"]).toEqual({ rule: "v.disabled", kind: "validation", status: "not-selected", because: "disabled" });
+  const input = { explanation: result.explanation!, manifest: manifest("server", RULES), request, effects: result.effects, operators: {} };
+  expect(inconsistentNodes(input)).toEqual([]);
+});
+
+test("the consistency check catches a wrong value: a mutated node or leaf is reported", () => {
+  const result = ruleset.evaluate(request, "server", { explain: "full" });
+  const limit = result.explanation!.rules.find((entry) => entry.rule === "v.limit")!;
+  limit.assert!.args![0]!.args![0]!.value = 499;
+  limit.assert!.args![1]!.args![0]!.value = false;
+  const problems = inconsistentNodes({ explanation: result.explanation!, manifest: manifest("server", RULES), request, effects: result.effects, operators: {} });
+  expect(problems).toEqual([
+    'v.limit/assert/args/0/args/0: explained {"value":499}, alone {"value":500}',
+    'v.limit/assert/args/1/args/0: explained {"value":false}, alone {"value":true}',
+    "v.limit/assert/args/1/args/0: a deciding leaf of value false, expected true",
+  ]);
+});
+
+test("collections show the item that decided; long values are cut and say so", () => {
+  const items = Array.from({ length: 60 }, (_, index) => ({ amount: index === 7 ? -1 : index + 1, note: "x".repeat(index === 0 ? 300 : 1) }));
+  const collections = LoadedRuleset.fromManifest(manifest("server", [validation("v.items", { assert: { op: "all", args: [{ var: "data.items" }, { op: "gt", args: [{ var: "item.amount" }, 0] }] } })]));
+  const entry = collections.evaluate({ entity: "Order", operation: "create", data: { items } }, "server", { explain: "full" }).explanation!.rules[0]!;
+  expect(entry.assert).toMatchObject({ value: false, item: 7, args: [{ truncated: true }, { value: false, args: [{ value: -1 }, { value: 0 }] }] });
+  expect((entry.assert!.args![0]!.value as unknown[]).length).toBe(50);
+  expect(((entry.assert!.args![0]!.value as JsonObject[])[0]!.note as string).length).toBe(200);
+});
+
+test("without explain nothing changes, and another explain value is refused", () => {
+  const plain = ruleset.evaluate(request, "server");
+  expect(plain.explanation).toBeUndefined();
+  const { explanation: _explanation, ...explained } = ruleset.evaluate(request, "server", { explain: "full" });
+  expect(JSON.stringify(explained)).toBe(JSON.stringify(plain));
+  expect(() => ruleset.evaluate("nope" as never, "server", { explain: "rules" })).toThrow(RequestShapeError);
+});
