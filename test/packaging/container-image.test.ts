@@ -7,13 +7,19 @@ import packageJson from "../../package.json" with { type: "json" };
 import { MEDIA_TYPES, sha256 } from "../../src/packaging/oci-image-writer.ts";
 import { sharedLibraries } from "../../src/packaging/shared-libraries.ts";
 import { buildRelease } from "../support/build-release.ts";
+import { requireImageNamespace, requireTool, runInImageNamespace, spawnInImageNamespace } from "../support/image-namespace.ts";
 import { logWatcher } from "../support/log-watcher.ts";
+import { IMAGE_ID } from "../support/namespace-preflight.ts";
+import { podmanSandbox } from "../support/podman-sandbox.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /**
  * The image `make image` writes, built twice (the same bytes both times), unpacked by hand: its
  * layout and digests checked, its configuration read, its root file system run as the image's user
  * with nothing of this machine's libraries, and the archive run for real with podman.
+ *
+ * Root or not: an ordinary user unpacks, runs and removes the image's root in a user namespace of
+ * their own (test/support/image-namespace.ts), and runs podman rootless.
  */
 const IMAGE = `rule-server-${packageJson.version}-linux-x64.oci.tar`;
 const TOKEN = "image-test-token";
@@ -30,6 +36,8 @@ const blob = (digest: string): Uint8Array => readFileSync(join(layout, "blobs", 
 const git = (...args: string[]): string => Bun.spawnSync(["git", ...args], { cwd: PROJECT_ROOT }).stdout.toString().trim();
 
 beforeAll(() => {
+  // Before the builds: what this machine lacks is said at once, with how to provide it.
+  requireImageNamespace();
   first = buildRelease("image");
   second = buildRelease("image");
   work = mkdtempSync(join(tmpdir(), "rule-server-image-"));
@@ -37,22 +45,23 @@ beforeAll(() => {
   rootfs = join(work, "rootfs");
   mkdirSync(layout);
   mkdirSync(rootfs);
-  const untar = (args: string[]): void => {
-    const run = Bun.spawnSync(["tar", ...args]);
-    if (run.exitCode !== 0) throw new Error(run.stderr.toString());
-  };
-  untar(["-xf", join(first, IMAGE), "-C", layout]);
+  const tar = requireTool("tar");
+  const untar = Bun.spawnSync([tar, "-xf", join(first, IMAGE), "-C", layout], { stderr: "pipe" });
+  if (untar.exitCode !== 0) throw new Error(untar.stderr.toString());
   const index = JSON.parse(readFileSync(join(layout, "index.json"), "utf8"));
   manifest = JSON.parse(Buffer.from(blob(index.manifests[0].digest)).toString());
   config = JSON.parse(Buffer.from(blob(manifest.config.digest)).toString());
   layer = blob(manifest.layers[0].digest);
-  untar(["--numeric-owner", "--same-owner", "-xzf", join(layout, "blobs", "sha256", manifest.layers[0].digest.slice("sha256:".length)), "-C", rootfs]);
+  // As root of a namespace, so that the files are owned by 0 and 65532 there, as in a container.
+  runInImageNamespace([tar, "--numeric-owner", "--same-owner", "-xzf", join(layout, "blobs", "sha256", manifest.layers[0].digest.slice("sha256:".length)), "-C", rootfs]);
   cpSync(join(PROJECT_ROOT, "rules"), join(rootfs, "rules"), { recursive: true });
   // Where a container runtime mounts /proc, which Bun reads to find its own executable.
   mkdirSync(join(rootfs, "proc"));
 }, 180000);
 afterAll(() => {
-  for (const directory of [first, second, work]) if (directory) rmSync(directory, { recursive: true, force: true });
+  for (const directory of [first, second]) if (directory) rmSync(directory, { recursive: true, force: true });
+  // The unpacked root holds files of the image's user, which only a namespace mapping it may remove.
+  if (work) runInImageNamespace([requireTool("rm"), "-rf", work]);
 });
 
 test("building twice gives the same image archive, byte for byte", () => {
@@ -94,19 +103,18 @@ test("the configuration: non-root user, entry point, RULES_DIR, port, stop signa
     "org.opencontainers.image.created": created,
     "org.opencontainers.image.description": packageJson.description,
     "org.opencontainers.image.licenses": "Apache-2.0",
-    "org.opencontainers.image.revision": git("rev-parse", "HEAD"),
+    // A build from a tree with uncommitted changes says so (src/packaging/build-provenance.ts).
+    "org.opencontainers.image.revision": `${git("rev-parse", "HEAD")}${git("status", "--porcelain=v1", "--untracked-files=all") === "" ? "" : "-dirty"}`,
     "org.opencontainers.image.title": "rule-server",
     "org.opencontainers.image.version": packageJson.version,
   });
 });
 
 test("the root file system holds the executable, the user, and exactly the libraries ldd names", () => {
-  const files = (directory: string, prefix = ""): string[] =>
-    readdirSync(join(directory, prefix), { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? files(directory, `${prefix}${entry.name}/`) : entry.isFile() ? [`${prefix}${entry.name}`] : [],
-    );
+  // Listed in the namespace: the image's user's home is theirs alone, out of an ordinary user's reach.
+  const files = runInImageNamespace([requireTool("find"), rootfs, "-type", "f", "-printf", "%P\\n"]).split("\n").filter(Boolean);
   const libraries = sharedLibraries(join(first, "rule-server-linux-x64")).map((path) => realpathSync(path).slice(1));
-  expect(files(rootfs).filter((file) => !file.startsWith("rules/")).sort()).toEqual(["etc/group", "etc/passwd", "usr/local/bin/rule-server", ...libraries].sort());
+  expect(files.filter((file) => !file.startsWith("rules/")).sort()).toEqual(["etc/group", "etc/passwd", "usr/local/bin/rule-server", ...libraries].sort());
   expect(readFileSync(join(rootfs, "etc/passwd"), "utf8")).toContain("nonroot:x:65532:65532:");
   expect(readFileSync(join(rootfs, "etc/group"), "utf8")).toContain("nonroot:x:65532:");
 });
@@ -129,18 +137,19 @@ async function evaluate(url: string): Promise<{ decision: string; findings: { co
 }
 
 test("run from the unpacked root as 65532, it serves /readyz and evaluates the rules at /rules", async () => {
-  const env = Object.fromEntries((config.config.Env as string[]).map((entry) => entry.split("=", 2) as [string, string]));
-  // A mount and PID namespace of its own, /proc mounted in the root as a runtime would, then chroot as the image's user.
-  // Host tools by absolute path: the server gets the image's environment, PATH included.
-  const script = `${Bun.which("mount")} -t proc proc "$0/proc" && exec ${Bun.which("chroot")} --userspec=65532:65532 "$0" "$@"`;
-  const child = Bun.spawn([Bun.which("unshare")!, "--mount", "--pid", "--fork", "--kill-child", "/bin/sh", "-c", script, rootfs, ...config.config.Entrypoint], {
-    env: { ...env, PORT: "0", RULE_SERVER_TOKEN: TOKEN, RULE_SERVER_WORKERS: "2" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  // The image's environment and the test's settings, nothing of the host's (its PATH included).
+  const env = [...(config.config.Env as string[]), "PORT=0", `RULE_SERVER_TOKEN=${TOKEN}`, "RULE_SERVER_WORKERS=2"];
+  // Namespaces of its own, /proc mounted in the root as a runtime would, then chroot as the image's user.
+  const child = spawnInImageNamespace(
+    [requireTool("env"), "-i", ...env, requireTool("chroot"), `--userspec=${IMAGE_ID}:${IMAGE_ID}`, rootfs, ...config.config.Entrypoint],
+    { mountProc: join(rootfs, "proc"), killChild: true },
+  );
   const output = logWatcher(child.stdout as ReadableStream<Uint8Array>);
   try {
-    await output.waitFor(/"msg":"listening"/);
+    // Should it exit instead, what unshare, chroot or the server said is in its standard error.
+    await output.waitFor(/"msg":"listening"/).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nstandard error:\n${await new Response(child.stderr as ReadableStream<Uint8Array>).text()}`);
+    });
     expect(output.log()).toContain('"rulesets":3');
     const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output.log())![1]}`;
     const ready = await fetch(`${url}/readyz`);
@@ -150,7 +159,8 @@ test("run from the unpacked root as 65532, it serves /readyz and evaluates the r
     expect(result.findings.map((finding) => finding.code)).toContain("ACME-PAY-005");
   } finally {
     // The server is the first process of its own PID namespace, running as another user, so the
-    // death signal of --kill-child no longer reaches it: it is stopped by its PID on this host.
+    // death signal of --kill-child no longer reaches it: it is stopped by its PID on this host
+    // (an ordinary user may: the user namespace it runs in is theirs).
     for (const pid of childrenOf(child.pid)) process.kill(pid, "SIGKILL");
     child.kill("SIGKILL");
     await child.exited;
@@ -167,25 +177,20 @@ function childrenOf(pid: number): number[] {
 }
 
 test("podman loads the archive and runs it: ready, evaluating, and draining on its stop signal", async () => {
-  // Storage of its own, so that the test leaves nothing in the machine's images.
-  const storage = join(work, "podman");
-  // runc where installed (crun refuses hybrid cgroups); fixed small limits, which a runtime without CAP_SYS_RESOURCE can still set.
-  const runtime = Bun.which("runc") ? ["--runtime", Bun.which("runc")!] : [];
-  const podman = (...args: string[]): string[] => ["podman", "--root", join(storage, "root"), "--runroot", join(storage, "run"), "--storage-driver", "vfs", ...runtime, ...args];
-  const load = Bun.spawnSync(podman("load", "-i", join(first, IMAGE)), { stdout: "pipe", stderr: "pipe" });
-  expect(load.stdout.toString()).toContain(`Loaded image: localhost/rule-server:${packageJson.version}`);
+  // Storage, configuration and runtime files of its own: the test leaves nothing in the machine's images nor in $HOME.
+  const podman = podmanSandbox(join(work, "podman"));
+  const load = podman.run("load", "-i", join(first, IMAGE));
+  expect(load.stdout, load.stderr).toContain(`Loaded image: localhost/rule-server:${packageJson.version}`);
   const name = `rule-server-image-test-${process.pid}`;
   // A port free now: the container shares the host's network.
   const probe = Bun.serve({ port: 0, fetch: () => new Response() });
   const port = probe.port;
   probe.stop(true);
-  const run = Bun.spawnSync(
-    podman("run", "-d", "--name", name, "--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024", "-e", `PORT=${port}`, "-e", `RULE_SERVER_TOKEN=${TOKEN}`, "-e", "DRAIN_SECONDS=1",
-      "-v", `${join(PROJECT_ROOT, "rules")}:/rules:ro`, `rule-server:${packageJson.version}`),
-    { stdout: "pipe", stderr: "pipe" },
-  );
+  // Fixed small limits, which a runtime without CAP_SYS_RESOURCE (rootless) can still set.
+  const run = podman.run("run", "-d", "--name", name, "--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024", "-e", `PORT=${port}`, "-e", `RULE_SERVER_TOKEN=${TOKEN}`,
+    "-e", "DRAIN_SECONDS=1", "-v", `${join(PROJECT_ROOT, "rules")}:/rules:ro`, `rule-server:${packageJson.version}`);
   try {
-    expect(run.stderr.toString()).toBe("");
+    expect(run.stderr).toBe("");
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 20000;
     let ready: Response | undefined;
@@ -196,14 +201,14 @@ test("podman loads the archive and runs it: ready, evaluating, and draining on i
     }
     expect(ready?.status).toBe(200);
     expect((await evaluate(url)).decision).toBe("deny");
-    const inspect = JSON.parse(Bun.spawnSync(podman("inspect", name)).stdout.toString())[0];
+    const inspect = JSON.parse(podman.run("inspect", name).stdout)[0];
     expect(inspect.Config.User).toBe("65532:65532");
-    Bun.spawnSync(podman("stop", "-t", "20", name));
-    const logs = Bun.spawnSync(podman("logs", name)).stdout.toString();
-    expect(logs).toContain('"msg":"draining"');
-    expect(JSON.parse(Bun.spawnSync(podman("inspect", name)).stdout.toString())[0].State.ExitCode).toBe(0);
+    podman.run("stop", "-t", "20", name);
+    expect(podman.run("logs", name).stdout).toContain('"msg":"draining"');
+    expect(JSON.parse(podman.run("inspect", name).stdout)[0].State.ExitCode).toBe(0);
   } finally {
-    Bun.spawnSync(podman("rm", "-f", name));
-    Bun.spawnSync(podman("rmi", "-af"));
+    podman.run("rm", "-f", name);
+    podman.run("rmi", "-af");
+    podman.stop();
   }
 }, 90000);

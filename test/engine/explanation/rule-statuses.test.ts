@@ -36,7 +36,7 @@ const byRule = (rules: RuleExplanation[]): Record<string, RuleExplanation> => Ob
 
 test("every rule in manifest order with its status and, when not selected, the first test it failed", () => {
   const { explanation } = ruleset.evaluate(request, "server", { explain: "rules" });
-  expect(explanation!.rules.map((entry) => entry.rule)).toEqual(RULES.map((r) => r.id));
+  expect(explanation!.rules.map((entry) => entry.rule)).toEqual(RULES.map((r) => r.id as string));
   expect(explanation!.rules.map((entry) => [entry.rule, entry.status, entry.because ?? entry.message ?? null])).toEqual([
     ["c.fee", "fired", null],
     ["c.present", "passed", null],
