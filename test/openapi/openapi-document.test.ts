@@ -280,6 +280,33 @@ describe("assertConformsToOpenApi accepts what the engine and compiler really pr
       assertConformsToOpenApi("POST", "/evaluations", 200, "application/json", response.result);
     }
   });
+
+  test("explained results, both modes, for the golden evaluations and the interop evaluations", () => {
+    const session = new EngineSession({ operators: conformanceOperators });
+    const interop = join(CASES_DIR, "interop");
+    const jobs: JsonObject[] = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as { bundle: string; channel: string; request: JsonObject })
+      .map((evaluation) => ({ bundle: JSON.parse(readFileSync(join(interop, evaluation.bundle), "utf8")), channel: evaluation.channel, request: evaluation.request }));
+    for (const { content } of goldenJsonFiles("evaluations") as { content: { bundle?: JsonObject; manifest?: JsonObject; cases: JsonObject[] } }[]) {
+      for (const evaluation of content.cases) {
+        if (evaluation.error !== undefined) continue;
+        jobs.push({ ...(content.bundle !== undefined ? { bundle: content.bundle } : { manifest: content.manifest! }), channel: evaluation.channel ?? null, request: evaluation.request! });
+      }
+    }
+    let explained = 0;
+    for (const job of jobs) {
+      for (const explain of ["rules", "full"]) {
+        const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", ...job, explain }))!);
+        expect(response.ok).toBe(true);
+        expect(response.result.explanation).toBeDefined();
+        assertConformsToOpenApi("POST", "/evaluations", 200, "application/json", response.result);
+        explained++;
+      }
+    }
+    expect(explained).toBeGreaterThan(200);
+  });
 });
 
 describe("the EvaluationRequest schema", () => {

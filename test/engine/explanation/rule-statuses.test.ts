@@ -31,7 +31,7 @@ const RULES: JsonObject[] = [
 ];
 const bundle = { ruleCascadeBundle: "1.0.0", id: "t.explain", version: "1.0.0", checksum: `sha256:${"0".repeat(64)}`, manifests: { server: manifest("server", RULES), client: manifest("client", RULES.filter((r) => r.kind !== "action" && r.enforcement !== "server")) } };
 const ruleset = LoadedRuleset.fromBundle(bundle);
-const request = { entity: "Order", operation: "create", data: { id: "o-1", total: 500, country: "XX" }, view: { page: "cart" }, actor: { roles: ["clerk"] } };
+const request: JsonObject = { entity: "Order", operation: "create", data: { id: "o-1", total: 500, country: "XX" }, view: { page: "cart" }, actor: { roles: ["clerk"] } };
 const byRule = (rules: RuleExplanation[]): Record<string, RuleExplanation> => Object.fromEntries(rules.map((entry) => [entry.rule, entry]));
 
 test("every rule in manifest order with its status and, when not selected, the first test it failed", () => {
@@ -75,7 +75,7 @@ test("an allowed evaluation runs its actions; a misspelt entity and operation ge
 });
 
 test("each resolution given: applied, or why not", () => {
-  const resolutions = [
+  const resolutions: JsonObject[] = [
     { rule: "nope", type: "acknowledge" },
     { rule: "v.quiet", type: "acknowledge" },
     { rule: "v.limit", type: "accept-risk", justification: "x" },
