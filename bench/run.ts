@@ -4,12 +4,14 @@ import { benchCompile } from "./compile.ts";
 import { benchEvaluate } from "./evaluate.ts";
 import { benchExampleRequest } from "./example-request.ts";
 import { benchExpressions } from "./expressions.ts";
+import { benchExplain } from "./explain.ts";
 import { benchHttp } from "./http/throughput.ts";
 import { benchStartup } from "./startup.ts";
 
 benchExpressions();
 benchEvaluate();
 await benchExampleRequest();
+benchExplain();
 benchCompile();
 await benchStartup();
 await benchHttp();

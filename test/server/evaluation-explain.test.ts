@@ -38,16 +38,16 @@ for (const workers of ["0", "2"]) {
     const suite = serverForSuite({ RULE_SERVER_WORKERS: workers }, { "shop-secret.ruleset.yaml": SECRET_RULES });
 
     test("rules: the plain result with every rule's status; full: the trees and the deciding leaves", async () => {
-      const plain = await (await evaluate(suite.server, "", order)).json();
+      const plain = (await (await evaluate(suite.server, "", order)).json()) as any;
       expect(plain.explanation).toBeUndefined();
       const rules = await evaluate(suite.server, "?explain=rules", order);
       expect(rules.status).toBe(200);
-      const explainedRules = await rules.json();
+      const explainedRules = (await rules.json()) as any;
       const { explanation, ...result } = explainedRules;
       expect(result).toEqual(plain);
       expect(explanation.rules).toContainEqual({ rule: "order.quantity.max", kind: "validation", status: "fired" });
       expect(explanation.rules.find((entry: { rule: string }) => entry.rule === "order.created.notify")).toEqual({ rule: "order.created.notify", kind: "action", status: "not-selected", because: "decision" });
-      const full = await (await evaluate(suite.server, "?explain=full", order)).json();
+      const full = (await (await evaluate(suite.server, "?explain=full", order)).json()) as any;
       const limit = full.explanation.rules.find((entry: { rule: string }) => entry.rule === "order.quantity.max");
       expect(limit).toMatchObject({ status: "fired", because: ["/assert"], assert: { expr: { op: "lte" }, value: false, args: [{ value: 150 }, { value: 100 }] } });
       const logged = await suite.server.waitForLog((entry) => entry.msg === "request" && entry.explain === "full");
@@ -55,7 +55,7 @@ for (const workers of ["0", "2"]) {
     });
 
     test("a misspelt entity says so, with the declared name it is closest to", async () => {
-      const body = await (await evaluate(suite.server, "?explain=rules", { ...order, entity: "Ordr" })).json();
+      const body = (await (await evaluate(suite.server, "?explain=rules", { ...order, entity: "Ordr" })).json()) as any;
       expect(body.decision).toBe("allow");
       expect(body.explanation.unmatched).toEqual({ entity: { given: "Ordr", didYouMean: "Order" } });
     });
@@ -70,7 +70,7 @@ for (const workers of ["0", "2"]) {
       expect(body.explanation.rules.map((entry: { rule: string }) => entry.rule)).toEqual(["public.quantity.present"]);
       // The resolution names it, as the request did; its fate reveals nothing of the rule.
       expect(body.explanation.resolutions).toEqual([{ rule: "secret.server-only.check", type: "acknowledge", applied: false, reason: "rule-unknown" }]);
-      const server = await (await evaluate(suite.server, "?explain=rules", { ...request, channel: "server" })).json();
+      const server = (await (await evaluate(suite.server, "?explain=rules", { ...request, channel: "server" })).json()) as any;
       expect(server.explanation.rules.map((entry: { rule: string }) => entry.rule)).toEqual(["secret.server-only.check", "public.quantity.present"]);
     });
 
@@ -79,7 +79,7 @@ for (const workers of ["0", "2"]) {
         const response = await evaluate(suite.server, query, order);
         expect(response.status).toBe(400);
         expect(response.headers.get("content-type")).toBe("application/problem+json");
-        expect((await response.json()).title).toBe("'explain' must be rules or full");
+        expect(((await response.json()) as { title: string }).title).toBe("'explain' must be rules or full");
       }
       const anonymous = await fetch(`${suite.server.url}/evaluations?explain=yes`, { method: "POST", body: JSON.stringify(order) });
       expect(anonymous.status).toBe(401);

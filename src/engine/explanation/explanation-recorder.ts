@@ -25,7 +25,21 @@ interface RuleRun {
   roots: Map<string, TraceRecord>;
 }
 
-const namesByPlan = new WeakMap<EvaluationPlan, DeclaredNames>();
+/** What explanations read of a plan, worked out on its first explanation. */
+interface PlanIndex {
+  readonly names: DeclaredNames;
+  readonly rulesById: ReadonlyMap<string, PreparedRule>;
+}
+const indexByPlan = new WeakMap<EvaluationPlan, PlanIndex>();
+
+function planIndex(plan: EvaluationPlan): PlanIndex {
+  let index = indexByPlan.get(plan);
+  if (index === undefined) {
+    index = { names: declaredNames(plan.manifestOrder, plan.fieldTypeEntities), rulesById: new Map(plan.manifestOrder.map((rule) => [rule.id, rule])) };
+    indexByPlan.set(plan, index);
+  }
+  return index;
+}
 
 /**
  * Watches one evaluation and builds its explanation: every rule of the manifest with what it did,
@@ -87,16 +101,11 @@ export class ExplanationRecorder implements EvaluationObserver {
       view: typeof request.view === "object" && request.view !== null && !Array.isArray(request.view) ? request.view : null,
     };
     const rules = this.plan.manifestOrder.map((rule) => this.ruleExplanation(rule, selection));
-    let names = namesByPlan.get(this.plan);
-    if (names === undefined) namesByPlan.set(this.plan, (names = declaredNames(this.plan.manifestOrder, this.plan.fieldTypeEntities)));
-    const explanation: Explanation = { rules, resolutions: resolutionOutcomes(request, this.rulesById(), result.findings) };
-    const unmatched = unmatchedNames(names, entity, operation);
+    const index = planIndex(this.plan);
+    const explanation: Explanation = { rules, resolutions: resolutionOutcomes(request, index.rulesById, result.findings) };
+    const unmatched = unmatchedNames(index.names, entity, operation);
     if (unmatched !== undefined) explanation.unmatched = unmatched;
     return explanation;
-  }
-
-  private rulesById(): Map<string, PreparedRule> {
-    return new Map(this.plan.manifestOrder.map((rule) => [rule.id, rule]));
   }
 
   private ruleExplanation(rule: PreparedRule, selection: SelectionRequest): RuleExplanation {
