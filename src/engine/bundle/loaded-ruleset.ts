@@ -115,7 +115,7 @@ export class LoadedRuleset {
 
   private tracedPlan(channel: Channel): TracedPlan {
     let traced = this.tracedPlans.get(channel);
-    if (!traced) this.tracedPlans.set(channel, (traced = tracedPlan(this.read.manifests[channel]!, channel, this.operators)));
+    if (!traced) this.tracedPlans.set(channel, (traced = tracedPlan(this.read.manifests[channel]!, channel, this.operators, this.options.codeGeneration ?? true)));
     return traced;
   }
 

@@ -44,6 +44,8 @@ export class EvaluationPlan {
   readonly manifestOrder: readonly PreparedRule[];
   /** The entities that bind field types, which are declared even where no rule names them. */
   readonly fieldTypeEntities: readonly string[];
+  /** How many entries the manifest's `rules` has, rules of unknown kinds included (PreparedRule.position is below it). */
+  readonly manifestRuleCount: number;
   private readonly knownEntities = new Set<string>();
   private readonly knownOperations = new Set<string>();
   /** Selections by entity, then operation: looked up for every request without building a key. */
@@ -64,10 +66,12 @@ export class EvaluationPlan {
     this.params = isJsonObject(manifest.params) ? manifest.params : {};
     this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en", codeGeneration);
     const untraced: PrepareContext = { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration };
-    // A traced plan records every node's value; only its rules' own expressions are traced.
-    const context: PrepareContext = trace === undefined ? untraced : { ...untraced, codeGeneration: false, trace };
-    const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule) => prepareRule(rule, context)).filter((rule) => rule !== undefined);
+    // A traced plan records every node's value; only its rules' own expressions are traced, as
+    // closures (readers and stores may still be generated).
+    const context: PrepareContext = trace === undefined ? untraced : { ...untraced, trace };
+    const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule, position) => prepareRule(rule, context, position)).filter((rule) => rule !== undefined);
     this.manifestOrder = [...prepared];
+    this.manifestRuleCount = Array.isArray(manifest.rules) ? manifest.rules.length : 0;
     this.fieldTypeEntities = isJsonObject(manifest.fieldTypes) ? Object.keys(manifest.fieldTypes) : [];
     prepared.sort(byPriority);
     for (const rule of prepared) {

@@ -17,6 +17,8 @@ import { VIEW_KEYS, type Place } from "./request-shape.ts";
 
 interface RuleBase {
   readonly id: string;
+  /** The rule's index in the manifest's `rules`, by which explanations keep per-rule state in arrays. */
+  readonly position: number;
   /** The rule as the manifest holds it, which explanations quote. */
   readonly source: JsonObject;
   readonly origin: string;
@@ -124,13 +126,14 @@ export function pointerPath(pointer: string): PathSegment[] {
 }
 
 /** Reads a rule for evaluation; undefined for entries that are not rules of a known kind. */
-export function prepareRule(rule: JsonValue, context: PrepareContext): PreparedRule | undefined {
+export function prepareRule(rule: JsonValue, context: PrepareContext, position = 0): PreparedRule | undefined {
   if (!isJsonObject(rule)) return undefined;
   const target = objectAt(rule.target);
   const expression = (value: JsonValue | undefined, role: string): Node => prepareExpression(value ?? null, context, role);
   const triggers = Object.hasOwn(rule, "triggers") ? rule.triggers : ["submit"];
   const base: RuleBase = {
     id: stringAt(rule.id),
+    position,
     source: rule,
     origin: stringAt(rule.origin),
     priority: isNumberValue(rule.priority) ? rule.priority! : 0,

@@ -15,9 +15,9 @@ export interface TracedPlan {
 }
 
 /** Made once per ruleset and channel, on the first `full` explanation: plain evaluations never see it. */
-export function tracedPlan(manifest: JsonObject, channel: Channel, operators: CustomOperators): TracedPlan {
+export function tracedPlan(manifest: JsonObject, channel: Channel, operators: CustomOperators, codeGeneration: boolean): TracedPlan {
   const trace = new ExpressionTrace();
-  return { plan: new EvaluationPlan(manifest, channel, operators, false, trace), trace };
+  return { plan: new EvaluationPlan(manifest, channel, operators, codeGeneration, trace), trace };
 }
 
 /**

@@ -1,11 +1,6 @@
-import { callArguments, operatorOf } from "../expression/expression-shape.ts";
 import type { JsonValue } from "../value/json-value.ts";
-import { isValueObject } from "../value/value-kind.ts";
 import type { ExplainedNode } from "./explanation.ts";
 import type { TraceRecord } from "./expression-trace.ts";
-
-/** Operators whose second argument is evaluated once per item of the first. */
-const COLLECTIONS = new Set(["all", "some", "none", "sum", "map", "filter"]);
 
 /** The node of an expression that was never evaluated. */
 export function skippedNode(expression: unknown): ExplainedNode {
@@ -14,23 +9,30 @@ export function skippedNode(expression: unknown): ExplainedNode {
 
 /** A traced evaluation as an explanation shows it: the node, its value, its arguments in order. */
 export function explainedNode(record: TraceRecord): ExplainedNode {
-  const node: ExplainedNode = { expr: record.expression as JsonValue };
+  const site = record.site;
+  const node: ExplainedNode = { expr: site.expression as JsonValue };
   if (record.error !== undefined) node.error = record.error;
   else if (record.value !== undefined) {
-    node.value = record.value.value;
-    if (record.value.truncated) node.truncated = true;
+    node.value = record.value;
+    if (record.truncated) node.truncated = true;
   }
-  const rawArgs = isValueObject(record.expression) ? callArguments(record.expression) : undefined;
+  const rawArgs = site.rawArgs;
   if (rawArgs === undefined) return node;
-  const operator = operatorOf(record.expression as Record<string, never>);
-  node.args = rawArgs.map((argument, index) => {
-    const calls = record.calls[index];
-    if (calls === undefined || calls.length === 0) return skippedNode(argument);
-    if (calls.length === 1 || operator === undefined || !COLLECTIONS.has(operator) || index !== 1) return explainedNode(calls[0]!);
-    const item = decidingItem(operator, calls);
+  const args = new Array<ExplainedNode | undefined>(rawArgs.length);
+  const children = record.children ?? [];
+  if (site.collection && children.length > 2) {
+    // The list once, then the body once per item: shown for the item that decided.
+    const items = children.filter((child) => child.index === 1);
+    const item = decidingItem(site.operator!, items);
     node.item = item;
-    return explainedNode(calls[item]!);
-  });
+    args[1] = explainedNode(items[item]!);
+    for (const child of children) if (child.index !== 1) args[child.index] = explainedNode(child);
+  } else {
+    for (const child of children) args[child.index] ??= explainedNode(child);
+    if (site.collection && children.length === 2) node.item = 0;
+  }
+  for (let index = 0; index < rawArgs.length; index++) args[index] ??= skippedNode(rawArgs[index]);
+  node.args = args as ExplainedNode[];
   return node;
 }
 
@@ -41,6 +43,6 @@ export function explainedNode(record: TraceRecord): ExplainedNode {
 function decidingItem(operator: string, calls: readonly TraceRecord[]): number {
   const wanted = operator === "all" ? false : operator === "some" || operator === "none" ? true : undefined;
   if (wanted === undefined) return 0;
-  const index = calls.findIndex((call) => call.value?.value === wanted);
+  const index = calls.findIndex((call) => call.value === wanted);
   return index === -1 ? 0 : index;
 }

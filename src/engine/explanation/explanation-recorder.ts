@@ -7,23 +7,18 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { decidingLeaves } from "./deciding-leaves.ts";
 import { explainedNode, skippedNode } from "./explained-node.ts";
 import type { ExplainedNode, Explanation, ExplainMode, RuleExplanation } from "./explanation.ts";
-import type { ExpressionTrace, TraceRecord } from "./expression-trace.ts";
+import type { ExpressionTrace, TraceRecord, TraceSink } from "./expression-trace.ts";
 import { resolutionOutcomes } from "./resolution-outcomes.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
 import { declaredNames, unmatchedNames, type DeclaredNames } from "./unmatched-names.ts";
 
-/** What a rule did while it ran, gathered from the evaluation's hooks. */
-interface RuleRun {
-  whenTrue: boolean;
-  whenFalse: boolean;
-  fired: boolean;
-  failure: string | undefined;
-  /** A rule run per item or field: the pointer of the one shown. */
-  field: string | undefined;
-  /** Once fired, later items or fields no longer replace what is shown. */
-  frozen: boolean;
-  roots: Map<string, TraceRecord>;
-}
+/** What a rule did while it ran, as bits: evaluations keep one byte per rule. */
+const STARTED = 1;
+const WHEN_TRUE = 2;
+const WHEN_FALSE = 4;
+const FIRED = 8;
+/** Once fired, later items or fields no longer replace what is shown. */
+const FROZEN = 16;
 
 /** What explanations read of a plan, worked out on its first explanation. */
 interface PlanIndex {
@@ -47,47 +42,50 @@ function planIndex(plan: EvaluationPlan): PlanIndex {
  * expressions of each rule that ran. `trace` is the tracer of the (traced) plan evaluated.
  */
 export class ExplanationRecorder implements EvaluationObserver {
-  private readonly runs = new Map<PreparedRule, RuleRun>();
+  private readonly state: Uint8Array;
+  /** Why a rule failed closed, by position; made on the first failure. */
+  private failures: (string | undefined)[] | undefined;
+  /** The item or field shown for a rule run per item or field, by position. */
+  private fields: (string | undefined)[] | undefined;
+  /** In full mode, where each rule's expressions store their traced roots, by position. */
+  private readonly sinks: (TraceSink | undefined)[] | undefined;
   /** Where a frozen rule's later evaluations are recorded, to be thrown away. */
-  private readonly discarded = new Map<string, TraceRecord>();
+  private readonly discarded: TraceSink = { roots: undefined };
 
   constructor(
     private readonly plan: EvaluationPlan,
     private readonly mode: ExplainMode,
     private readonly trace: ExpressionTrace | undefined,
-  ) {}
+  ) {
+    this.state = new Uint8Array(plan.manifestRuleCount);
+    this.sinks = trace === undefined ? undefined : new Array(plan.manifestRuleCount);
+  }
 
   ruleStarted(rule: PreparedRule): void {
-    const run: RuleRun = { whenTrue: false, whenFalse: false, fired: false, failure: undefined, field: undefined, frozen: false, roots: new Map() };
-    this.runs.set(rule, run);
-    if (this.trace !== undefined) this.trace.roots = run.roots;
+    this.state[rule.position]! |= STARTED;
+    if (this.trace !== undefined) this.trace.sink = this.sinks![rule.position] = { roots: undefined };
   }
 
   iterationStarted(rule: PreparedRule, pointer: string): void {
-    const run = this.runs.get(rule)!;
-    if (!run.frozen) run.field = pointer;
+    if ((this.state[rule.position]! & FROZEN) === 0) (this.fields ??= [])[rule.position] = pointer;
   }
 
   whenDecided(rule: PreparedRule, holds: boolean): void {
-    const run = this.runs.get(rule);
-    if (run === undefined) return;
-    if (holds) run.whenTrue = true;
-    else run.whenFalse = true;
+    this.state[rule.position]! |= holds ? WHEN_TRUE : WHEN_FALSE;
   }
 
   ruleFired(rule: PreparedRule): void {
-    const run = this.runs.get(rule)!;
-    run.fired = true;
+    const state = this.state[rule.position]!;
+    this.state[rule.position] = state | FIRED;
     // The first item or field that fired is the one shown: later ones record where nobody reads.
-    if (!run.frozen && this.trace !== undefined && run.field !== undefined) {
-      run.frozen = true;
-      this.trace.roots = this.discarded;
+    if ((state & FROZEN) === 0 && this.trace !== undefined && this.fields?.[rule.position] !== undefined) {
+      this.state[rule.position]! |= FROZEN;
+      this.trace.sink = this.discarded;
     }
   }
 
   ruleFailed(rule: PreparedRule, detail: string): void {
-    const run = this.runs.get(rule);
-    if (run !== undefined) run.failure ??= detail;
+    (this.failures ??= [])[rule.position] ??= detail;
   }
 
   explanation(request: JsonObject, result: EvaluationResult): Explanation {
@@ -109,53 +107,76 @@ export class ExplanationRecorder implements EvaluationObserver {
   }
 
   private ruleExplanation(rule: PreparedRule, selection: SelectionRequest): RuleExplanation {
-    const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status: "passed" };
-    const run = this.runs.get(rule);
-    if (run === undefined) {
-      entry.status = "not-selected";
+    const state = this.state[rule.position]!;
+    if ((state & STARTED) === 0) {
       // Selected but never run: an action after a deny (or after another action failed).
-      entry.because = notSelectedBecause(rule, selection) ?? "decision";
-      return entry;
+      return { rule: rule.id, kind: rule.kind, status: "not-selected", because: notSelectedBecause(rule, selection) ?? "decision" };
     }
-    if (run.failure !== undefined) {
+    const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status: "passed" };
+    const failure = this.failures?.[rule.position];
+    if (failure !== undefined) {
       entry.status = "error";
-      entry.message = run.failure;
-    } else if (run.fired) entry.status = "fired";
-    else if (run.whenFalse && !run.whenTrue) entry.status = "when-false";
+      entry.message = failure;
+    } else if ((state & FIRED) !== 0) entry.status = "fired";
+    else if ((state & (WHEN_TRUE | WHEN_FALSE)) === WHEN_FALSE) entry.status = "when-false";
     // The item or field whose trees are shown, or the first that fired.
-    if (run.field !== undefined && (this.mode === "full" || entry.status === "fired")) entry.field = run.field;
-    if (this.mode === "full") this.addTrees(rule, run, entry);
+    const field = this.fields?.[rule.position];
+    if (field !== undefined && (this.mode === "full" || entry.status === "fired")) entry.field = field;
+    if (this.mode === "full") this.addTrees(rule, (state & FIRED) !== 0, this.sinks![rule.position]?.roots, entry);
     return entry;
   }
 
   /** The traced expressions of a rule that ran, and the leaves that decided a false `when` or a failed `assert`. */
-  private addTrees(rule: PreparedRule, run: RuleRun, entry: RuleExplanation): void {
-    const source = rule.source;
-    const tree = (role: string, expression: JsonValue | undefined): ExplainedNode => {
-      const record = run.roots.get(role);
-      return record === undefined ? skippedNode(expression ?? null) : explainedNode(record);
+  private addTrees(rule: PreparedRule, fired: boolean, roots: Map<string, TraceRecord> | undefined, entry: RuleExplanation): void {
+    const layout = treeLayout(rule);
+    const tree = (role: string, expression: JsonValue): ExplainedNode => {
+      const record = roots?.get(role);
+      return record === undefined ? skippedNode(expression) : explainedNode(record);
     };
-    if (Object.hasOwn(source, "when")) entry.when = tree(EXPRESSION_ROLES.when, source.when);
-    switch (rule.kind) {
-      case "compute":
-        entry.assign = listAt(source.assign).map((assignment, index) => tree(EXPRESSION_ROLES.assign(index), objectAt(assignment).value));
-        break;
-      case "validation": {
-        entry.assert = tree(EXPRESSION_ROLES.assert, source.assert);
-        const args = Object.entries(objectAt(objectAt(source.finding).args));
-        if (run.fired && args.length > 0) entry.args = Object.fromEntries(args.map(([name, expression]) => [name, tree(EXPRESSION_ROLES.arg(name), expression)]));
-        break;
-      }
-      case "action":
-        if (run.fired) {
-          entry.commands = listAt(source.commands).map((command, index) => ({
-            idempotencyKey: listAt(objectAt(command).idempotencyKey).map((part, partIndex) => tree(EXPRESSION_ROLES.commandKey(index, partIndex), part)),
-            payload: Object.fromEntries(Object.entries(objectAt(objectAt(command).payload)).map(([name, value]) => [name, tree(EXPRESSION_ROLES.commandPayload(index, name), value)])),
-          }));
-        }
-        break;
+    if (layout.when !== undefined) entry.when = tree(EXPRESSION_ROLES.when, layout.when);
+    if (layout.assert !== undefined) entry.assert = tree(EXPRESSION_ROLES.assert, layout.assert);
+    if (layout.assign !== undefined) entry.assign = layout.assign.map((expression, index) => tree(EXPRESSION_ROLES.assign(index), expression));
+    if (fired && layout.args !== undefined) {
+      const args: Record<string, ExplainedNode> = {};
+      for (const [name, expression] of layout.args) args[name] = tree(EXPRESSION_ROLES.arg(name), expression);
+      entry.args = args;
+    }
+    if (fired && layout.commands !== undefined) {
+      entry.commands = layout.commands.map((command, index) => {
+        const payload: Record<string, ExplainedNode> = {};
+        for (const [name, expression] of command.payload) payload[name] = tree(EXPRESSION_ROLES.commandPayload(index, name), expression);
+        return { idempotencyKey: command.key.map((part, partIndex) => tree(EXPRESSION_ROLES.commandKey(index, partIndex), part)), payload };
+      });
     }
     if (entry.status === "when-false" && entry.when !== undefined) entry.because = decidingLeaves(entry.when, "/when");
     else if (rule.kind === "validation" && entry.status === "fired" && entry.assert !== undefined) entry.because = decidingLeaves(entry.assert, "/assert");
   }
+}
+
+/** The expressions of a rule as its manifest entry holds them, in the places a full explanation shows them. */
+interface TreeLayout {
+  readonly when: JsonValue | undefined;
+  readonly assert: JsonValue | undefined;
+  readonly assign: readonly JsonValue[] | undefined;
+  /** Finding args, shown only when the rule fired; absent when it has none. */
+  readonly args: readonly (readonly [string, JsonValue])[] | undefined;
+  readonly commands: readonly { readonly key: readonly JsonValue[]; readonly payload: readonly (readonly [string, JsonValue])[] }[] | undefined;
+}
+
+const layouts = new WeakMap<PreparedRule, TreeLayout>();
+
+function treeLayout(rule: PreparedRule): TreeLayout {
+  let layout = layouts.get(rule);
+  if (layout !== undefined) return layout;
+  const source = rule.source;
+  const args = rule.kind === "validation" ? Object.entries(objectAt(objectAt(source.finding).args)) : [];
+  layout = {
+    when: Object.hasOwn(source, "when") ? (source.when ?? null) : undefined,
+    assert: rule.kind === "validation" ? (source.assert ?? null) : undefined,
+    assign: rule.kind === "compute" ? listAt(source.assign).map((assignment) => objectAt(assignment).value ?? null) : undefined,
+    args: args.length > 0 ? args : undefined,
+    commands: rule.kind === "action" ? listAt(source.commands).map((command) => ({ key: listAt(objectAt(command).idempotencyKey), payload: Object.entries(objectAt(objectAt(command).payload)) })) : undefined,
+  };
+  layouts.set(rule, layout);
+  return layout;
 }

@@ -8,7 +8,8 @@ import type { ResolutionExplanation } from "./explanation.ts";
  * resolution is silently ignored by evaluation itself, which is what users asked to see.
  */
 export function resolutionOutcomes(request: JsonObject, rulesById: ReadonlyMap<string, PreparedRule>, findings: readonly Finding[]): ResolutionExplanation[] {
-  const given = Array.isArray(request.resolutions) ? request.resolutions : [];
+  const given = request.resolutions;
+  if (!Array.isArray(given) || given.length === 0) return [];
   const roles = new Set(actorRoles(request.actor));
   return given.map((resolution) => {
     const { rule, type } = resolution as JsonObject;
