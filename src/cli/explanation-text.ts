@@ -31,7 +31,8 @@ export function explanationLines(explanation: Explanation): string[] {
   return lines;
 }
 
-function ruleLines(rule: RuleExplanation, width: number): string[] {
+/** One rule's status line, then in `full` mode its trees, for people. */
+export function ruleLines(rule: RuleExplanation, width = rule.status.length): string[] {
   let line = `${rule.status.padEnd(width)}  ${rule.rule} (${rule.kind})`;
   if (rule.status === "not-selected") line += `: ${String(rule.because)}`;
   if (rule.status === "error") line += `: ${rule.message}`;

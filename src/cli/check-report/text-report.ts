@@ -1,3 +1,4 @@
+import { ruleLines } from "../explanation-text.ts";
 import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 import { displayPath, summaryLine, totalsOf, type FileReport } from "./file-report.ts";
 
@@ -20,6 +21,10 @@ export function textReport(reports: readonly FileReport[]): string {
     for (const test of report.tests) {
       lines.push(`  ${test.failures.length === 0 ? "PASS" : "FAIL"} ${test.name}`);
       for (const failure of test.failures) lines.push(`       ${failure}`);
+      if (test.explained !== undefined && test.explained.length > 0) {
+        lines.push("       why, for the rules whose outcome differs:");
+        for (const rule of test.explained) for (const line of ruleLines(rule)) lines.push(`         ${line}`);
+      }
     }
   }
   lines.push(summaryLine(totalsOf(reports)));

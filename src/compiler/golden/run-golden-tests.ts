@@ -2,6 +2,7 @@ import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
+import type { RuleExplanation } from "../../engine/explanation/explanation.ts";
 
 /**
  * The golden tests of a ruleset document (its `tests` member, the schema's `Test` definition). A
@@ -13,6 +14,8 @@ export interface GoldenTestOutcome {
   readonly name: string;
   /** Why the test failed; empty when it passed. */
   readonly failures: readonly string[];
+  /** For a failed test: the full explanation of each rule whose outcome differs from the expected one. */
+  readonly explained?: readonly RuleExplanation[];
 }
 
 export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefined): GoldenTestOutcome[] {
@@ -27,10 +30,54 @@ export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefi
     } catch (error) {
       return { name, failures: [`the test's request was refused: ${error instanceof Error ? error.message : String(error)}`] };
     }
-    return { name, failures: compare(result, objectAt(test.expect)) };
+    const expect = objectAt(test.expect);
+    const failures = compare(result, expect);
+    if (failures.length === 0) return { name, failures };
+    // Only a failed test is evaluated again, with its explanation.
+    const explanation = ruleset.evaluate(request, channel, { explain: "full" }).explanation!;
+    const differing = rulesThatDiffer(result, expect, ruleset.manifest(channel), explanation.rules);
+    return { name, failures, explained: explanation.rules.filter((rule) => differing.has(rule.rule)) };
   });
 }
 
+/**
+ * The rules whose outcome is not the expected one: a finding expected from a rule and not given
+ * (or not as expected), or given and not expected; for an expected effect that is missing, the
+ * rules that write its field; for commands that differ, the action rules that were selected.
+ */
+function rulesThatDiffer(result: JsonObject, expect: JsonObject, manifest: JsonObject, rules: readonly RuleExplanation[]): Set<string> {
+  const differing = new Set<string>();
+  const count = (findings: JsonValue | undefined): Map<string, number> => {
+    const counts = new Map<string, number>();
+    for (const finding of listAt(findings)) counts.set(stringAt(objectAt(finding).rule), (counts.get(stringAt(objectAt(finding).rule)) ?? 0) + 1);
+    return counts;
+  };
+  // A decision that differs: deny came from the blocking findings; a missing deny from some validation that stayed quiet.
+  if (!valuesEqual(result.decision ?? null, expect.decision ?? null)) {
+    for (const finding of listAt(result.findings)) if (objectAt(finding).blocking === true) differing.add(stringAt(objectAt(finding).rule));
+    if (result.decision === "allow") for (const rule of rules) if (rule.kind === "validation" && (rule.status === "passed" || rule.status === "when-false")) differing.add(rule.rule);
+  }
+  const actual = count(result.findings);
+  const expected = count(expect.findings);
+  for (const rule of new Set([...actual.keys(), ...expected.keys()])) if (actual.get(rule) !== expected.get(rule)) differing.add(rule);
+  for (const finding of listAt(expect.findings)) if (!matchesOne(finding, listAt(result.findings))) differing.add(stringAt(objectAt(finding).rule));
+  for (const effect of listAt(expect.effects)) {
+    if (matchesOne(effect, listAt(result.effects))) continue;
+    const wanted = objectAt(effect);
+    if (typeof wanted.rule === "string") differing.add(wanted.rule);
+    for (const rule of listAt(manifest.rules).map(objectAt)) {
+      const fields = [...listAt(rule.assign), ...listAt(rule.effects)].map((entry) => objectAt(entry).field);
+      if (fields.some((field) => valuesEqual(field ?? null, wanted.field ?? null))) differing.add(stringAt(rule.id));
+    }
+  }
+  if (Object.hasOwn(expect, "commands")) {
+    const names = listAt(result.commands).map((command) => objectAt(command).name ?? null);
+    if (!valuesEqual(names, expect.commands!)) {
+      for (const rule of rules) if (rule.kind === "action" && !(rule.status === "not-selected" && rule.because !== "decision")) differing.add(rule.rule);
+    }
+  }
+  return differing;
+}
 function compare(result: JsonObject, expect: JsonObject): string[] {
   const failures: string[] = [];
   if (!valuesEqual(result.decision ?? null, expect.decision ?? null)) failures.push(`decision is ${show(result.decision)}, expected ${show(expect.decision)}`);
