@@ -1,3 +1,5 @@
+import { ruleLines } from "../explanation-text.ts";
+import type { RuleExplanation } from "../../engine/explanation/explanation.ts";
 import { displayPath, totalsOf, type FileReport } from "./file-report.ts";
 
 /**
@@ -28,7 +30,7 @@ export function junitReport(reports: readonly FileReport[]): string {
         continue;
       }
       lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}">`);
-      lines.push(`      <failure type="GOLDEN_TEST_FAILED" message="${xml(test.failures[0]!)}">${xml(test.failures.join("\n"))}</failure>`);
+      lines.push(`      <failure type="GOLDEN_TEST_FAILED" message="${xml(test.failures[0]!)}">${xml([...test.failures, ...explainedLines(test.explained)].join("\n"))}</failure>`);
       lines.push(`    </testcase>`);
     }
     lines.push(`  </testsuite>`);
@@ -52,4 +54,10 @@ export function xml(text: string): string {
     .replaceAll("'", "&apos;")
     .replaceAll("\n", "&#10;")
     .replaceAll("\r", "&#13;");
+}
+
+/** The explanation of the rules whose outcome differs, as `check`'s text report writes it. */
+function explainedLines(explained: readonly RuleExplanation[] | undefined): string[] {
+  if (explained === undefined || explained.length === 0) return [];
+  return ["why, for the rules whose outcome differs:", ...explained.flatMap((rule) => ruleLines(rule))];
 }
