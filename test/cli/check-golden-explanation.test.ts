@@ -27,7 +27,7 @@ test("a wrong expected decision: the rule that denied is explained, with its dec
     const outcome = json.files[0].tests.find((entry: { name: string }) => entry.name.startsWith("too many items"));
     expect(outcome.explained.map((rule: { rule: string; because?: string[] }) => [rule.rule, rule.because])).toEqual([["order.quantity.max", ["/assert"]]]);
     const junit = (await runCli(["check", "--format", "junit", file])).stdout;
-    expect(junit).toContain("why, for the rules whose outcome differs:\nfired  order.quantity.max (validation)");
+    expect(junit).toContain("why, for the rules whose outcome differs:&#10;fired  order.quantity.max (validation)");
     expect(junit).toContain("lte = false   &lt;- decided");
   } finally {
     rules.remove();
