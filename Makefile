@@ -25,9 +25,13 @@ run: install
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || sudo apt-get install -y -qq chromium
 
-# The image test runs the image with podman (runc: crun refuses hybrid cgroups); both are Debian packages, installed when missing.
+# The image test runs the image with podman (runc: crun refuses hybrid cgroups) and, for a user other
+# than root, in a user namespace whose id maps newuidmap and newgidmap write (uidmap, which rootless
+# podman needs too). All are Debian packages, installed when missing; runc is in /usr/sbin, which
+# an ordinary user's PATH may lack.
 podman:
-	@(command -v podman >/dev/null 2>&1 && command -v runc >/dev/null 2>&1) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc) || sudo apt-get install -y -qq podman runc
+	@PATH="$$PATH:/usr/local/sbin:/usr/sbin:/sbin"; (command -v podman && command -v runc && command -v newuidmap && command -v newgidmap) >/dev/null 2>&1 \
+	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc uidmap) || sudo apt-get install -y -qq podman runc uidmap
 
 # The type check runs first: a type error fails the build like a failing test.
 test: install chromium podman

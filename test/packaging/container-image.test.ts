@@ -7,11 +7,12 @@ import packageJson from "../../package.json" with { type: "json" };
 import { MEDIA_TYPES, sha256 } from "../../src/packaging/oci-image-writer.ts";
 import { sharedLibraries } from "../../src/packaging/shared-libraries.ts";
 import { buildRelease } from "../support/build-release.ts";
-import { requireImageNamespace, requireTool, runInImageNamespace, spawnInImageNamespace } from "../support/image-namespace.ts";
+import { requireImageNamespace, runInImageNamespace, spawnInImageNamespace } from "../support/image-namespace.ts";
 import { logWatcher } from "../support/log-watcher.ts";
 import { IMAGE_ID } from "../support/namespace-preflight.ts";
 import { podmanSandbox } from "../support/podman-sandbox.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
+import { requireTool } from "../support/system-tool.ts";
 
 /**
  * The image `make image` writes, built twice (the same bytes both times), unpacked by hand: its
