@@ -14,7 +14,8 @@ import { runJobs, type JobOutcome, type Jobs } from "./page/run-jobs.ts";
  * The built browser module in a real headless Chromium: every golden evaluation case and every
  * interop evaluation, through the bundle and through each of its manifests, on the main thread
  * (as closures, the default) and in a module Worker (with `codeGeneration`),
- * must give exactly what the engine gives under Bun for the same input. Under Bun, patterns
+ * must give exactly what the engine gives under Bun for the same input, explanations included
+ * (each bundle's cases also with `explain: rules` and `full`). Under Bun, patterns
  * outside the linear subset run on RE2; in the page, on JavaScript.
  */
 type Source = sourceModule.JsonValue;
@@ -26,12 +27,14 @@ interface GoldenFile {
 
 function collectJobs(): Jobs {
   const sources: Source[] = [];
-  const jobs: { source: number; channel?: "server" | "client"; request: Source }[] = [];
+  const jobs: { source: number; channel?: "server" | "client"; request: Source; explain?: "rules" | "full" }[] = [];
   const add = (source: Source): number => sources.push(source) - 1;
   const throughEveryForm = (bundle: GoldenFile["bundle"] & Source, requests: { channel?: "server" | "client"; request: Source }[]): void => {
     const [whole, server, client] = [add(bundle), add(bundle.manifests.server), add(bundle.manifests.client)];
     for (const { channel, request } of requests) {
       jobs.push({ source: whole, ...(channel ? { channel } : {}), request });
+      // Explained in both modes: the same explanation as the engine under Bun.
+      for (const explain of ["rules", "full"] as const) jobs.push({ source: whole, ...(channel ? { channel } : {}), request, explain });
       jobs.push({ source: channel === "client" ? client : server, request });
       jobs.push({ source: channel === "client" ? server : client, request });
     }
@@ -148,6 +151,9 @@ describe("rule-cascade.js in headless Chromium", () => {
   test("the jobs cover the golden cases and interop vectors, results and refusals", () => {
     expect(jobs.jobs.length).toBeGreaterThan(850);
     expect(expected.filter((outcome) => "result" in outcome).length).toBeGreaterThan(700);
+    const explained = expected.filter((outcome) => "result" in outcome && outcome.result.explanation !== undefined);
+    expect(explained.length).toBeGreaterThan(200);
+    expect(explained.some((outcome) => "result" in outcome && outcome.result.explanation!.rules.some((rule) => rule.when !== undefined || rule.assert !== undefined))).toBe(true);
     expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "LOAD_FAILED").length).toBe(4);
     expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "BAD_REQUEST").length).toBeGreaterThanOrEqual(5);
   });

@@ -8,7 +8,7 @@ import type * as BrowserModule from "../../../src/browser/rule-cascade.ts";
 
 export interface Jobs {
   readonly sources: BrowserModule.JsonValue[];
-  readonly jobs: { readonly source: number; readonly channel?: BrowserModule.Channel; readonly request: BrowserModule.JsonValue }[];
+  readonly jobs: { readonly source: number; readonly channel?: BrowserModule.Channel; readonly request: BrowserModule.JsonValue; readonly explain?: BrowserModule.ExplainMode }[];
 }
 
 export type JobOutcome = { result: BrowserModule.EvaluationResult } | { error: DescribedError };
@@ -33,7 +33,7 @@ export async function runJobs(api: typeof BrowserModule, options: BrowserModule.
     const entry = loaded[job.source]!;
     if ("error" in entry) return { error: entry.error };
     try {
-      return { result: entry.ruleset.evaluate(job.request, job.channel) };
+      return { result: job.explain === undefined ? entry.ruleset.evaluate(job.request, job.channel) : entry.ruleset.evaluate(job.request, job.channel, { explain: job.explain }) };
     } catch (error) {
       return { error: describeError(error) };
     }
