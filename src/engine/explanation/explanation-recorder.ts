@@ -67,7 +67,11 @@ export class ExplanationRecorder implements EvaluationObserver {
   }
 
   iterationStarted(rule: PreparedRule, pointer: string): void {
-    if ((this.state[rule.position]! & FROZEN) === 0) (this.fields ??= [])[rule.position] = pointer;
+    if ((this.state[rule.position]! & FROZEN) !== 0) return;
+    (this.fields ??= [])[rule.position] = pointer;
+    // Each item or field starts with no trees: what is shown all comes from the one named.
+    const sink = this.sinks?.[rule.position];
+    if (sink !== undefined) sink.roots = undefined;
   }
 
   whenDecided(rule: PreparedRule, holds: boolean): void {

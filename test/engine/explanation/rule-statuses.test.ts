@@ -127,6 +127,19 @@ test("the consistency check catches a wrong value: a mutated node or leaf is rep
   ]);
 });
 
+test("a rule run per field shows the trees of one field only: the last one, or the first that fired", () => {
+  const perField = LoadedRuleset.fromManifest({
+    ...manifest("server", [validation("v.money", { target: { type: "Money" }, when: { op: "exists", args: [{ var: "value" }] }, assert: { op: "gte", args: [{ var: "value" }, 0] } })]),
+    fieldTypes: { Order: { "/a": "Money", "/b": "Money", "/c": "Money" } },
+  });
+  const quiet = perField.evaluate({ entity: "Order", operation: "create", data: { a: 5, b: 7 } }, "server", { explain: "full" }).explanation!.rules[0]!;
+  // /c is last: absent, so its `when` is false and no assertion of another field is shown with it.
+  expect(quiet).toMatchObject({ status: "passed", field: "/c", when: { value: false } });
+  expect(quiet.assert).toEqual({ expr: { op: "gte", args: [{ var: "value" }, 0] }, skipped: true });
+  const fired = perField.evaluate({ entity: "Order", operation: "create", data: { a: 5, b: -7, c: -1 } }, "server", { explain: "full" }).explanation!.rules[0]!;
+  expect(fired).toMatchObject({ status: "fired", field: "/b", when: { value: true }, assert: { value: false, args: [{ value: -7 }, { value: 0 }] } });
+});
+
 test("collections show the item that decided; long values are cut and say so", () => {
   const items = Array.from({ length: 60 }, (_, index) => ({ amount: index === 7 ? -1 : index + 1, note: "x".repeat(index === 0 ? 300 : 1) }));
   const collections = LoadedRuleset.fromManifest(manifest("server", [validation("v.items", { assert: { op: "all", args: [{ var: "data.items" }, { op: "gt", args: [{ var: "item.amount" }, 0] }] } })]));
