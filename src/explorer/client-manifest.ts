@@ -19,9 +19,16 @@ export interface ManifestRule {
   readonly triggers?: readonly string[];
   readonly severity?: string;
   readonly forEach?: string;
+  readonly when?: JsonValue;
+  readonly assert?: JsonValue;
   readonly finding?: { readonly code: string; readonly message: string };
-  readonly assign?: readonly { readonly field: string }[];
+  /** `default` (the engine's default) assigns only a field that is missing or null; `always` assigns in any case. */
+  readonly assign?: readonly { readonly field: string; readonly mode?: string; readonly value?: JsonValue }[];
   readonly effects?: readonly { readonly field: string; readonly set: JsonObject }[];
+  /** A warning with `required` blocks until the request acknowledges it. */
+  readonly acknowledgement?: string;
+  /** An error the request may accept the risk of: by whom, and whether a justification is needed (`required`, the default, or `none`). */
+  readonly acceptance?: { readonly allowed?: boolean; readonly roles?: readonly string[]; readonly justification?: string };
   readonly origin?: string;
 }
 
@@ -65,4 +72,26 @@ export function messageIn(manifest: ClientManifest, locale: string, key: string)
     if (text !== undefined) return { text, from: tag };
   }
   return undefined;
+}
+
+/** A resolution the request can give for a rule's finding (`resolutions` of POST /evaluations). */
+export type ResolutionType = "acknowledge" | "accept-risk";
+
+export interface ResolvableRule {
+  readonly rule: ManifestRule;
+  readonly type: ResolutionType;
+}
+
+/**
+ * The resolutions a request may try, rule by rule in manifest order: `acknowledge` for a validation
+ * rule whose acknowledgement is required, `accept-risk` for one whose acceptance is allowed.
+ */
+export function resolvableRules(manifest: ClientManifest): ResolvableRule[] {
+  const resolvable: ResolvableRule[] = [];
+  for (const rule of manifest.rules) {
+    if (rule.kind !== "validation") continue;
+    if (rule.acknowledgement === "required") resolvable.push({ rule, type: "acknowledge" });
+    if (rule.acceptance?.allowed === true) resolvable.push({ rule, type: "accept-risk" });
+  }
+  return resolvable;
 }

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from "../browser/rule-cascade.ts";
-import { PLACE_LEVELS, type PlaceLevel } from "./client-manifest.ts";
+import { PLACE_LEVELS, type PlaceLevel, type ResolutionType } from "./client-manifest.ts";
 
 /** The JSON members of the form, each typed in its own editor. */
 export const JSON_MEMBERS = ["data", "original", "actor", "ctx"] as const;
@@ -13,6 +13,15 @@ export interface RequestForm {
   readonly trigger: string;
   readonly view: Readonly<Record<PlaceLevel, string>>;
   readonly json: Readonly<Record<JsonMember, string>>;
+  /** The resolutions ticked in the form, in its order; an empty justification is left out. */
+  readonly resolutions: readonly ResolutionChoice[];
+}
+
+/** One resolution the form gives: a rule, how its finding is resolved, and why (for accept-risk). */
+export interface ResolutionChoice {
+  readonly rule: string;
+  readonly type: ResolutionType;
+  readonly justification: string;
 }
 
 /** A member the user typed that cannot be sent, and why, in words for them. */
@@ -70,5 +79,8 @@ export function buildRequest(form: RequestForm): BuiltRequest {
   const view: JsonObject = {};
   for (const level of PLACE_LEVELS) if (form.view[level].trim() !== "") view[level] = form.view[level].trim();
   if (Object.keys(view).length > 0) request.view = view;
+  if (form.resolutions.length > 0) {
+    request.resolutions = form.resolutions.map(({ rule, type, justification }): JsonObject => (justification.trim() === "" ? { rule, type } : { rule, type, justification: justification.trim() }));
+  }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, request };
 }

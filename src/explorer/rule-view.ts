@@ -1,16 +1,49 @@
 import { messageIn, ruleFields, type ClientManifest, type ManifestRule } from "./client-manifest.ts";
 import { h, type Child } from "./dom.ts";
+import { expressionText } from "./expression-text.ts";
 import { groupRulesByPlace, type PlaceGroup } from "./rule-places.ts";
 
 const HEADING = ["h3", "h4", "h5", "h6"] as const;
 
-/** What a state or compute rule does, in a line: the values it computes or the properties it sets. */
+/** What a state or compute rule does: the values it computes (and how) or the properties it sets. */
 function ruleOutcome(rule: ManifestRule): Child {
-  if (rule.assign) return h("p", { class: "rule-outcome" }, "Computes ", ...rule.assign.flatMap((assignment, index) => [index > 0 ? ", " : "", h("code", {}, assignment.field)]));
+  if (rule.assign) {
+    return h(
+      "ul",
+      { class: "rule-outcome" },
+      ...rule.assign.map((assignment) =>
+        h(
+          "li",
+          {},
+          "Computes ",
+          h("code", {}, assignment.field),
+          " = ",
+          assignment.value === undefined ? "" : h("code", { class: "condition" }, expressionText(assignment.value)),
+          h("span", { class: "hint" }, (assignment.mode ?? "default") === "default" ? " (only when the field is missing)" : " (always)"),
+        ),
+      ),
+    );
+  }
   if (rule.effects) {
     return h("p", { class: "rule-outcome" }, "Sets ", ...rule.effects.flatMap((effect, index) => [index > 0 ? "; " : "", h("code", {}, effect.field), " ", Object.entries(effect.set).map(([name, value]) => `${name} = ${JSON.stringify(value)}`).join(", ")]));
   }
   return null;
+}
+
+/** A condition of the rule, as readable text. */
+function condition(expression: ManifestRule["when"]): Child {
+  return expression === undefined ? undefined : h("code", { class: "condition" }, expressionText(expression));
+}
+
+/** How the rule's finding may be resolved, in words. */
+function resolutionText(rule: ManifestRule): string | undefined {
+  const ways: string[] = [];
+  if (rule.acknowledgement === "required") ways.push("blocks until acknowledged");
+  if (rule.acceptance?.allowed === true) {
+    const roles = rule.acceptance.roles ?? [];
+    ways.push(`its risk may be accepted${roles.length > 0 ? ` by ${roles.join(" or ")}` : ""}${(rule.acceptance.justification ?? "required") === "none" ? "" : " with a justification"}`);
+  }
+  return ways.length === 0 ? undefined : ways.join("; ");
 }
 
 function definition(term: string, value: Child | readonly Child[]): Child[] {
@@ -52,6 +85,9 @@ function ruleCard(rule: ManifestRule, manifest: ClientManifest, locales: readonl
       ...definition("Operations", rule.operations.join(", ")),
       ...definition("Triggers", (rule.triggers ?? ["submit"]).join(", ")),
       ...definition("Fields", fields.flatMap((field, index) => [index > 0 ? ", " : "", h("code", {}, field)])),
+      ...definition("When", condition(rule.when)),
+      ...definition("Asserts", condition(rule.assert)),
+      ...definition("Resolution", resolutionText(rule)),
       ...definition("Code", rule.finding && h("code", {}, rule.finding.code)),
       ...definition("From", rule.origin),
     ),

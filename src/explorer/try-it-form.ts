@@ -3,8 +3,10 @@ import { manifestLocales, PLACE_LEVELS, type ClientManifest, type PlaceLevel } f
 import { CurlView } from "./curl-view.ts";
 import { h, labelled, selectOf, uniqueId, withSuggestions } from "./dom.ts";
 import { buildRequest, JSON_MEMBERS, type FormProblem, type JsonMember, type RequestForm } from "./evaluation-request.ts";
+import { ResolutionsEditor } from "./resolutions-editor.ts";
 import { resultView, type ResultMarks } from "./result-view.ts";
 import { ServerCheck } from "./server-check.ts";
+import { WhyView } from "./why-view.ts";
 
 const TRIGGERS = ["load", "change", "blur", "submit"];
 
@@ -54,6 +56,8 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
   const marks: ResultMarks = { placeOfRule: (ruleId) => placeOfRule.get(ruleId) };
   const serverCheck = new ServerCheck(new Set(placeOfRule.keys()));
   const curl = new CurlView();
+  const why = new WhyView(manifest);
+  const resolutions = new ResolutionsEditor(manifest);
   const clientOutput = h("div", { class: "client-output", "aria-live": "polite" });
 
   const formValues = (): RequestForm => ({
@@ -63,6 +67,7 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
     trigger: trigger.value,
     view: Object.fromEntries(PLACE_LEVELS.map((level) => [level, view[level].value])) as Record<PlaceLevel, string>,
     json: Object.fromEntries(JSON_MEMBERS.map((member) => [member, editors[member].value])) as Record<JsonMember, string>,
+    resolutions: resolutions.choices(),
   });
 
   const showProblems = (problems: readonly FormProblem[]): void => {
@@ -78,19 +83,25 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
     const built = buildRequest(formValues());
     showProblems(built.ok ? [] : built.problems);
     if (!built.ok) {
-      clientOutput.replaceChildren(h("p", { class: "error" }, "The request cannot be evaluated: ", built.problems.map((problem) => problem.message).join("; ")));
+      const problems = built.problems.map((problem) => problem.message).join("; ");
+      clientOutput.replaceChildren(h("p", { class: "error" }, "The request cannot be evaluated: ", problems));
+      why.unavailable("Nothing to explain until the request can be evaluated.");
+      serverCheck.invalid(problems);
       curl.show(undefined);
       return;
     }
     const body: JsonObject = { ruleset: manifest.id, version: manifest.version, channel: "server", ...built.request };
     let result: EvaluationResult | undefined;
     try {
-      result = ruleset.evaluate(built.request, "client");
+      // The client channel's explanation names client rules only, which is what a public page may show.
+      result = ruleset.evaluate(built.request, "client", { explain: "full" });
       clientOutput.replaceChildren(resultView(result, marks));
+      why.show(result, built.request);
     } catch (error) {
       // A request the server would refuse with 400 is refused here with the same title.
       const message = error instanceof RequestShapeError ? `The server would refuse this request: ${error.message}` : `The evaluation failed: ${error instanceof Error ? error.message : String(error)}`;
       clientOutput.replaceChildren(h("p", { class: "error", role: "alert" }, message));
+      why.unavailable("Nothing to explain: the request was not evaluated.");
     }
     serverCheck.update(body, result, marks);
     curl.show(body);
@@ -118,6 +129,7 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
     ...JSON_MEMBERS.map((member) =>
       h("div", { class: `control json-control json-${member}` }, h("label", { for: (editors[member].id = uniqueId(member)) }, `${member} (JSON object${member === "data" ? "" : ", optional"})`), editors[member], errors[member]),
     ),
+    resolutions.element,
     serverCheck.tokenControl,
   );
   form.addEventListener("input", evaluate);
@@ -134,7 +146,7 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
       "div",
       { class: "try-layout" },
       form,
-      h("div", { class: "answers" }, h("section", { class: "client-result", "aria-labelledby": "client-result-heading" }, h("h3", { id: "client-result-heading" }, "In this page (client manifest)"), clientOutput), serverCheck.element),
+      h("div", { class: "answers" }, h("section", { class: "client-result", "aria-labelledby": "client-result-heading" }, h("h3", { id: "client-result-heading" }, "In this page (client manifest)"), clientOutput), serverCheck.element, why.element),
     ),
     curl.element,
   );

@@ -7,6 +7,7 @@ const form = (changes: Partial<Omit<RequestForm, "json">> & { json?: Partial<Req
   locale: "",
   trigger: "",
   view: { page: "", screen: "", section: "", component: "" },
+  resolutions: [],
   ...changes,
   json: { data: "{}", original: "", actor: "", ctx: "", ...changes.json },
 });
@@ -29,4 +30,22 @@ test("malformed JSON says which member and where; a member that is not an object
   ]);
   expect(built.problems[1]!.message).toStartWith("data is not valid JSON: ");
   expect(built.problems[2]!.message).toBe("actor must be a JSON object ({ ... }), not a list");
+});
+
+test("ticked resolutions become the request's resolutions, a justification only when one was typed", () => {
+  const built = buildRequest(
+    form({
+      resolutions: [
+        { rule: "transfer.reference.present", type: "acknowledge", justification: "" },
+        { rule: "transfer.amount.limit", type: "accept-risk", justification: "  Board decision 2026-02-26 " },
+        { rule: "transfer.other.limit", type: "accept-risk", justification: " " },
+      ],
+    }),
+  );
+  expect(built.ok && built.request.resolutions).toEqual([
+    { rule: "transfer.reference.present", type: "acknowledge" },
+    { rule: "transfer.amount.limit", type: "accept-risk", justification: "Board decision 2026-02-26" },
+    { rule: "transfer.other.limit", type: "accept-risk" },
+  ]);
+  expect(buildRequest(form()).ok && "resolutions" in (buildRequest(form()) as { request: object }).request).toBe(false);
 });
