@@ -10,6 +10,8 @@ export function skippedNode(expression: unknown): ExplainedNode {
 /** A traced evaluation as an explanation shows it: the node, its value, its arguments in order. */
 export function explainedNode(record: TraceRecord): ExplainedNode {
   const site = record.site;
+  // Most nodes are leaves with a value that was not cut: one object of one shape.
+  if (site.rawArgs === undefined && record.error === undefined && record.value !== undefined && !record.truncated) return { expr: site.expression as JsonValue, value: record.value };
   const node: ExplainedNode = { expr: site.expression as JsonValue };
   if (record.error !== undefined) node.error = record.error;
   else if (record.value !== undefined) {

@@ -6,8 +6,8 @@ import { listAt, objectAt } from "../value/json-access.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { decidingLeaves } from "./deciding-leaves.ts";
 import { explainedNode, skippedNode } from "./explained-node.ts";
-import type { ExplainedNode, Explanation, ExplainMode, RuleExplanation } from "./explanation.ts";
-import type { ExpressionTrace, TraceRecord, TraceSink } from "./expression-trace.ts";
+import type { ExplainedNode, Explanation, ExplainMode, NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
+import { rootOf, type ExpressionTrace, type TraceSink } from "./expression-trace.ts";
 import { resolutionOutcomes } from "./resolution-outcomes.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
 import { declaredNames, unmatchedNames, type DeclaredNames } from "./unmatched-names.ts";
@@ -25,6 +25,24 @@ interface PlanIndex {
   readonly names: DeclaredNames;
   readonly rulesById: ReadonlyMap<string, PreparedRule>;
 }
+/**
+ * The entries that say only a status (and why not selected): the same for every evaluation, so
+ * made once per rule and shared, frozen, by the explanations that hold them.
+ */
+const sharedEntries = new WeakMap<PreparedRule, Map<string, RuleExplanation>>();
+
+function sharedEntry(rule: PreparedRule, status: RuleStatus, because: NotSelectedReason | undefined): RuleExplanation {
+  let entries = sharedEntries.get(rule);
+  if (entries === undefined) sharedEntries.set(rule, (entries = new Map()));
+  const key = because === undefined ? status : `${status} ${because}`;
+  let entry = entries.get(key);
+  if (entry === undefined) {
+    entry = Object.freeze(because === undefined ? { rule: rule.id, kind: rule.kind, status } : { rule: rule.id, kind: rule.kind, status, because });
+    entries.set(key, entry);
+  }
+  return entry;
+}
+
 const indexByPlan = new WeakMap<EvaluationPlan, PlanIndex>();
 
 function planIndex(plan: EvaluationPlan): PlanIndex {
@@ -114,27 +132,26 @@ export class ExplanationRecorder implements EvaluationObserver {
     const state = this.state[rule.position]!;
     if ((state & STARTED) === 0) {
       // Selected but never run: an action after a deny (or after another action failed).
-      return { rule: rule.id, kind: rule.kind, status: "not-selected", because: notSelectedBecause(rule, selection) ?? "decision" };
+      return sharedEntry(rule, "not-selected", notSelectedBecause(rule, selection) ?? "decision");
     }
-    const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status: "passed" };
     const failure = this.failures?.[rule.position];
-    if (failure !== undefined) {
-      entry.status = "error";
-      entry.message = failure;
-    } else if ((state & FIRED) !== 0) entry.status = "fired";
-    else if ((state & (WHEN_TRUE | WHEN_FALSE)) === WHEN_FALSE) entry.status = "when-false";
+    const status: RuleStatus = failure !== undefined ? "error" : (state & FIRED) !== 0 ? "fired" : (state & (WHEN_TRUE | WHEN_FALSE)) === WHEN_FALSE ? "when-false" : "passed";
     // The item or field whose trees are shown, or the first that fired.
     const field = this.fields?.[rule.position];
-    if (field !== undefined && (this.mode === "full" || entry.status === "fired")) entry.field = field;
+    const shownField = field !== undefined && (this.mode === "full" || status === "fired") ? field : undefined;
+    if (this.mode === "rules" && failure === undefined && shownField === undefined) return sharedEntry(rule, status, undefined);
+    const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status };
+    if (failure !== undefined) entry.message = failure;
+    if (shownField !== undefined) entry.field = shownField;
     if (this.mode === "full") this.addTrees(rule, (state & FIRED) !== 0, this.sinks![rule.position]?.roots, entry);
     return entry;
   }
 
   /** The traced expressions of a rule that ran, and the leaves that decided a false `when` or a failed `assert`. */
-  private addTrees(rule: PreparedRule, fired: boolean, roots: Map<string, TraceRecord> | undefined, entry: RuleExplanation): void {
+  private addTrees(rule: PreparedRule, fired: boolean, roots: TraceSink["roots"], entry: RuleExplanation): void {
     const layout = treeLayout(rule);
     const tree = (role: string, expression: JsonValue): ExplainedNode => {
-      const record = roots?.get(role);
+      const record = rootOf(roots, role);
       return record === undefined ? skippedNode(expression) : explainedNode(record);
     };
     if (layout.when !== undefined) entry.when = tree(EXPRESSION_ROLES.when, layout.when);

@@ -40,9 +40,19 @@ export interface TraceRecord {
 
 const ROOT_SITE: TraceSite = { expression: null, rawArgs: undefined, operator: undefined, collection: false };
 
-/** Where the expressions of the rule being explained store their root records, by role. */
+/**
+ * Where the expressions of the rule being explained store their root records: role and record
+ * in turn, in the order they ran (a rule has a few; a list is cheaper than a map per rule).
+ */
 export interface TraceSink {
-  roots: Map<string, TraceRecord> | undefined;
+  roots: (string | TraceRecord)[] | undefined;
+}
+
+/** The last root recorded for a role. */
+export function rootOf(roots: readonly (string | TraceRecord)[] | undefined, role: string): TraceRecord | undefined {
+  if (roots === undefined) return undefined;
+  for (let i = roots.length - 2; i >= 0; i -= 2) if (roots[i] === role) return roots[i + 1] as TraceRecord;
+  return undefined;
 }
 
 /**
@@ -87,7 +97,7 @@ export class ExpressionTrace implements NodeTracer {
       } finally {
         this.open = undefined;
         const record = holder.children?.[0];
-        if (record !== undefined) (this.sink.roots ??= new Map()).set(role, record);
+        if (record !== undefined) (this.sink.roots ??= []).push(role, record);
       }
     };
   }
