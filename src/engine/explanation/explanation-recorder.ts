@@ -6,11 +6,12 @@ import { listAt, objectAt } from "../value/json-access.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { decidingLeaves } from "./deciding-leaves.ts";
 import { explainedNode, skippedNode } from "./explained-node.ts";
-import type { ExplainedNode, Explanation, ExplainMode, NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
+import type { ExplainedNode, Explanation, ExplainMode, RuleExplanation, RuleStatus } from "./explanation.ts";
 import { rootOf, type ExpressionTrace, type TraceSink } from "./expression-trace.ts";
 import { resolutionOutcomes } from "./resolution-outcomes.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
-import { declaredNames, unmatchedNames, type DeclaredNames } from "./unmatched-names.ts";
+import { unmatchedNames } from "./unmatched-names.ts";
+import { PlanIndex } from "./plan-index.ts";
 
 /** What a rule did while it ran, as bits: evaluations keep one byte per rule. */
 const STARTED = 1;
@@ -19,40 +20,6 @@ const WHEN_FALSE = 4;
 const FIRED = 8;
 /** Once fired, later items or fields no longer replace what is shown. */
 const FROZEN = 16;
-
-/** What explanations read of a plan, worked out on its first explanation. */
-interface PlanIndex {
-  readonly names: DeclaredNames;
-  readonly rulesById: ReadonlyMap<string, PreparedRule>;
-}
-/**
- * The entries that say only a status (and why not selected): the same for every evaluation, so
- * made once per rule and shared, frozen, by the explanations that hold them.
- */
-const sharedEntries = new WeakMap<PreparedRule, Map<string, RuleExplanation>>();
-
-function sharedEntry(rule: PreparedRule, status: RuleStatus, because: NotSelectedReason | undefined): RuleExplanation {
-  let entries = sharedEntries.get(rule);
-  if (entries === undefined) sharedEntries.set(rule, (entries = new Map()));
-  const key = because === undefined ? status : `${status} ${because}`;
-  let entry = entries.get(key);
-  if (entry === undefined) {
-    entry = Object.freeze(because === undefined ? { rule: rule.id, kind: rule.kind, status } : { rule: rule.id, kind: rule.kind, status, because });
-    entries.set(key, entry);
-  }
-  return entry;
-}
-
-const indexByPlan = new WeakMap<EvaluationPlan, PlanIndex>();
-
-function planIndex(plan: EvaluationPlan): PlanIndex {
-  let index = indexByPlan.get(plan);
-  if (index === undefined) {
-    index = { names: declaredNames(plan.manifestOrder, plan.fieldTypeEntities), rulesById: new Map(plan.manifestOrder.map((rule) => [rule.id, rule])) };
-    indexByPlan.set(plan, index);
-  }
-  return index;
-}
 
 /**
  * Watches one evaluation and builds its explanation: every rule of the manifest with what it did,
@@ -113,33 +80,40 @@ export class ExplanationRecorder implements EvaluationObserver {
   explanation(request: JsonObject, result: EvaluationResult): Explanation {
     const entity = request.entity as string;
     const operation = request.operation as string;
-    const selection: SelectionRequest = {
-      entity,
-      operation,
-      channel: this.plan.channel,
-      trigger: request.trigger,
-      view: typeof request.view === "object" && request.view !== null && !Array.isArray(request.view) ? request.view : null,
-    };
-    const rules = this.plan.manifestOrder.map((rule) => this.ruleExplanation(rule, selection));
-    const index = planIndex(this.plan);
+    const index = PlanIndex.of(this.plan);
+    const order = this.plan.manifestOrder;
+    const rules = new Array<RuleExplanation>(order.length);
+    let selection: SelectionRequest | undefined;
+    for (let i = 0; i < order.length; i++) {
+      const rule = order[i]!;
+      if ((this.state[rule.position]! & STARTED) !== 0) rules[i] = this.ranEntry(rule, index);
+      else {
+        selection ??= {
+          entity,
+          operation,
+          channel: this.plan.channel,
+          trigger: request.trigger,
+          view: typeof request.view === "object" && request.view !== null && !Array.isArray(request.view) ? request.view : null,
+        };
+        // Selected but never run: an action after a deny (or after another action failed).
+        rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
+      }
+    }
     const explanation: Explanation = { rules, resolutions: resolutionOutcomes(request, index.rulesById, result.findings) };
     const unmatched = unmatchedNames(index.names, entity, operation);
     if (unmatched !== undefined) explanation.unmatched = unmatched;
     return explanation;
   }
 
-  private ruleExplanation(rule: PreparedRule, selection: SelectionRequest): RuleExplanation {
+  /** The entry of a rule that ran: its status, and in `full` mode its trees. */
+  private ranEntry(rule: PreparedRule, index: PlanIndex): RuleExplanation {
     const state = this.state[rule.position]!;
-    if ((state & STARTED) === 0) {
-      // Selected but never run: an action after a deny (or after another action failed).
-      return sharedEntry(rule, "not-selected", notSelectedBecause(rule, selection) ?? "decision");
-    }
     const failure = this.failures?.[rule.position];
     const status: RuleStatus = failure !== undefined ? "error" : (state & FIRED) !== 0 ? "fired" : (state & (WHEN_TRUE | WHEN_FALSE)) === WHEN_FALSE ? "when-false" : "passed";
     // The item or field whose trees are shown, or the first that fired.
     const field = this.fields?.[rule.position];
     const shownField = field !== undefined && (this.mode === "full" || status === "fired") ? field : undefined;
-    if (this.mode === "rules" && failure === undefined && shownField === undefined) return sharedEntry(rule, status, undefined);
+    if (this.mode === "rules" && failure === undefined && shownField === undefined) return index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">);
     const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status };
     if (failure !== undefined) entry.message = failure;
     if (shownField !== undefined) entry.field = shownField;

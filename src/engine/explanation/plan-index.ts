@@ -1,0 +1,41 @@
+import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
+import type { PreparedRule } from "../evaluation/prepared-rule.ts";
+import type { NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
+import { declaredNames, type DeclaredNames } from "./unmatched-names.ts";
+
+/**
+ * What explanations read of a plan, worked out on its first explanation: the declared names, the
+ * rules by id, and the entries that say only a status (or why a rule was not selected). Those are
+ * the same for every evaluation, so each is made once and shared, frozen, by every explanation
+ * that holds it.
+ */
+export class PlanIndex {
+  readonly names: DeclaredNames;
+  readonly rulesById: ReadonlyMap<string, PreparedRule>;
+  /** By rule position: entries by status, or by reason for `not-selected` (the two sets of words do not meet). */
+  private readonly entries: (Record<string, RuleExplanation> | undefined)[];
+
+  private constructor(plan: EvaluationPlan) {
+    this.names = declaredNames(plan.manifestOrder, plan.fieldTypeEntities);
+    this.rulesById = new Map(plan.manifestOrder.map((rule) => [rule.id, rule]));
+    this.entries = new Array(plan.manifestRuleCount);
+  }
+
+  static of(plan: EvaluationPlan): PlanIndex {
+    let index = indexes.get(plan);
+    if (index === undefined) indexes.set(plan, (index = new PlanIndex(plan)));
+    return index;
+  }
+
+  statusEntry(rule: PreparedRule, status: Exclude<RuleStatus, "not-selected">): RuleExplanation {
+    const entries = (this.entries[rule.position] ??= Object.create(null) as Record<string, RuleExplanation>);
+    return (entries[status] ??= Object.freeze({ rule: rule.id, kind: rule.kind, status }));
+  }
+
+  notSelectedEntry(rule: PreparedRule, because: NotSelectedReason): RuleExplanation {
+    const entries = (this.entries[rule.position] ??= Object.create(null) as Record<string, RuleExplanation>);
+    return (entries[because] ??= Object.freeze({ rule: rule.id, kind: rule.kind, status: "not-selected", because }));
+  }
+}
+
+const indexes = new WeakMap<EvaluationPlan, PlanIndex>();
