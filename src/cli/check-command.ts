@@ -24,13 +24,14 @@ const FORMATS: Record<string, (reports: readonly FileReport[], failed: boolean) 
 };
 
 /**
- * `rule-server check <file|dir>... [--format text|json|github|junit] [--json]`: every load check
- * of the named rulesets (and of the rulesets and bundles in the named directories) and their
- * golden tests, run with the conformance operators registered. Exit status 1 on any problem or
- * failed test, and when the paths hold no ruleset at all, for CI.
+ * `rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict]`: every
+ * load check of the named rulesets (and of the rulesets and bundles in the named directories) and
+ * their golden tests, run with the conformance operators registered, and the warnings of rules
+ * that load but can never be right. Exit status 1 on any problem or failed test, and when the
+ * paths hold no ruleset at all, for CI; warnings alone leave it 0, unless `--strict` makes them problems.
  */
 export function runCheckCommand(args: readonly string[]): number {
-  const parsed = parseCommandArguments("check", args, { flags: ["--json"], options: ["--format"] });
+  const parsed = parseCommandArguments("check", args, { flags: ["--json", "--strict"], options: ["--format"] });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
   const format = parsed.flags.has("--json") ? "json" : (parsed.options.get("--format") ?? "text");
   const write = FORMATS[format];
@@ -54,7 +55,8 @@ export function runCheckCommand(args: readonly string[]): number {
     if (!read) directories.set(directory, (read = readRulesDirectory(directory)));
     return read;
   };
-  const reports = files.map((file) => checkFile(file, directoryOf));
+  const strict = parsed.flags.has("--strict");
+  const reports = files.map((file) => checkFile(file, directoryOf, strict));
   for (const directory of directories.values()) {
     for (const problem of repeatedIdProblems(directory.sources)) {
       const report = reports.find((candidate) => candidate.file === problem.file);
@@ -66,17 +68,19 @@ export function runCheckCommand(args: readonly string[]): number {
   return failed ? 1 : 0;
 }
 
-function checkFile(file: string, directoryOf: (file: string) => RulesDirectory): FileReport {
+/** One file's report; with `strict`, its warnings are reported as its problems. */
+function checkFile(file: string, directoryOf: (file: string) => RulesDirectory, strict: boolean): FileReport {
   const kind = ruleFileKind(basename(file));
   if (kind === "bundle") return checkBundle(file);
   const compilation = compileSourceFile(file, directoryOf(file));
-  if (!compilation.ok) return { file, ruleset: compilation.source.id, problems: compilation.problems, tests: [] };
+  if (!compilation.ok) return { file, ruleset: compilation.source.id, problems: compilation.problems, warnings: [], tests: [] };
   const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, customOperatorsFrom(conformanceOperators));
   const tests = runGoldenTests(ruleset, objectAt(compilation.source.document).tests);
-  return { file, ruleset: ruleset.id, problems: [], tests };
+  const warnings = [...compilation.warnings];
+  return strict ? { file, ruleset: ruleset.id, problems: warnings, warnings: [], tests } : { file, ruleset: ruleset.id, problems: [], warnings, tests };
 }
 
 function checkBundle(file: string): FileReport {
   const read = readBundleFile(file);
-  return read.ok ? { file, ruleset: read.ruleset.id, problems: [], tests: [] } : { file, problems: read.problems, tests: [] };
+  return read.ok ? { file, ruleset: read.ruleset.id, problems: [], warnings: [], tests: [] } : { file, problems: read.problems, warnings: [], tests: [] };
 }

@@ -1,4 +1,5 @@
 import { dirname, resolve } from "node:path";
+import type { CheckWarning } from "../compiler/checks/check-warnings.ts";
 import type { SchemaLoader } from "../compiler/checks/schema-file.ts";
 import { compileRuleset, type CompiledRuleset } from "../compiler/compile-ruleset.ts";
 import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
@@ -30,14 +31,20 @@ export function readRulesDirectory(directory: string): RulesDirectory {
   };
 }
 
-export type SourceCompilation = { ok: true; source: SourceFile; compiled: CompiledRuleset } | { ok: false; source: SourceFile; problems: LoadProblem[] };
+/**
+ * A compiled source file, with the warnings of its rules (each naming its file: this one, or a
+ * schema file), which never make it fail; or the problems that refuse it.
+ */
+export type SourceCompilation =
+  | { ok: true; source: SourceFile; compiled: CompiledRuleset; warnings: CheckWarning[] }
+  | { ok: false; source: SourceFile; problems: LoadProblem[] };
 
 export function compileSourceFile(file: string, directory: RulesDirectory = readRulesDirectory(dirname(file))): SourceCompilation {
   const source = directory.sources.find((candidate) => resolve(candidate.file) === resolve(file)) ?? readSourceFile(file);
   if (source.document === undefined || source.problems.length > 0) return { ok: false, source, problems: [...source.problems] };
   try {
     const compiled = compileRuleset(source.document, { resolver: directory.resolver, loadSchema: directory.loadSchema, sources: directory.documentSources });
-    return { ok: true, source, compiled };
+    return { ok: true, source, compiled, warnings: compiled.warnings.map((warning) => ({ ...warning, file: warning.file ?? file })) };
   } catch (error) {
     if (error instanceof LoadError) return { ok: false, source, problems: error.problems.map((problem) => ({ ...problem, file: problem.file ?? file })) };
     throw error;

@@ -1,9 +1,11 @@
 /** The usage of each command, printed by `rule-server <command> --help`, and of all by `rule-server help`. */
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   serve: `  rule-server [serve]              serve the rulesets of RULES_DIR (see README.md)\n`,
-  check: `  rule-server check <file|dir>... [--format text|json|github|junit] [--json]
+  check: `  rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict]
                                    run every load check and golden test; exit 1 on any problem
-                                   or when the paths hold no ruleset (--json is --format json)\n`,
+                                   or when the paths hold no ruleset (--json is --format json);
+                                   warnings (rules that can never be right) do not fail it
+                                   unless --strict makes them problems\n`,
   compile: `  rule-server compile <file> [-o out.bundle.json]
                                    compile a ruleset source file to a bundle\n`,
   manifest: `  rule-server manifest <file> [--channel client|server]

@@ -1,5 +1,6 @@
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
+import { rulesetWarnings, type CheckWarning } from "./checks/check-warnings.ts";
 import type { SchemaLoader } from "./checks/schema-file.ts";
 import { staticProblems } from "./checks/static-checks.ts";
 import { buildBundle } from "./manifest/build-manifest.ts";
@@ -24,6 +25,11 @@ export interface CompileOptions {
 export interface CompiledRuleset {
   readonly ruleset: ResolvedRuleset;
   readonly bundle: JsonObject;
+  /**
+   * What loads but can never be right (TYPE_MISMATCH, ENUM_VALUE_UNKNOWN, RULE_UNREACHABLE; see
+   * checks/check-warnings.ts), located like problems. Never a reason to refuse the ruleset.
+   */
+  readonly warnings: readonly CheckWarning[];
 }
 
 export function compileRuleset(document: JsonValue, options: CompileOptions = {}): CompiledRuleset {
@@ -45,7 +51,7 @@ export function compileRuleset(document: JsonValue, options: CompileOptions = {}
   }
   const problems = resolver.staticProblemsOf(ruleset, options.loadSchema);
   if (problems.length > 0) fail(problems);
-  return { ruleset, bundle: buildBundle(ruleset) };
+  return { ruleset, bundle: buildBundle(ruleset), warnings: rulesetWarnings(ruleset, options.loadSchema, options.sources) };
 }
 
 /**

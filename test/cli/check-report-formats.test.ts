@@ -29,10 +29,16 @@ const others = temporaryDirectory({
   "again.ruleset.yaml": brokenSchema["loans.ruleset.yaml"]!,
   "loans.bundle.json": goldenCase("bundles.json", 4).files["loans.bundle.json"]!,
 });
+// A ruleset that loads with two warnings (RULE_UNREACHABLE at its when, ENUM_VALUE_UNKNOWN at the literal).
+const unreachable = (JSON.parse(readFileSync(join(CASES_DIR, "check-warnings", "unreachable-rules.json"), "utf8")) as {
+  cases: { files: Record<string, string>; compile: string; warnings: { code: string; line: number; column: number; rule: string; message: string; suggestion?: string }[] }[];
+}).cases[0]!;
+const warned = temporaryDirectory(unreachable.files);
 afterAll(() => {
   broken.remove();
   empty.remove();
   others.remove();
+  warned.remove();
 });
 const loans = join(broken.path, "loans.ruleset.yaml");
 // Paths are written relative to the working directory (the project root in these runs) when below it.
@@ -116,6 +122,98 @@ describe("junit", () => {
   });
 });
 
+describe("warnings", () => {
+  const file = join(warned.path, unreachable.compile);
+  const [atWhen, atLiteral] = unreachable.warnings as [(typeof unreachable.warnings)[0], (typeof unreachable.warnings)[0]];
+
+  test("text: each warning is path:line:column: warning CODE [rule] message; the file stays ok, the totals count them, exit 0", async () => {
+    const run = await runCli(["check", warned.path]);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines).toContain(`${shown(file)} (pay.rules): ok, 2 warning(s)`);
+    expect(lines).toContain(`${shown(file)}:${atWhen.line}:${atWhen.column}: warning RULE_UNREACHABLE [${atWhen.rule}] ${atWhen.message}`);
+    expect(lines).toContain(`${shown(file)}:${atLiteral.line}:${atLiteral.column}: warning ENUM_VALUE_UNKNOWN [${atLiteral.rule}] ${atLiteral.message}`);
+    expect(lines.at(-1)).toBe("OK: 1 file(s), 0 problem(s), 2 warning(s), 0 test(s) passed, 0 failed");
+  });
+
+  test("json: a warnings list per file beside its problems, with the suggestion as data; ok stays true", async () => {
+    const run = await runCli(["check", "--format", "json", warned.path]);
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.files[0].problems).toEqual([]);
+    expect(report.files[0].warnings).toEqual(
+      unreachable.warnings.map((warning) => ({
+        code: warning.code,
+        message: warning.message,
+        rule: warning.rule,
+        ...(warning.suggestion === undefined ? {} : { didYouMean: warning.suggestion }),
+        file,
+        line: warning.line,
+        column: warning.column,
+      })),
+    );
+  });
+
+  test("github: a ::warning workflow command per warning, at its place; exit 0", async () => {
+    const run = await runCli(["check", "--format", "github", warned.path]);
+    expect(run.status).toBe(0);
+    const commands = run.stdout.split("\n").filter((line) => line.startsWith("::"));
+    expect(commands).toEqual(
+      unreachable.warnings.map((warning) => `::warning file=${escapeProperty(shown(file))},line=${warning.line},col=${warning.column},title=${warning.code}::[${warning.rule}] ${escapeData(warning.message)}`),
+    );
+  });
+
+  test("junit: a passed testcase per warning, its message in system-out; no failures", async () => {
+    const run = await runCli(["check", "--format", "junit", warned.path]);
+    expect(run.status).toBe(0);
+    const document = parseXml(run.stdout);
+    expect(document.attributes.failures).toBe("0");
+    const suite = document.children[0]!;
+    expect(suite.attributes).toEqual({ name: shown(file), tests: "3", failures: "0" });
+    expect(suite.children.map((testcase) => testcase.attributes.name)).toEqual([
+      "loads",
+      `warning RULE_UNREACHABLE at ${atWhen.line}:${atWhen.column} [${atWhen.rule}]`,
+      `warning ENUM_VALUE_UNKNOWN at ${atLiteral.line}:${atLiteral.column} [${atLiteral.rule}]`,
+    ]);
+    expect(suite.children.slice(1).map((testcase) => testcase.children.map((child) => child.name))).toEqual([["system-out"], ["system-out"]]);
+    expect(run.stdout).toContain(`<system-out>${xml(`${shown(file)} at ${atLiteral.line}:${atLiteral.column}: warning ENUM_VALUE_UNKNOWN: ${atLiteral.message}`)}</system-out>`);
+  });
+
+  test("--strict: the warnings are problems, in every format; exit 1", async () => {
+    const text = await runCli(["check", "--strict", warned.path]);
+    expect(text.status).toBe(1);
+    const lines = text.stdout.trimEnd().split("\n");
+    expect(lines).toContain(`${shown(file)} (pay.rules): 2 problem(s)`);
+    expect(lines).toContain(`${shown(file)}:${atWhen.line}:${atWhen.column}: RULE_UNREACHABLE [${atWhen.rule}] ${atWhen.message}`);
+    expect(lines).toContain(`${shown(file)}:${atLiteral.line}:${atLiteral.column}: ENUM_VALUE_UNKNOWN [${atLiteral.rule}] ${atLiteral.message}`);
+    expect(lines.at(-1)).toBe("FAILED: 1 file(s), 2 problem(s), 0 warning(s), 0 test(s) passed, 0 failed");
+
+    const json = await runCli(["check", "--strict", "--json", warned.path]);
+    expect(json.status).toBe(1);
+    const report = JSON.parse(json.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.files[0].warnings).toEqual([]);
+    expect(report.files[0].problems.map((problem: { code: string; line: number; column: number }) => [problem.code, problem.line, problem.column])).toEqual(
+      unreachable.warnings.map((warning) => [warning.code, warning.line, warning.column]),
+    );
+
+    const github = await runCli(["check", "--strict", "--format", "github", warned.path]);
+    expect(github.status).toBe(1);
+    expect(github.stdout.split("\n").filter((line) => line.startsWith("::")).map((line) => line.slice(0, line.indexOf(" ")))).toEqual(["::error", "::error"]);
+
+    const junit = await runCli(["check", "--strict", "--format", "junit", warned.path]);
+    expect(junit.status).toBe(1);
+    expect(parseXml(junit.stdout).attributes.failures).toBe("2");
+  });
+
+  test("rules that are right give no warning: the example rules and the interop rulesets", async () => {
+    const run = await runCli(["check", "--strict", join(PROJECT_ROOT, "rules"), join(CASES_DIR, "interop", "shop"), join(CASES_DIR, "interop", "library")]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/\nOK: \d+ file\(s\), 0 problem\(s\), 0 warning\(s\), /);
+  });
+});
+
 describe("no ruleset", () => {
   test("paths holding no ruleset or bundle: exit 1 and say so", async () => {
     const run = await runCli(["check", empty.path]);
@@ -148,7 +246,7 @@ function parseXml(text: string): XmlElement {
   const stack = [root];
   const unescape = (value: string): string =>
     value.replace(/&(lt|gt|quot|apos|amp|#10|#13);/g, (_, entity: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&", "#10": "\n", "#13": "\r" })[entity]!);
-  for (const match of body.matchAll(/<(\/?)([A-Za-z]+)((?:\s+[a-z]+="[^"<]*")*)\s*(\/?)>|([^<]+)/g)) {
+  for (const match of body.matchAll(/<(\/?)([A-Za-z][A-Za-z-]*)((?:\s+[a-z]+="[^"<]*")*)\s*(\/?)>|([^<]+)/g)) {
     const [, closing, name, attributeText, selfClosing, content] = match;
     if (content !== undefined) {
       if (content.includes("&") && !/^(?:[^&]|&(?:lt|gt|quot|apos|amp|#10|#13);)*$/.test(content)) throw new Error(`bad entity in ${content}`);

@@ -26,7 +26,7 @@ describe("check", () => {
     const run = await runCli(["check", shopDir, join(CASES_DIR, "interop", "library")]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("PASS too many items is denied, total computed");
-    expect(run.stdout).toContain("OK: 6 file(s), 0 problem(s), 4 test(s) passed, 0 failed");
+    expect(run.stdout).toContain("OK: 6 file(s), 0 problem(s), 0 warning(s), 4 test(s) passed, 0 failed");
   });
 
   test("reports every problem with code, file, rule and message, and exits 1", async () => {

@@ -1,18 +1,24 @@
 import { relative, sep } from "node:path";
 import type { GoldenTestOutcome } from "../../compiler/golden/run-golden-tests.ts";
+import type { CheckWarning } from "../../compiler/checks/check-warnings.ts";
 import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 
-/** What `check` found in one file: its load problems and the outcomes of its golden tests. */
+/**
+ * What `check` found in one file: its load problems, the warnings of its rules (which do not
+ * fail it; `--strict` reports them as problems instead) and the outcomes of its golden tests.
+ */
 export interface FileReport {
   file: string;
   ruleset?: string;
   problems: LoadProblem[];
+  warnings: CheckWarning[];
   tests: GoldenTestOutcome[];
 }
 
 export interface CheckTotals {
   readonly files: number;
   readonly problems: number;
+  readonly warnings: number;
   readonly passed: number;
   readonly failed: number;
 }
@@ -20,13 +26,14 @@ export interface CheckTotals {
 export function totalsOf(reports: readonly FileReport[]): CheckTotals {
   const tests = reports.flatMap((report) => report.tests);
   const failed = tests.filter((test) => test.failures.length > 0).length;
-  return { files: reports.length, problems: reports.reduce((sum, report) => sum + report.problems.length, 0), passed: tests.length - failed, failed };
+  const count = (list: (report: FileReport) => readonly unknown[]): number => reports.reduce((sum, report) => sum + list(report).length, 0);
+  return { files: reports.length, problems: count((report) => report.problems), warnings: count((report) => report.warnings), passed: tests.length - failed, failed };
 }
 
-/** `OK: 3 file(s), 0 problem(s), 4 test(s) passed, 0 failed`. */
+/** `OK: 3 file(s), 0 problem(s), 1 warning(s), 4 test(s) passed, 0 failed`: warnings do not make it FAILED. */
 export function summaryLine(totals: CheckTotals): string {
   const ok = totals.problems === 0 && totals.failed === 0;
-  return `${ok ? "OK" : "FAILED"}: ${totals.files} file(s), ${totals.problems} problem(s), ${totals.passed} test(s) passed, ${totals.failed} failed`;
+  return `${ok ? "OK" : "FAILED"}: ${totals.files} file(s), ${totals.problems} problem(s), ${totals.warnings} warning(s), ${totals.passed} test(s) passed, ${totals.failed} failed`;
 }
 
 /** A path as annotations want it: relative to the working directory when it lies below it. */

@@ -1,21 +1,15 @@
+import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 import { displayPath, isWarning, summaryLine, totalsOf, type FileReport } from "./file-report.ts";
 
 /**
  * GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`), one
- * per problem and failed golden test, so a pull request shows each at its line.
+ * per problem and failed golden test, and a `::warning` per warning, so a pull request shows each at its line.
  */
 export function githubReport(reports: readonly FileReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
-    for (const problem of report.problems) {
-      const properties: [string, string | number | undefined][] = [
-        ["file", displayPath(problem.file ?? report.file)],
-        ["line", problem.line],
-        ["col", problem.column],
-        ["title", problem.code],
-      ];
-      lines.push(command(isWarning(problem) ? "warning" : "error", properties, `${problem.rule ? `[${problem.rule}] ` : ""}${problem.message}`));
-    }
+    for (const problem of report.problems) lines.push(annotation(isWarning(problem) ? "warning" : "error", problem, report.file));
+    for (const warning of report.warnings) lines.push(annotation("warning", warning, report.file));
     for (const test of report.tests) {
       if (test.failures.length === 0) continue;
       lines.push(command("error", [["file", displayPath(report.file)], ["title", "GOLDEN_TEST_FAILED"]], `${test.name}: ${test.failures.join("; ")}`));
@@ -23,6 +17,17 @@ export function githubReport(reports: readonly FileReport[]): string {
   }
   lines.push(summaryLine(totalsOf(reports)));
   return lines.join("\n") + "\n";
+}
+
+/** The command for a problem or a warning, at its place, the message led by its rule. */
+function annotation(name: "error" | "warning", problem: LoadProblem, file: string): string {
+  const properties: [string, string | number | undefined][] = [
+    ["file", displayPath(problem.file ?? file)],
+    ["line", problem.line],
+    ["col", problem.column],
+    ["title", problem.code],
+  ];
+  return command(name, properties, `${problem.rule ? `[${problem.rule}] ` : ""}${problem.message}`);
 }
 
 function command(name: string, properties: readonly [string, string | number | undefined][], message: string): string {

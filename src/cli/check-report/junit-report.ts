@@ -4,7 +4,9 @@ import { displayPath, totalsOf, type FileReport } from "./file-report.ts";
 
 /**
  * JUnit XML, which CI systems show as test results: one testsuite per file, holding a testcase
- * per load problem (failed) or one `loads` testcase (passed), and a testcase per golden test.
+ * per load problem (failed) or one `loads` testcase (passed), a passed testcase per warning
+ * (named `warning CODE at line:column [rule]`, its message in `system-out`: a warning is shown,
+ * never counted as a failure) and a testcase per golden test.
  */
 export function junitReport(reports: readonly FileReport[]): string {
   const totals = totalsOf(reports);
@@ -24,6 +26,12 @@ export function junitReport(reports: readonly FileReport[]): string {
       lines.push(`      <failure type="${xml(problem.code)}" message="${xml(problem.message)}">${xml(`${displayPath(problem.file ?? report.file)}${place}: ${problem.message}`)}</failure>`);
       lines.push(`    </testcase>`);
     }
+    for (const warning of report.warnings) {
+      const place = warning.line === undefined ? "" : ` at ${warning.line}:${warning.column ?? 1}`;
+      lines.push(`    <testcase classname="${xml(file)}" name="${xml(`warning ${warning.code}${place}${warning.rule ? ` [${warning.rule}]` : ""}`)}">`);
+      lines.push(`      <system-out>${xml(`${displayPath(warning.file ?? report.file)}${place}: warning ${warning.code}: ${warning.message}`)}</system-out>`);
+      lines.push(`    </testcase>`);
+    }
     for (const test of report.tests) {
       if (test.failures.length === 0) {
         lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}"/>`);
@@ -40,7 +48,7 @@ export function junitReport(reports: readonly FileReport[]): string {
 }
 
 function casesOf(report: FileReport): number {
-  return Math.max(report.problems.length, 1) + report.tests.length;
+  return Math.max(report.problems.length, 1) + report.warnings.length + report.tests.length;
 }
 
 /** Text as XML attribute or element content; characters XML 1.0 cannot hold become U+FFFD. */

@@ -12,12 +12,24 @@ export function formatProblem(problem: LoadProblem): string {
   return `${displayPath(problem.file ?? "")}:${problem.line ?? 1}:${problem.column ?? 1}: ${problem.code}${problem.rule ? ` [${problem.rule}]` : ""} ${message}`;
 }
 
-/** The report for a terminal: each file, its problems, its golden tests, then the totals. */
+/** `path:line:column: warning CODE [rule-id] message`: a problem line with the word that tells it apart. */
+export function formatWarning(warning: LoadProblem): string {
+  return formatProblem({ ...warning, code: `warning ${warning.code}` });
+}
+
+/** `ok`, `2 problem(s)`, `ok, 1 warning(s)`, `2 problem(s), 1 warning(s)`. */
+function fileStatus(report: FileReport): string {
+  const problems = report.problems.length === 0 ? "ok" : `${report.problems.length} problem(s)`;
+  return report.warnings.length === 0 ? problems : `${problems}, ${report.warnings.length} warning(s)`;
+}
+
+/** The report for a terminal: each file, its problems, its warnings, its golden tests, then the totals. */
 export function textReport(reports: readonly FileReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
-    lines.push(`${displayPath(report.file)}${report.ruleset ? ` (${report.ruleset})` : ""}: ${report.problems.length === 0 ? "ok" : `${report.problems.length} problem(s)`}`);
+    lines.push(`${displayPath(report.file)}${report.ruleset ? ` (${report.ruleset})` : ""}: ${fileStatus(report)}`);
     for (const problem of report.problems) lines.push(formatProblem({ ...problem, file: problem.file ?? report.file }));
+    for (const warning of report.warnings) lines.push(formatWarning({ ...warning, file: warning.file ?? report.file }));
     for (const test of report.tests) {
       lines.push(`  ${test.failures.length === 0 ? "PASS" : "FAIL"} ${test.name}`);
       for (const failure of test.failures) lines.push(`       ${failure}`);

@@ -37,17 +37,20 @@ export function placeIn(document: JsonValue, path: readonly string[], part: Memb
   return { document, path, part };
 }
 
+/** A problem with its place turned into file, line and column; the other members it had are kept. */
+export type Located<Problem extends PlacedProblem> = Omit<Problem, "place" | "referencedFrom"> & LoadProblem;
+
 /**
  * Plain load problems with file, line and column where the place is known. Files keep the order
  * they first appear in (a parent's problems before its child's); within a file, problems are in
  * the order of their lines.
  */
-export function locateProblems(problems: readonly PlacedProblem[], sources: DocumentSources | undefined): LoadProblem[] {
+export function locateProblems<Problem extends PlacedProblem>(problems: readonly Problem[], sources: DocumentSources | undefined): Located<Problem>[] {
   const locate = (place: ProblemPlace | undefined): { file: string; line?: number; column?: number } | undefined => {
     const source = place === undefined ? undefined : sources?.(place.document);
     return place === undefined || source === undefined ? undefined : { file: source.file, ...source.locate(place.path, place.part) };
   };
-  const located = problems.map(({ place, referencedFrom, ...problem }): LoadProblem => {
+  const located = problems.map(({ place, referencedFrom, ...problem }): Located<Problem> => {
     const reference = locate(referencedFrom);
     const message = reference?.line === undefined ? problem.message : `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`;
     return { ...problem, message, ...locate(place) };
