@@ -9,6 +9,7 @@ export { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 export { ChannelUnavailableError } from "../engine/bundle/channel.ts";
 export { RequestShapeError } from "../engine/evaluation/request-shape.ts";
 export { EvaluationError } from "../engine/errors.ts";
+export { RequestMisfitError, type RequestWarning, type RequestWarningCode, type SchemaEnforcement } from "../engine/schema/request-warning.ts";
 // For pages that show rules by place and messages by locale the way the engine finds them.
 export { VIEW_KEYS } from "../engine/evaluation/request-shape.ts";
 export { localeFallbacks } from "../engine/evaluation/locale-fallbacks.ts";

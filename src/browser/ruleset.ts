@@ -9,6 +9,7 @@ import { isJsonObject } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
 import { hasNonFiniteNumber, parseJson } from "../engine/value/parse-json.ts";
 import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
+import { isSchemaEnforcement, type SchemaEnforcement } from "../engine/schema/request-warning.ts";
 
 /** A custom operator: a synchronous, pure function of plain JSON values that returns a JSON value. */
 export type CustomOperator = (...args: JsonValue[]) => unknown;
@@ -48,6 +49,12 @@ export interface Ruleset {
 export interface EvaluateOptions {
   /** `rules`: what each rule did; `full`: also the value of every expression evaluated. */
   readonly explain?: ExplainMode;
+  /**
+   * Checks the request against the ruleset (the entity, the operation, and the data against the
+   * entity's schema when the manifest carries it) as the server does: `warn` adds `warnings`
+   * ("unknown field" while the user types), `reject` throws RequestMisfitError. Default `off`.
+   */
+  readonly schemaEnforcement?: SchemaEnforcement;
 }
 
 /** The engine's LoadedRuleset behind the page's interface, which keeps engine internals out of the module's types. */
@@ -80,7 +87,8 @@ class PageRuleset implements Ruleset {
     // The server never sees NaN or an infinity (JSON cannot carry them); it refuses 1e999 this way.
     if (hasNonFiniteNumber(request)) throw new RequestShapeError(REQUEST_REFUSALS.numberTooLarge);
     if (options.explain !== undefined && !isExplainMode(options.explain)) throw new RequestShapeError(EXPLAIN_REFUSAL);
-    return this.#loaded.evaluate(request, chosen, options.explain === undefined ? {} : { explain: options.explain });
+    if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement)) throw new RequestShapeError("'schemaEnforcement' must be off, warn or reject");
+    return this.#loaded.evaluate(request, chosen, options);
   }
 }
 

@@ -43,7 +43,7 @@ export function compileSourceFile(file: string, directory: RulesDirectory = read
   const source = directory.sources.find((candidate) => resolve(candidate.file) === resolve(file)) ?? readSourceFile(file);
   if (source.document === undefined || source.problems.length > 0) return { ok: false, source, problems: [...source.problems] };
   try {
-    const compiled = compileRuleset(source.document, { resolver: directory.resolver, loadSchema: directory.loadSchema, sources: directory.documentSources });
+    const compiled = compileRuleset(source.document, { resolver: directory.resolver, loadSchema: directory.loadSchema, sources: directory.documentSources, embedEntitySchemas: true });
     return { ok: true, source, compiled, warnings: compiled.warnings.map((warning) => ({ ...warning, file: warning.file ?? file })) };
   } catch (error) {
     if (error instanceof LoadError) return { ok: false, source, problems: error.problems.map((problem) => ({ ...problem, file: problem.file ?? file })) };

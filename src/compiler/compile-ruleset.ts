@@ -4,6 +4,10 @@ import { rulesetWarnings, type CheckWarning } from "./checks/check-warnings.ts";
 import type { SchemaLoader } from "./checks/schema-file.ts";
 import { staticProblems } from "./checks/static-checks.ts";
 import { buildBundle } from "./manifest/build-manifest.ts";
+import { loadEntitySchemas } from "./checks/entity-schemas.ts";
+import { objectAt } from "../engine/value/json-access.ts";
+import type { EmbeddedSchema } from "../engine/schema/entity-schema.ts";
+import { embedSchema } from "../engine/schema/schema-validator.ts";
 import { locateProblems, type DocumentSources, type PlacedProblem } from "./problems/problem-place.ts";
 import { parentInvalid, RulesetResolver, type Registry, type ResolvedRuleset } from "./resolve/resolve-ruleset.ts";
 
@@ -20,6 +24,12 @@ export interface CompileOptions {
   readonly resolver?: RulesetResolver;
   /** The files the documents were read from: problems then carry file, line and column. */
   readonly sources?: DocumentSources;
+  /**
+   * Writes each entity's schema into both manifests (`x-entitySchemas`, our extension), for
+   * request checks wherever the bundle goes. Off by default: the engine protocol's `compile`
+   * answers the specification's bundle.
+   */
+  readonly embedEntitySchemas?: boolean;
 }
 
 export interface CompiledRuleset {
@@ -51,7 +61,20 @@ export function compileRuleset(document: JsonValue, options: CompileOptions = {}
   }
   const problems = resolver.staticProblemsOf(ruleset, options.loadSchema);
   if (problems.length > 0) fail(problems);
-  return { ruleset, bundle: buildBundle(ruleset), warnings: rulesetWarnings(ruleset, options.loadSchema, options.sources) };
+  return { ruleset, bundle: buildBundle(ruleset, options.embedEntitySchemas === true ? embeddedEntitySchemas(ruleset, options.loadSchema) : {}), warnings: rulesetWarnings(ruleset, options.loadSchema, options.sources) };
+}
+
+/**
+ * The entity schemas the manifests carry (`x-entitySchemas`), so that requests can be checked
+ * against them where the bundle goes: each entity's schema node with the local definitions it
+ * reaches. The static checks have already reported every schema that does not resolve.
+ */
+function embeddedEntitySchemas(ruleset: ResolvedRuleset, loadSchema: SchemaLoader | undefined): Record<string, EmbeddedSchema> {
+  const embedded: Record<string, EmbeddedSchema> = {};
+  if (loadSchema === undefined) return embedded;
+  const schemas = loadEntitySchemas(objectAt(ruleset.resolved.entities), loadSchema, () => undefined, () => undefined);
+  for (const [entity, { document, schema }] of [...schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) embedded[entity] = embedSchema(document, schema);
+  return embedded;
 }
 
 /**

@@ -23,6 +23,7 @@ import { rulesDirectoryHash } from "../rule-files/rules-directory-hash.ts";
 import { cronDelay, cronSettingProblem } from "./refresh/cron-setting.ts";
 import { RefreshTimer } from "./refresh/refresh-timer.ts";
 import { WorkerPool } from "./workers/worker-pool.ts";
+import { isSchemaEnforcement, type SchemaEnforcement } from "../engine/schema/request-fit.ts";
 
 /** Below this length a token is accepted, with a warning: short tokens are guessed. */
 const MIN_TOKEN_LENGTH = 16;
@@ -71,6 +72,10 @@ export class RuleServer {
   private reloads: Promise<unknown> = Promise.resolve();
   private readonly hostname: string | undefined;
 
+  private get schemaEnforcement(): SchemaEnforcement {
+    return this.options.schemaEnforcement ?? "warn";
+  }
+
   constructor(private readonly options: ServerOptions) {
     const token = options.token === "" ? undefined : options.token;
     if (token === undefined && options.allowOpen !== true) {
@@ -85,6 +90,7 @@ export class RuleServer {
     const workers = options.workers ?? 0;
     if (!Number.isSafeInteger(workers) || workers < 0) throw new ConfigurationError(["workers must be a non-negative integer"]);
     this.hostname = options.hostname === undefined ? undefined : listenHost(options.hostname);
+    if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement)) throw new ConfigurationError([`schemaEnforcement must be off, warn or reject, got ${JSON.stringify(options.schemaEnforcement)}`]);
     if (options.hostname !== undefined && this.hostname === undefined) throw new ConfigurationError([`hostname must be an IP address or a host name, got ${JSON.stringify(options.hostname)}`]);
     if (workers > 0 && options.operators && !options.operatorsModule) {
       throw new ConfigurationError(["with workers, custom operators must come from operatorsModule: functions cannot cross threads"]);
@@ -93,8 +99,10 @@ export class RuleServer {
     this.token = new BearerToken(token);
     this.operators = customOperatorsFrom(options.operators);
     this.workerPool =
-      workers > 0 ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger, (reason) => this.metrics.countWorkerReplacement(reason)) : undefined;
-    this.evaluator = this.workerPool ?? eventLoopEvaluator;
+      workers > 0
+        ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger, (reason) => this.metrics.countWorkerReplacement(reason), this.schemaEnforcement)
+        : undefined;
+    this.evaluator = this.workerPool ?? eventLoopEvaluator(this.schemaEnforcement);
   }
 
   /** The port the server listens on (the real one when 0 was asked for). */
@@ -236,6 +244,11 @@ export class RuleServer {
     if (snapshot.rulesets.size === 0) this.logger.warn("no ruleset in the rules directory; every evaluation will be answered 404", { rulesDir: resolve(this.rulesDir) });
     for (const missing of snapshot.missingOperators) {
       this.logger.warn("custom operators are not registered; rules that need them fail closed", { ruleset: missing.ruleset, operators: missing.operators });
+    }
+    if (this.schemaEnforcement === "off") return;
+    for (const [id, served] of snapshot.rulesets) {
+      const entities = served.ruleset.entitiesWithoutSchema();
+      if (entities.length > 0) this.logger.warn("entities without a schema: requests for them are checked for entity and operation only", { ruleset: id, entities });
     }
   }
 }

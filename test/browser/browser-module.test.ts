@@ -8,6 +8,7 @@ import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
 import { openInChromium, type ChromiumProcess } from "../support/headless-chromium.ts";
 import { servePage, type PageServer } from "../support/page-server.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
+import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
 import { runJobs, type JobOutcome, type Jobs } from "./page/run-jobs.ts";
 
 /**
@@ -27,7 +28,7 @@ interface GoldenFile {
 
 function collectJobs(): Jobs {
   const sources: Source[] = [];
-  const jobs: { source: number; channel?: "server" | "client"; request: Source; explain?: "rules" | "full" }[] = [];
+  const jobs: { source: number; channel?: "server" | "client"; request: Source; explain?: "rules" | "full"; schemaEnforcement?: "warn" | "reject" }[] = [];
   const add = (source: Source): number => sources.push(source) - 1;
   const throughEveryForm = (bundle: GoldenFile["bundle"] & Source, requests: { channel?: "server" | "client"; request: Source }[]): void => {
     const [whole, server, client] = [add(bundle), add(bundle.manifests.server), add(bundle.manifests.client)];
@@ -56,6 +57,16 @@ function collectJobs(): Jobs {
   const patternRules = add(patternManifest(table.accepted.map((entry) => entry.pattern)));
   const subjects = new Set(table.accepted.flatMap((entry) => [...entry.matches, ...entry.rejects]).filter((subject) => subject.length <= 64));
   for (const subject of subjects) jobs.push({ source: patternRules, request: { entity: "Text", operation: "check", data: { s: subject, p: "^(a|ab)(c|bcd)(d*)$" } } });
+  // Requests checked against the rules/ example's schemas (a bundle compiled here carries them).
+  const example = compileSourceFile(join(PROJECT_ROOT, "rules", "acme-payments-transfers.ruleset.yaml"));
+  if (!example.ok) throw new Error("the rules/ example does not compile");
+  const payments = add(example.compiled.bundle as Source);
+  const paymentsClient = add((example.compiled.bundle as { manifests: { client: Source } }).manifests.client);
+  const transfer = { entity: "Transfer", operation: "create", data: { id: "T-1", amount: 120, debtor: { iban: "DE89370400440532013000" }, beneficiary: { iban: "DE75512108001245126199" } } };
+  const misfits = [transfer, { ...transfer, entity: "Transfre" }, { ...transfer, operation: "craete" }, { ...transfer, data: { id: "T-1", amout: 120, purpose: "salry", executionDate: "2026-02-30" } }];
+  for (const source of [payments, paymentsClient]) {
+    for (const request of misfits) for (const schemaEnforcement of ["warn", "reject"] as const) jobs.push({ source, request: request as Source, schemaEnforcement });
+  }
   // Input the module must refuse as the server does.
   const refused = [add({ ruleCascadeBundle: "2.0.0", manifests: {} }), add({ ruleCascadeBundle: "1.0.0", manifests: {} }), add({ id: "x" }), add("{not json")];
   for (const source of refused) jobs.push({ source, request: {} });
@@ -154,6 +165,11 @@ describe("rule-cascade.js in headless Chromium", () => {
     const explained = expected.filter((outcome) => "result" in outcome && outcome.result.explanation !== undefined);
     expect(explained.length).toBeGreaterThan(200);
     expect(explained.some((outcome) => "result" in outcome && outcome.result.explanation!.rules.some((rule) => rule.when !== undefined || rule.assert !== undefined))).toBe(true);
+    // Schema enforcement: warnings under warn (an unknown field among them), refusals listing them under reject.
+    const warned = expected.filter((outcome) => "result" in outcome && outcome.result.warnings !== undefined);
+    expect(warned.length).toBe(6);
+    expect(warned.some((outcome) => "result" in outcome && outcome.result.warnings!.some((warning) => warning.pointer === "/data/amount" && warning.didYouMean === "amount"))).toBe(true);
+    expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "REQUEST_MISFIT").length).toBe(6);
     expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "LOAD_FAILED").length).toBe(4);
     expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "BAD_REQUEST").length).toBeGreaterThanOrEqual(5);
   });

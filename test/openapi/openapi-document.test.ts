@@ -173,7 +173,7 @@ describe("openapi.yaml: the document", () => {
     }
     expect(Object.keys(resolved(doc["x-unlisted-method-response"]).headers as JsonObject)).toContain("Allow");
     const evaluationStatuses = Object.keys(paths["/evaluations"]!.post!.responses as JsonObject).sort();
-    expect(evaluationStatuses).toEqual(["200", "400", "401", "404", "413", "503"]);
+    expect(evaluationStatuses).toEqual(["200", "400", "401", "404", "413", "422", "503"]);
     const manifestStatuses = Object.keys(paths["/rulesets/{id}/manifest"]!.get!.responses as JsonObject).sort();
     expect(manifestStatuses).toEqual(["200", "304", "400", "401", "404", "409"]);
   });

@@ -4,13 +4,15 @@ import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { BUNDLE_FORMAT_VERSION } from "../../engine/bundle/bundle-format.ts";
 import { reachableNames, ruleExpressions, walkExpression } from "../expressions/expression-walk.ts";
 import type { ResolvedRuleset } from "../resolve/resolve-ruleset.ts";
+import type { EmbeddedSchema } from "../../engine/schema/entity-schema.ts";
+import { ENTITY_SCHEMAS_MEMBER } from "../../engine/schema/manifest-schemas.ts";
 
 /**
  * Manifests and bundles (specification section 7). The server manifest holds everything; the
  * client manifest holds only client-safe rules and the functions, params and messages they
  * reach, because browsers fetch it.
  */
-export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: Channel): JsonObject {
+export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: Channel, entitySchemas: Readonly<Record<string, EmbeddedSchema>> = {}): JsonObject {
   const allRules = listAt(resolved.rules).map(objectAt);
   const client = channel === "client";
   const rules = client ? allRules.filter(isClientSafe) : allRules;
@@ -38,7 +40,7 @@ export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: 
     const bound = objectAt(definition).fieldTypes;
     if (isJsonObject(bound) && Object.keys(bound).length > 0) setMember(fieldTypes, entity, bound);
   }
-  return {
+  const manifest: JsonObject = {
     ruleCascade: resolved.ruleCascade ?? null,
     id: resolved.id ?? null,
     version: resolved.version ?? null,
@@ -53,15 +55,18 @@ export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: 
     rules,
     messages,
   };
+  // Our extension, after the specification's members; absent when no entity has a schema.
+  if (Object.keys(entitySchemas).length > 0) manifest[ENTITY_SCHEMAS_MEMBER] = entitySchemas as unknown as JsonObject;
+  return manifest;
 }
 
-export function buildBundle(ruleset: ResolvedRuleset): JsonObject {
+export function buildBundle(ruleset: ResolvedRuleset, entitySchemas: Readonly<Record<string, EmbeddedSchema>> = {}): JsonObject {
   return {
     ruleCascadeBundle: BUNDLE_FORMAT_VERSION,
     id: ruleset.resolved.id ?? null,
     version: ruleset.resolved.version ?? null,
     checksum: ruleset.checksum,
-    manifests: { server: buildManifest(ruleset, "server"), client: buildManifest(ruleset, "client") },
+    manifests: { server: buildManifest(ruleset, "server", entitySchemas), client: buildManifest(ruleset, "client", entitySchemas) },
   };
 }
 

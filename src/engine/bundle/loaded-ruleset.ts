@@ -5,6 +5,7 @@ import type { EvaluationResult, EvaluationTally } from "../evaluation/evaluation
 import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import { checkRequestShape } from "../evaluation/request-shape.ts";
 import type { ExplainMode } from "../explanation/explanation.ts";
+import { RequestFit, RequestMisfitError, type RequestWarning, type SchemaEnforcement } from "../schema/request-fit.ts";
 import { explainCheckedRequest, tracedPlan, type TracedPlan } from "../explanation/explain-request.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
@@ -27,6 +28,11 @@ export interface EngineOptions {
 export interface EvaluateOptions {
   /** Adds `explanation` to the result: `rules` (what each rule did) or `full` (with every expression's values). */
   readonly explain?: ExplainMode;
+  /**
+   * Checks the request against the ruleset first: `warn` adds `warnings` to the result, `reject`
+   * throws RequestMisfitError for a request that does not fit. Default `off`.
+   */
+  readonly schemaEnforcement?: SchemaEnforcement;
 }
 
 export class LoadedRuleset {
@@ -97,7 +103,7 @@ export class LoadedRuleset {
 
   /** Evaluates a request (specification section 8); throws RequestShapeError for a malformed one. */
   evaluate(request: JsonValue, channel?: Channel, options: EvaluateOptions = {}): EvaluationResult {
-    if (options.explain === undefined) return evaluateRequest(this.plan(channel), request);
+    if (options.explain === undefined && (options.schemaEnforcement ?? "off") === "off") return evaluateRequest(this.plan(channel), request);
     checkRequestShape(request);
     return this.evaluateChecked(request as JsonObject, channel, undefined, options);
   }
@@ -108,9 +114,30 @@ export class LoadedRuleset {
    * `tally` receives how many rules took part.
    */
   evaluateChecked(request: JsonObject, channel?: Channel, tally?: EvaluationTally, options: EvaluateOptions = {}): EvaluationResult {
-    if (options.explain === undefined) return evaluateCheckedRequest(this.plan(channel), request, tally);
+    const enforcement = options.schemaEnforcement ?? "off";
+    if (options.explain === undefined && enforcement === "off") return evaluateCheckedRequest(this.plan(channel), request, tally);
     const resolved = this.resolveChannel(channel);
-    return explainCheckedRequest(request, options.explain, this.plan(resolved), () => this.tracedPlan(resolved), tally);
+    const warnings = enforcement === "off" ? [] : this.requestWarnings(request, resolved);
+    if (enforcement === "reject" && warnings.length > 0) throw new RequestMisfitError(warnings);
+    const result =
+      options.explain === undefined
+        ? evaluateCheckedRequest(this.plan(resolved), request, tally)
+        : explainCheckedRequest(request, options.explain, this.plan(resolved), () => this.tracedPlan(resolved), tally);
+    if (warnings.length > 0) result.warnings = warnings;
+    return result;
+  }
+
+  /**
+   * How a shape-checked request does not fit this ruleset: an entity it does not declare, an
+   * operation no rule of the entity names, data or original that the entity's schema refuses.
+   */
+  requestWarnings(request: JsonObject, channel?: Channel): RequestWarning[] {
+    return RequestFit.of(this.plan(channel)).warnings(request);
+  }
+
+  /** The declared entities this ruleset has no schema for (a bundle compiled without them): only their names are checked. */
+  entitiesWithoutSchema(channel?: Channel): string[] {
+    return RequestFit.of(this.plan(channel)).entitiesWithoutSchema();
   }
 
   private tracedPlan(channel: Channel): TracedPlan {

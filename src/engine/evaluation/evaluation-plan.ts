@@ -4,6 +4,8 @@ import { customOperatorsFrom, type CustomOperators } from "../expression/custom-
 import { FunctionTable } from "../expression/function-table.ts";
 import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
 import type { NodeTracer } from "../expression/node-tracer.ts";
+import type { EmbeddedSchema } from "../schema/entity-schema.ts";
+import { embeddedSchemas, ENTITY_SCHEMAS_MEMBER } from "../schema/manifest-schemas.ts";
 import type { ValueReader } from "../expression/generated-path-reader.ts";
 import { valueReader } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
@@ -42,8 +44,10 @@ export class EvaluationPlan {
   private readonly rules: RuleSelection;
   /** Every rule of a known kind, in manifest order (explanations list them so). */
   readonly manifestOrder: readonly PreparedRule[];
-  /** The entities that bind field types, which are declared even where no rule names them. */
-  readonly fieldTypeEntities: readonly string[];
+  /** The entities that bind field types or have a schema, which are declared even where no rule names them. */
+  readonly declaredEntities: readonly string[];
+  /** The entities' schemas, when the manifest carries them (`x-entitySchemas`, a bundle compiled by rule-server). */
+  readonly entitySchemas: Readonly<Record<string, EmbeddedSchema>>;
   /** How many entries the manifest's `rules` has, rules of unknown kinds included (PreparedRule.position is below it). */
   readonly manifestRuleCount: number;
   private readonly knownEntities = new Set<string>();
@@ -72,7 +76,8 @@ export class EvaluationPlan {
     const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule, position) => prepareRule(rule, context, position)).filter((rule) => rule !== undefined);
     this.manifestOrder = [...prepared];
     this.manifestRuleCount = Array.isArray(manifest.rules) ? manifest.rules.length : 0;
-    this.fieldTypeEntities = isJsonObject(manifest.fieldTypes) ? Object.keys(manifest.fieldTypes) : [];
+    this.entitySchemas = embeddedSchemas(manifest[ENTITY_SCHEMAS_MEMBER]);
+    this.declaredEntities = [...new Set([...(isJsonObject(manifest.fieldTypes) ? Object.keys(manifest.fieldTypes) : []), ...Object.keys(this.entitySchemas)])];
     prepared.sort(byPriority);
     for (const rule of prepared) {
       if (rule.entity !== undefined) this.knownEntities.add(rule.entity);

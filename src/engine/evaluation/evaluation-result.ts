@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { Place } from "./request-shape.ts";
 import type { Explanation } from "../explanation/explanation.ts";
+import type { RequestWarning } from "../schema/request-warning.ts";
 
 /** The evaluation result of specification section 8, with the summary members of our server. */
 export type Decision = "allow" | "deny";
@@ -52,6 +53,8 @@ export interface EvaluationResult {
   acceptableBy?: string[];
   /** Only when asked for (`explain`): why the evaluation came out so. */
   explanation?: Explanation;
+  /** Only with schema enforcement `warn`, and only when the request does not fit the ruleset. */
+  warnings?: RequestWarning[];
 }
 
 /**

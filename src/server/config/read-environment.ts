@@ -1,6 +1,7 @@
 import { parseRefreshInterval } from "../../schedule/refresh-interval.ts";
 import { cronSettingProblem } from "../refresh/cron-setting.ts";
 import { listenHost } from "./listen-host.ts";
+import { isSchemaEnforcement, type SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
 
 /** Every variable the stand-alone server reads. */
@@ -18,6 +19,7 @@ export const ENVIRONMENT_VARIABLES = [
   "RULE_SERVER_WORKERS",
   "RULE_EVALUATION_TIMEOUT_MS",
   "RULE_SERVER_EXPLORER",
+  "RULE_SERVER_SCHEMA_ENFORCEMENT",
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -59,6 +61,9 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   }
   const explorerText = env.RULE_SERVER_EXPLORER;
   if (explorerText !== undefined && !["", "0", "1", "false", "true"].includes(explorerText)) problems.push(`RULE_SERVER_EXPLORER must be 0 or 1, got ${JSON.stringify(explorerText)}`);
+  const enforcementText = env.RULE_SERVER_SCHEMA_ENFORCEMENT;
+  const schemaEnforcement = enforcementText === undefined || enforcementText === "" ? "warn" : enforcementText;
+  if (!isSchemaEnforcement(schemaEnforcement)) problems.push(`RULE_SERVER_SCHEMA_ENFORCEMENT must be off, warn or reject, got ${JSON.stringify(enforcementText)}`);
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
@@ -72,6 +77,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     drainSeconds,
     refresh,
     explorer: explorerText !== "0" && explorerText !== "false",
+    schemaEnforcement: schemaEnforcement as SchemaEnforcement,
   };
 }
 

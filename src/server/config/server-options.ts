@@ -1,3 +1,4 @@
+import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import type { CustomOperator } from "../../engine/expression/custom-operators.ts";
 import type { LogSink } from "../logging/logger.ts";
 
@@ -32,6 +33,11 @@ export interface ServerOptions {
   readonly refresh?: RefreshSetting;
   /** Serve the rules explorer page at `/explorer/` (public, read-only); default true. */
   readonly explorer?: boolean;
+  /**
+   * Requests checked against the ruleset before they are evaluated: `warn` (default) answers as
+   * usual and adds `warnings`; `reject` answers 422 instead; `off` checks nothing.
+   */
+  readonly schemaEnforcement?: SchemaEnforcement;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
 }

@@ -1,4 +1,6 @@
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
+import { RequestMisfitError, type RequestWarning, type SchemaEnforcement } from "../../engine/schema/request-fit.ts";
+import type { EvaluationResult } from "../../engine/evaluation/evaluation-result.ts";
 import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import type { EvaluationTally } from "../../engine/evaluation/evaluation-result.ts";
 import { REQUEST_REFUSALS, requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
@@ -22,6 +24,8 @@ export interface EvaluationReply {
   readonly ruleset?: string;
   /** For the log line and the metrics: what an evaluation that ran decided (status 200 only). */
   readonly summary?: EvaluationSummary;
+  /** For the log line and the metrics: the codes of a request refused under schema enforcement `reject` (422). */
+  readonly refusedWarnings?: readonly string[];
 }
 
 /** The decision-log members of an evaluation, in the order the log line shows them. */
@@ -34,8 +38,16 @@ export interface EvaluationSummary {
   readonly decision: string;
   /** The codes of the findings, in the result's order. */
   readonly findings: readonly string[];
-  /** How many rules took part; 0 usually means a misspelt entity or operation. */
+  /** How many rules took part (rules that target a type take part for any entity). */
   readonly rules: number;
+  /** The codes of the request's warnings (schema enforcement `warn`), in order; absent when it fits. */
+  readonly warnings?: readonly string[];
+}
+
+/** How a body is answered besides its content: the explanation asked for, and the schema enforcement. */
+export interface AnswerOptions {
+  readonly explain?: ExplainMode;
+  readonly schemaEnforcement: SchemaEnforcement;
 }
 
 /** The rulesets of the snapshot the request is evaluated against, by id. */
@@ -49,7 +61,7 @@ const tally: EvaluationTally = { rules: 0 };
  * members (`ruleset`, `version`, `channel`), the request shape every runtime checks, then the
  * ruleset and version, then the evaluation.
  */
-export function answerEvaluation(text: string, find: RulesetFinder, explain?: ExplainMode): EvaluationReply {
+export function answerEvaluation(text: string, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
   let ruleset: string | undefined;
   try {
     const request = readEvaluationRequest(text);
@@ -57,7 +69,7 @@ export function answerEvaluation(text: string, find: RulesetFinder, explain?: Ex
     const version = (request.version as string | null | undefined) ?? undefined;
     const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
     const channel = (request.channel as "server" | "client" | null | undefined) ?? "server";
-    const result = explain === undefined ? loaded.evaluateChecked(request, channel, tally) : loaded.evaluateChecked(request, channel, tally, { explain });
+    const result = options.explain === undefined && options.schemaEnforcement === "off" ? loaded.evaluateChecked(request, channel, tally) : evaluateWithOptions(loaded, request, channel, options);
     const findings: string[] = new Array(result.findings.length);
     for (let index = 0; index < findings.length; index++) findings[index] = result.findings[index]!.code;
     const summary: EvaluationSummary = {
@@ -69,11 +81,24 @@ export function answerEvaluation(text: string, find: RulesetFinder, explain?: Ex
       decision: result.decision,
       findings,
       rules: tally.rules,
+      warnings: result.warnings?.map((warning) => warning.code),
     };
     return { status: 200, body: JSON.stringify(result), ruleset, summary };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
+    const refused = error.options.members?.warnings as readonly RequestWarning[] | undefined;
+    if (refused !== undefined) return { status: error.status, body: problemBody(error), ruleset, refusedWarnings: refused.map((warning) => warning.code) };
     return { status: error.status, body: problemBody(error), ruleset };
+  }
+}
+
+/** An evaluation with an explanation or a schema check; a request refused under `reject` is a 422 listing why. */
+function evaluateWithOptions(loaded: LoadedRuleset, request: JsonObject, channel: "server" | "client", options: AnswerOptions): EvaluationResult {
+  try {
+    return loaded.evaluateChecked(request, channel, tally, options.explain === undefined ? { schemaEnforcement: options.schemaEnforcement } : { explain: options.explain, schemaEnforcement: options.schemaEnforcement });
+  } catch (error) {
+    if (error instanceof RequestMisfitError) throw new HttpError(422, "the request does not fit the ruleset", { members: { warnings: error.warnings } });
+    throw error;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
-import { answerEvaluation, type EvaluationReply } from "./evaluation-reply.ts";
+import { answerEvaluation, type AnswerOptions, type EvaluationReply } from "./evaluation-reply.ts";
+import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 
 /**
  * Where evaluations run: on the event loop, or on worker threads (workers/worker-pool.ts). Both
@@ -15,8 +16,13 @@ export interface RulesetEvaluator {
   close(): Promise<void>;
 }
 
-export const eventLoopEvaluator: RulesetEvaluator = {
-  evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, explain),
-  useSnapshot: async () => undefined,
-  close: async () => undefined,
-};
+/** Evaluation on the event loop, under the server's schema enforcement. */
+export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement): RulesetEvaluator {
+  const plain: AnswerOptions = { schemaEnforcement };
+  const explained = { rules: { explain: "rules", schemaEnforcement }, full: { explain: "full", schemaEnforcement } } as const;
+  return {
+    evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, explain === undefined ? plain : explained[explain]),
+    useSnapshot: async () => undefined,
+    close: async () => undefined,
+  };
+}

@@ -58,6 +58,11 @@ export class ServerMetrics {
     "Evaluations in which no rule took part (often a misspelt entity or operation), by ruleset.",
     ["ruleset"],
   );
+  private readonly requestWarnings = new CounterFamily(
+    "rule_server_request_warnings_total",
+    "Requests that did not fit the ruleset (schema enforcement warn or reject), by ruleset and warning code.",
+    ["ruleset", "code"],
+  );
   private readonly reloads = new CounterFamily("rule_server_reloads_total", "Reloads attempted, by trigger and outcome (reloaded or refused).", ["trigger", "outcome"]);
   private readonly workerReplacements = new CounterFamily("rule_server_worker_replacements_total", "Evaluation workers replaced, by reason (timeout or exit).", ["reason"]);
   private readonly families: readonly MetricFamily[] = [
@@ -65,6 +70,7 @@ export class ServerMetrics {
     this.duration,
     this.evaluations,
     this.withoutRules,
+    this.requestWarnings,
     this.reloads,
     this.workerReplacements,
     new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served()?.rulesets.size ?? 0),
@@ -84,6 +90,11 @@ export class ServerMetrics {
   countEvaluation(summary: EvaluationSummary): void {
     this.evaluationCells.cell(summary.ruleset, summary.decision).value++;
     if (summary.rules === 0) this.withoutRules.cell([summary.ruleset]).value++;
+  }
+
+  /** The warnings of one request, by code (under reject, the request was refused). */
+  countRequestWarnings(ruleset: string, codes: readonly string[]): void {
+    for (const code of codes) this.requestWarnings.cell([ruleset, code]).value++;
   }
 
   countReload(trigger: string, outcome: "reloaded" | "refused"): void {

@@ -79,7 +79,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
     if (source.document === undefined || source.problems.length > 0) continue;
     if (source.id !== undefined && !claim(source.id, source.file)) continue;
     try {
-      const { bundle } = compileRuleset(source.document, { resolver, loadSchema, sources: documentSources });
+      const { bundle } = compileRuleset(source.document, { resolver, loadSchema, sources: documentSources, embedEntitySchemas: true });
       const ruleset = LoadedRuleset.fromBundle(bundle, operators);
       served.set(ruleset.id, serveRuleset(bundle, ruleset, source.document as JsonObject));
       bundles.set(ruleset.id, bundle);

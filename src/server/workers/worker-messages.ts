@@ -1,4 +1,5 @@
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
+import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluation-reply.ts";
 
 /**
@@ -7,7 +8,7 @@ import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluatio
  * and their replies, the body exactly as the client sent it or will receive it.
  */
 export type ToWorker =
-  | { readonly kind: "init"; readonly operatorsModule?: string }
+  | { readonly kind: "init"; readonly operatorsModule?: string; readonly schemaEnforcement: SchemaEnforcement }
   | { readonly kind: "snapshot"; readonly generation: number; readonly bundles: readonly unknown[] }
   | { readonly kind: "evaluate"; readonly job: number; readonly generation: number; readonly explain?: ExplainMode };
 
@@ -17,7 +18,7 @@ export type FromWorker =
   | { readonly kind: "loaded"; readonly generation: number }
   | { readonly kind: "failed"; readonly message: string }
   // The summary travels in the header, so the event loop logs and counts without reading the body.
-  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly summary?: EvaluationSummary }
+  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly summary?: EvaluationSummary; readonly refusedWarnings?: readonly string[] }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
 /** An evaluation job: the header line, then the request body as received. */
@@ -28,7 +29,7 @@ export function evaluateMessage(job: number, generation: number, body: string, e
 
 /** A reply message: the header line, then the reply body. */
 export function replyMessage(job: number, reply: EvaluationReply): string {
-  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary };
+  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings };
   return `${JSON.stringify(header)}\n${reply.body}`;
 }
 

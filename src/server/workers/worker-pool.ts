@@ -4,6 +4,7 @@ import { HttpError } from "../http/http-error.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
+import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import { evaluateMessage, readMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
 
 /**
@@ -65,6 +66,7 @@ export class WorkerPool implements RulesetEvaluator {
     private readonly logger: Logger,
     /** Told each time a worker is replaced, for the metrics. */
     private readonly onReplaced: (reason: "timeout" | "exit") => void = () => undefined,
+    private readonly schemaEnforcement: SchemaEnforcement = "warn",
   ) {}
 
   /** Starts every worker and waits until all are ready with the snapshot; rejects when one cannot start. */
@@ -151,7 +153,7 @@ export class WorkerPool implements RulesetEvaluator {
             reject(new Error(`an evaluation worker could not start: ${header.message}`));
             return;
           case "result":
-            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, summary: header.summary }));
+            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, summary: header.summary, refusedWarnings: header.refusedWarnings }));
             return;
           case "error":
             this.finish(pooled, header.job, (job) => job.reject(new HttpError(500, "the evaluation failed", { detail: header.message })));
@@ -162,7 +164,7 @@ export class WorkerPool implements RulesetEvaluator {
         this.logger.error("an evaluation worker failed", { error: (event as ErrorEvent).message });
         this.lost(pooled, reject);
       });
-      worker.postMessage(JSON.stringify({ kind: "init", operatorsModule: this.operatorsModule } satisfies ToWorker));
+      worker.postMessage(JSON.stringify({ kind: "init", operatorsModule: this.operatorsModule, schemaEnforcement: this.schemaEnforcement } satisfies ToWorker));
     });
   }
 

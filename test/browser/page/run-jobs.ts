@@ -8,7 +8,7 @@ import type * as BrowserModule from "../../../src/browser/rule-cascade.ts";
 
 export interface Jobs {
   readonly sources: BrowserModule.JsonValue[];
-  readonly jobs: { readonly source: number; readonly channel?: BrowserModule.Channel; readonly request: BrowserModule.JsonValue; readonly explain?: BrowserModule.ExplainMode }[];
+  readonly jobs: { readonly source: number; readonly channel?: BrowserModule.Channel; readonly request: BrowserModule.JsonValue; readonly explain?: BrowserModule.ExplainMode; readonly schemaEnforcement?: BrowserModule.SchemaEnforcement }[];
 }
 
 export type JobOutcome = { result: BrowserModule.EvaluationResult } | { error: DescribedError };
@@ -18,6 +18,7 @@ interface DescribedError {
   code?: string;
   message?: string;
   problems?: unknown;
+  warnings?: unknown;
 }
 
 export async function runJobs(api: typeof BrowserModule, options: BrowserModule.LoadOptions, { sources, jobs }: Jobs): Promise<JobOutcome[]> {
@@ -33,7 +34,8 @@ export async function runJobs(api: typeof BrowserModule, options: BrowserModule.
     const entry = loaded[job.source]!;
     if ("error" in entry) return { error: entry.error };
     try {
-      return { result: job.explain === undefined ? entry.ruleset.evaluate(job.request, job.channel) : entry.ruleset.evaluate(job.request, job.channel, { explain: job.explain }) };
+      const options = { ...(job.explain === undefined ? {} : { explain: job.explain }), ...(job.schemaEnforcement === undefined ? {} : { schemaEnforcement: job.schemaEnforcement }) };
+      return { result: Object.keys(options).length === 0 ? entry.ruleset.evaluate(job.request, job.channel) : entry.ruleset.evaluate(job.request, job.channel, options) };
     } catch (error) {
       return { error: describeError(error) };
     }
@@ -41,8 +43,8 @@ export async function runJobs(api: typeof BrowserModule, options: BrowserModule.
 }
 
 function describeError(error: unknown): DescribedError {
-  const { name, code, message, problems } = error as DescribedError;
-  return { name, code, message, problems };
+  const { name, code, message, problems, warnings } = error as DescribedError;
+  return { name, code, message, problems, warnings };
 }
 
 /** Fetches the jobs, runs them and posts the outcomes (or why it could not) to the test as `name`. */

@@ -1,0 +1,72 @@
+import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
+import { closestName } from "../names/closest-name.ts";
+import { declaredNames, type DeclaredNames } from "../names/declared-names.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { SchemaValidator } from "./schema-validator.ts";
+import type { RequestWarning } from "./request-warning.ts";
+
+export { isSchemaEnforcement, RequestMisfitError, SCHEMA_ENFORCEMENTS, type RequestWarning, type RequestWarningCode, type SchemaEnforcement } from "./request-warning.ts";
+
+/**
+ * Checks requests against a plan: the entity is one the ruleset declares, some rule of that
+ * entity names the operation, and `data` and `original` validate against the entity's schema when
+ * the manifest carries one. Validators are built once per entity and plan, on first use.
+ */
+export class RequestFit {
+  private readonly names: DeclaredNames;
+  private readonly validators = new Map<string, SchemaValidator | undefined>();
+
+  private constructor(private readonly plan: EvaluationPlan) {
+    this.names = declaredNames(plan.manifestOrder, plan.declaredEntities);
+  }
+
+  static of(plan: EvaluationPlan): RequestFit {
+    let fit = fits.get(plan);
+    if (fit === undefined) fits.set(plan, (fit = new RequestFit(plan)));
+    return fit;
+  }
+
+  /** The declared entities the manifest has no schema for: for them only entity and operation are checked. */
+  entitiesWithoutSchema(): string[] {
+    return [...this.names.entities].filter((entity) => this.plan.entitySchemas[entity] === undefined).sort();
+  }
+
+  warnings(request: JsonObject): RequestWarning[] {
+    const warnings: RequestWarning[] = [];
+    const entity = request.entity as string;
+    const operation = request.operation as string;
+    const entityKnown = this.names.entities.has(entity);
+    if (!entityKnown) warnings.push(withSuggestion({ code: "ENTITY_UNKNOWN", pointer: "/entity", message: `the ruleset declares no entity ${JSON.stringify(entity)}` }, closestName(entity, this.names.entities)));
+    const operations = entityKnown ? this.names.operationsByEntity.get(entity) : this.names.operations;
+    if (!operations?.has(operation)) {
+      const message = entityKnown ? `no rule of ${entity} names the operation ${JSON.stringify(operation)}` : `no rule names the operation ${JSON.stringify(operation)}`;
+      warnings.push(withSuggestion({ code: "OPERATION_UNKNOWN", pointer: "/operation", message }, operations === undefined ? undefined : closestName(operation, operations)));
+    }
+    const validator = entityKnown ? this.validator(entity) : undefined;
+    if (validator !== undefined) {
+      for (const member of ["data", "original"] as const) {
+        const value = request[member];
+        if (value === undefined || value === null) continue;
+        for (const violation of validator.validate(value as JsonValue)) {
+          warnings.push(withSuggestion({ code: "DATA_INVALID", pointer: `/${member}${violation.pointer}`, message: violation.message }, violation.didYouMean));
+        }
+      }
+    }
+    return warnings;
+  }
+
+  private validator(entity: string): SchemaValidator | undefined {
+    if (!this.validators.has(entity)) {
+      const embedded = this.plan.entitySchemas[entity];
+      this.validators.set(entity, embedded === undefined ? undefined : new SchemaValidator(embedded));
+    }
+    return this.validators.get(entity);
+  }
+}
+
+const fits = new WeakMap<EvaluationPlan, RequestFit>();
+
+function withSuggestion(warning: RequestWarning, didYouMean: string | undefined): RequestWarning {
+  if (didYouMean !== undefined) warning.didYouMean = didYouMean;
+  return warning;
+}
