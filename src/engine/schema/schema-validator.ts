@@ -129,6 +129,10 @@ interface Place {
   /** Members of an object value that no applied node names (computed when needed). */
   unknownMembers?: string[];
   knownNames?: Set<string>;
+  /** A type violation was reported here: one is enough for a place. */
+  typeReported: boolean;
+  /** The cycle keys this place added (only `$ref` targets are tracked: every cycle goes through one). */
+  entered: number[] | undefined;
 }
 
 /** Compiled once per schema (per loaded ruleset), used for every request: keep per-request work to a walk of the value. */
@@ -259,10 +263,8 @@ export class SchemaValidator {
   /** Checks `value` (at walk.path, `depth` deep) against every node of `nodes`. */
   private validateAt(walk: Walk, value: unknown, nodes: readonly SchemaNode[], depth: number): void {
     if (depth > MAX_DEPTH || walk.full) return;
-    const place: Place = { value, depth, applied: [] };
-    const entered: number[] = [];
-    const typeFailed = { reported: false };
-    for (const node of nodes) this.enter(walk, place, node, entered, typeFailed);
+    const place: Place = { value, depth, applied: [], typeReported: false, entered: undefined };
+    for (const node of nodes) this.enter(walk, place, node, false);
     for (const node of place.applied) {
       if (walk.full) break;
       this.checkNode(walk, place, node);
@@ -271,16 +273,19 @@ export class SchemaValidator {
       if (Array.isArray(value)) this.validateItems(walk, value, place);
       else if (isObjectValue(value)) this.validateMembers(walk, value, place);
     }
-    for (const key of entered) walk.active.delete(key);
+    if (place.entered !== undefined) for (const key of place.entered) walk.active.delete(key);
   }
 
   /** Adds a node and what it brings along (`$ref`, `allOf`) to the nodes applied at a place, when its type fits. */
-  private enter(walk: Walk, place: Place, node: SchemaNode, entered: number[], typeFailed: { reported: boolean }): void {
+  private enter(walk: Walk, place: Place, node: SchemaNode, viaRef: boolean): void {
     if (node === ANYTHING) return;
-    const key = node.id * DEPTH_SPAN + place.depth;
-    if (walk.active.has(key)) return;
-    walk.active.add(key);
-    entered.push(key);
+    if (viaRef) {
+      // A schema that re-enters itself without going deeper into the value is satisfied there.
+      const key = node.id * DEPTH_SPAN + place.depth;
+      if (walk.active.has(key)) return;
+      walk.active.add(key);
+      (place.entered ??= []).push(key);
+    }
     const value = place.value;
     if (node.rejectsAll) {
       walk.report("false", "no value is allowed here");
@@ -288,16 +293,16 @@ export class SchemaValidator {
     }
     if (node.nullable && value === null) return;
     if (node.types !== undefined && !node.types.some((type) => hasType(value, type))) {
-      if (!typeFailed.reported) walk.report("type", typeMessage(node.types, node.nullable, value));
-      typeFailed.reported = true;
+      if (!place.typeReported) walk.report("type", typeMessage(node.types, node.nullable, value));
+      place.typeReported = true;
       return;
     }
     place.applied.push(node);
     if (node.ref !== undefined) {
       const target = this.definitions.get(node.ref);
-      if (target !== undefined) this.enter(walk, place, target, entered, typeFailed);
+      if (target !== undefined) this.enter(walk, place, target, true);
     }
-    if (node.allOf !== undefined) for (const part of node.allOf) this.enter(walk, place, part, entered, typeFailed);
+    if (node.allOf !== undefined) for (const part of node.allOf) this.enter(walk, place, part, false);
   }
 
   /** The keywords of one node about the value itself (members and items are visited afterwards). */
