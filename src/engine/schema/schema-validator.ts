@@ -131,7 +131,7 @@ interface Place {
   knownNames?: Set<string>;
   /** A type violation was reported here: one is enough for a place. */
   typeReported: boolean;
-  /** The cycle keys this place added (only `$ref` targets are tracked: every cycle goes through one). */
+  /** The cycle keys this place added (only nodes a cycle can go through are tracked, see enter). */
   entered: number[] | undefined;
 }
 
@@ -279,7 +279,9 @@ export class SchemaValidator {
   /** Adds a node and what it brings along (`$ref`, `allOf`) to the nodes applied at a place, when its type fits. */
   private enter(walk: Walk, place: Place, node: SchemaNode, viaRef: boolean): void {
     if (node === ANYTHING) return;
-    if (viaRef) {
+    // Only a `$ref` target or a node that composes others (allOf, anyOf, oneOf, not) can lead back to
+    // itself without going deeper into the value, so only those are tracked.
+    if (viaRef || node.allOf !== undefined || node.anyOf !== undefined || node.oneOf !== undefined || node.not !== undefined) {
       // A schema that re-enters itself without going deeper into the value is satisfied there.
       const key = node.id * DEPTH_SPAN + place.depth;
       if (walk.active.has(key)) return;
