@@ -2,6 +2,7 @@ import { isJsonObject, listAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
 import { followFragment } from "./entity-schema.ts";
+import { typeName, type TypeName } from "../../engine/value/value-kind.ts";
 
 /**
  * What an entity's JSON Schema says about the values at a path, for the check warnings
@@ -12,8 +13,8 @@ import { followFragment } from "./entity-schema.ts";
  * unknown, and unknown says nothing.
  */
 
-/** The kinds of value the expression language tells apart (specification 4.1, `typeOf`). */
-export type ValueKind = "string" | "number" | "boolean" | "list" | "object" | "null";
+/** The kinds of value the expression language tells apart (specification 4.1, `typeOf`): the engine's names. */
+export type ValueKind = TypeName;
 
 /** The schema objects that all hold at one place of a document. */
 export interface SchemaView {
@@ -31,21 +32,8 @@ const TYPE_KINDS: Readonly<Record<string, ValueKind>> = {
   null: "null",
 };
 
-/** The kind of a JSON value. */
-export function kindOf(value: JsonValue): ValueKind {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "list";
-  switch (typeof value) {
-    case "string":
-      return "string";
-    case "number":
-      return "number";
-    case "boolean":
-      return "boolean";
-    default:
-      return "object";
-  }
-}
+/** The kind of a JSON value, as `typeOf` names it. */
+export const kindOf: (value: JsonValue) => ValueKind = typeName;
 
 /**
  * The view of one schema node: it, the local `$ref`s it leads to and its `allOf` members,

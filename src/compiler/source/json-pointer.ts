@@ -3,13 +3,7 @@
  * `#/...` fragments of entity schema references. In a segment `~1` stands for `/` and `~0` for `~`.
  */
 
-function unescapeSegment(segment: string): string {
-  return segment.replaceAll("~1", "/").replaceAll("~0", "~");
-}
-
-function escapeSegment(segment: string): string {
-  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
-}
+import { escapePointerToken as escapeSegment, unescapePointerToken as unescapeSegment } from "../../engine/value/json-pointer-token.ts";
 
 /** `/rules/0/assert` → `["rules", "0", "assert"]`; `""` (the document itself) → `[]`. */
 export function pointerPath(pointer: string): string[] {

@@ -11,8 +11,9 @@ import type { Command, Decision, Effect, EvaluationResult, EvaluationTally, Find
 import { summarize } from "./evaluation-result.ts";
 import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
-import type { ActionRule, ComputeRule, PreparedRule, StateEffect, StateProperty, StateRule, ValidationRule } from "./prepared-rule.ts";
+import { mayAccept, type ActionRule, type ComputeRule, type PreparedRule, type StateEffect, type StateProperty, type StateRule, type ValidationRule } from "./prepared-rule.ts";
 import { checkRequestShape } from "./request-shape.ts";
+import { fitsView, runsOnTrigger } from "./rule-selection.ts";
 import type { EvaluationObserver } from "./evaluation-observer.ts";
 import { WorkingData } from "./working-data.ts";
 
@@ -143,16 +144,7 @@ class Evaluation {
     const trigger = this.plan.channel === "client" ? (this.request.trigger ?? null) : null;
     const view = objectOr(this.request.view, null);
     if (trigger === null && view === null) return selection;
-    const fits = (rule: PreparedRule): boolean => {
-      if (trigger !== null && !rule.triggers?.has(trigger as string)) return false;
-      if (view !== null) {
-        for (const [key, place] of rule.places) {
-          const wanted = view[key];
-          if (wanted !== undefined && wanted !== null && !valuesEqual(wanted, place)) return false;
-        }
-      }
-      return true;
-    };
+    const fits = (rule: PreparedRule): boolean => (trigger === null || runsOnTrigger(rule, trigger)) && (view === null || fitsView(rule, view));
     return {
       compute: selection.compute.filter(fits),
       state: selection.state.filter(fits),
@@ -338,7 +330,7 @@ class Evaluation {
       const given = this.resolution(rule.id, "accept-risk");
       // Roles and justification matter only for a resolution given, which most requests have none of.
       if (given !== undefined) {
-        const roleHeld = acceptance.roles.length === 0 || acceptance.roles.some((role) => this.roles.has(role));
+        const roleHeld = mayAccept(acceptance, this.roles);
         const justified = !acceptance.justificationRequired || (typeof given.justification === "string" && given.justification !== "");
         if (roleHeld && justified) status = "accepted";
       }

@@ -4,12 +4,14 @@ import { customOperatorsFrom, type CustomOperators } from "../expression/custom-
 import { FunctionTable } from "../expression/function-table.ts";
 import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
 import type { NodeTracer } from "../expression/node-tracer.ts";
+import { declaredNames, type DeclaredNames } from "../names/declared-names.ts";
 import type { EmbeddedSchema } from "../schema/entity-schema.ts";
 import { embeddedSchemas, ENTITY_SCHEMAS_MEMBER } from "../schema/manifest-schemas.ts";
 import type { ValueReader } from "../expression/generated-path-reader.ts";
 import { valueReader } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
+import { enforcedOn } from "./rule-selection.ts";
 import { byPriority, pointerPath, prepareRule, type ActionRule, type ComputeRule, type PreparedRule, type StateRule, type ValidationRule } from "./prepared-rule.ts";
 
 /** The rules of each kind that can take part, in evaluation order. */
@@ -46,6 +48,7 @@ export class EvaluationPlan {
   readonly manifestOrder: readonly PreparedRule[];
   /** The entities that bind field types or have a schema, which are declared even where no rule names them. */
   readonly declaredEntities: readonly string[];
+  private names: DeclaredNames | undefined;
   /** The entities' schemas, when the manifest carries them (`x-entitySchemas`, a bundle compiled by rule-server). */
   readonly entitySchemas: Readonly<Record<string, EmbeddedSchema>>;
   /** How many entries the manifest's `rules` has, rules of unknown kinds included (PreparedRule.position is below it). */
@@ -89,6 +92,11 @@ export class EvaluationPlan {
     this.indexTypeBindings(manifest.fieldTypes, codeGeneration);
   }
 
+  /** The entities the manifest declares and the operations its rules name: for explanations and request checks, read on first use. */
+  get declaredNames(): DeclaredNames {
+    return (this.names ??= declaredNames(this.manifestOrder, this.declaredEntities));
+  }
+
   /** The rules that can take part for an entity and operation on this channel, in evaluation order. */
   select(entity: string, operation: string): RuleSelection {
     if (!this.knownOperations.has(operation)) return EMPTY_SELECTION;
@@ -102,7 +110,7 @@ export class EvaluationPlan {
         rule.enabled &&
         (rule.entity === undefined || rule.entity === entity) &&
         rule.operations.has(operation) &&
-        (rule.enforcement === "both" || rule.enforcement === this.channel);
+        enforcedOn(rule, this.channel);
       selection = {
         compute: this.rules.compute.filter(fits),
         state: this.rules.state.filter(fits),

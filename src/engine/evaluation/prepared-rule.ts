@@ -78,6 +78,11 @@ export interface Acceptance {
   readonly justificationRequired: boolean;
 }
 
+/** Whether an actor with these roles may accept the risk: one of the acceptance's roles, or any actor when it lists none. */
+export function mayAccept(acceptance: Acceptance, roles: ReadonlySet<string>): boolean {
+  return acceptance.roles.length === 0 || acceptance.roles.some((role) => roles.has(role));
+}
+
 export interface ValidationRule extends RuleBase {
   readonly kind: "validation";
   readonly assert: Node;

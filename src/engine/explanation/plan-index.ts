@@ -1,7 +1,7 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { PreparedRule } from "../evaluation/prepared-rule.ts";
 import type { NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
-import { declaredNames, type DeclaredNames } from "../names/declared-names.ts";
+import type { DeclaredNames } from "../names/declared-names.ts";
 
 /**
  * What explanations read of a plan, worked out on its first explanation: the declared names, the
@@ -16,7 +16,7 @@ export class PlanIndex {
   private readonly entries: (Record<string, RuleExplanation> | undefined)[];
 
   private constructor(plan: EvaluationPlan) {
-    this.names = declaredNames(plan.manifestOrder, plan.declaredEntities);
+    this.names = plan.declaredNames;
     this.rulesById = new Map(plan.manifestOrder.map((rule) => [rule.id, rule]));
     this.entries = new Array(plan.manifestRuleCount);
   }

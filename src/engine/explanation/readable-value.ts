@@ -3,43 +3,21 @@ import { toLeavingValue } from "../value/leaving-value.ts";
 import { toWireNumber } from "../number/wire-number.ts";
 import type { Value } from "../value/value-kind.ts";
 
-/** A value as an explanation shows it, and whether anything of it was cut. */
-export interface ReadableValue {
-  readonly value: JsonValue;
-  readonly truncated: boolean;
-}
-
 const MAX_STRING = 200;
 const MAX_MEMBERS = 50;
 /** Deeper than this, a list or object is shown as cut: explanations are read by people. */
 const MAX_DEPTH = 8;
 
-/** Stores a readable copy of a value on a trace record, without an intermediate object for the common values. */
-export function recordReadable(record: { value: JsonValue | undefined; truncated: boolean }, value: Value): void {
-  if (value === null || typeof value === "boolean" || (typeof value === "string" && value.length <= MAX_STRING)) {
-    record.value = value;
-    return;
-  }
-  if (typeof value === "number") {
-    record.value = toWireNumber(value);
-    return;
-  }
-  const readable = readableValue(value);
-  record.value = readable.value;
-  record.truncated = readable.truncated;
-}
-
 /**
- * A copy of a value as it leaves the engine, kept readable: strings past 200 characters and lists
- * or objects past 50 members are cut (and the copy says so). A copy, because the working data an
- * expression read is changed by later rules.
+ * Stores on a trace record a copy of a value as it leaves the engine, kept readable: strings past
+ * 200 characters and lists or objects past 50 members are cut, and `truncated` says so. A copy,
+ * because the working data an expression read is changed by later rules. Most values are null,
+ * booleans, short strings or plain numbers: nothing to copy or cut.
  */
-export function readableValue(value: Value): ReadableValue {
-  // Most nodes are booleans, short strings, plain numbers or null: nothing to copy or cut.
-  if (value === null || typeof value === "boolean" || (typeof value === "string" && value.length <= MAX_STRING)) return { value, truncated: false };
-  const state = { truncated: false };
-  const copy = readableCopy(toLeavingValue(value), state, 0);
-  return { value: copy, truncated: state.truncated };
+export function recordReadable(record: { value: JsonValue | undefined; truncated: boolean }, value: Value): void {
+  if (value === null || typeof value === "boolean" || (typeof value === "string" && value.length <= MAX_STRING)) record.value = value;
+  else if (typeof value === "number") record.value = toWireNumber(value);
+  else record.value = readableCopy(toLeavingValue(value), record, 0);
 }
 
 function readableCopy(value: JsonValue, state: { truncated: boolean }, depth: number): JsonValue {

@@ -1,5 +1,5 @@
 import type { Finding } from "../evaluation/evaluation-result.ts";
-import type { PreparedRule } from "../evaluation/prepared-rule.ts";
+import { mayAccept, type PreparedRule } from "../evaluation/prepared-rule.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { ResolutionExplanation } from "./explanation.ts";
 
@@ -24,7 +24,7 @@ export function resolutionOutcomes(request: JsonObject, rulesById: ReadonlyMap<s
     if (resolvable.resolution !== type) return outcome(false, "type-not-accepted");
     // Only accept-risk can be open with the right type: a role or a justification was missing.
     const acceptance = prepared.kind === "validation" ? prepared.acceptance : undefined;
-    const roleHeld = acceptance === undefined || acceptance.roles.length === 0 || acceptance.roles.some((role) => roles.has(role));
+    const roleHeld = acceptance === undefined || mayAccept(acceptance, roles);
     return outcome(false, roleHeld ? "justification-missing" : "role-not-allowed");
   });
 }

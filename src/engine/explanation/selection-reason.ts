@@ -1,7 +1,7 @@
 import type { Channel } from "../bundle/channel.ts";
 import type { PreparedRule } from "../evaluation/prepared-rule.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
-import { valuesEqual } from "../value/value-equality.ts";
+import { enforcedOn, fitsView, runsOnTrigger } from "../evaluation/rule-selection.ts";
 import type { NotSelectedReason } from "./explanation.ts";
 
 /** What of a request decides which rules take part (specification 8, Selection). */
@@ -24,13 +24,8 @@ export function notSelectedBecause(rule: PreparedRule, request: SelectionRequest
   if (rule.entity !== undefined && rule.entity !== request.entity) return "entity";
   if (!rule.operations.has(request.operation)) return "operation";
   if (rule.kind === "action" && request.channel !== "server") return "channel";
-  if (rule.enforcement !== "both" && rule.enforcement !== request.channel) return "enforcement";
-  if (request.channel === "client" && request.trigger !== undefined && request.trigger !== null && !rule.triggers?.has(request.trigger as string)) return "trigger";
-  if (request.view !== null) {
-    for (const [key, place] of rule.places) {
-      const wanted = request.view[key];
-      if (wanted !== undefined && wanted !== null && !valuesEqual(wanted, place)) return "view";
-    }
-  }
+  if (!enforcedOn(rule, request.channel)) return "enforcement";
+  if (request.channel === "client" && request.trigger !== undefined && request.trigger !== null && !runsOnTrigger(rule, request.trigger)) return "trigger";
+  if (request.view !== null && !fitsView(rule, request.view)) return "view";
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { unescapePointerToken } from "../value/json-pointer-token.ts";
 import type { JsonValue } from "../value/json-value.ts";
 
 /**
@@ -79,7 +80,7 @@ export function resolveLocalRef(document: JsonValue, ref: string): JsonValue | u
     } catch {
       return undefined;
     }
-    token = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    token = unescapePointerToken(token);
     if (Array.isArray(node)) {
       if (!/^(?:0|[1-9][0-9]*)$/.test(token)) return undefined;
       node = node[Number(token)];

@@ -1,6 +1,6 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import { closestName } from "../names/closest-name.ts";
-import { declaredNames, type DeclaredNames } from "../names/declared-names.ts";
+import type { DeclaredNames } from "../names/declared-names.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { SchemaValidator } from "./schema-validator.ts";
 import type { RequestWarning } from "./request-warning.ts";
@@ -17,7 +17,7 @@ export class RequestFit {
   private readonly validators = new Map<string, SchemaValidator | undefined>();
 
   private constructor(private readonly plan: EvaluationPlan) {
-    this.names = declaredNames(plan.manifestOrder, plan.declaredEntities);
+    this.names = plan.declaredNames;
   }
 
   static of(plan: EvaluationPlan): RequestFit {

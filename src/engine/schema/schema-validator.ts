@@ -1,4 +1,3 @@
-import { daysInMonth } from "../date/gregorian-calendar.ts";
 import { closestName } from "../names/closest-name.ts";
 import { compare } from "../number/arithmetic.ts";
 import { canonicalNumberText } from "../number/canonical-number.ts";
@@ -7,8 +6,13 @@ import { canonicalJson } from "../value/canonical-json.ts";
 import { codePointLength } from "../value/code-points.ts";
 import type { JsonValue } from "../value/json-value.ts";
 import { valuesEqual } from "../value/value-equality.ts";
-import type { Value } from "../value/value-kind.ts";
 import type { EmbeddedSchema, SchemaViolation } from "./entity-schema.ts";
+import { escapePointerToken } from "../value/json-pointer-token.ts";
+import { isNumberValue, isValueObject, type Value } from "../value/value-kind.ts";
+import { isMultipleOf } from "./decimal-multiple.ts";
+import type { JsonType } from "./json-type.ts";
+import { ANYTHING, SchemaGraph, type SchemaNode } from "./schema-graph.ts";
+import { characters, items, listed, members, noneMatched, number, shown, typeMessage } from "./violation-messages.ts";
 
 export { embedSchema, type EmbeddedSchema, type SchemaViolation } from "./entity-schema.ts";
 
@@ -43,58 +47,6 @@ const MAX_DEPTH = 256;
 const DEPTH_SPAN = 1024;
 const DEFAULT_LIMIT = 50;
 
-type JsonType = "null" | "boolean" | "object" | "array" | "number" | "integer" | "string";
-const JSON_TYPES = new Set<string>(["null", "boolean", "object", "array", "number", "integer", "string"]);
-
-interface Format {
-  readonly test: (text: string) => boolean;
-  /** What the value is not, after "is not". */
-  readonly expected: string;
-}
-
-/** A compiled schema object: the keywords the validator checks, read and checked once. */
-class SchemaNode {
-  rejectsAll = false;
-  types: JsonType[] | undefined = undefined;
-  nullable = false;
-  ref: string | undefined = undefined;
-  allOf: SchemaNode[] | undefined = undefined;
-  anyOf: SchemaNode[] | undefined = undefined;
-  oneOf: SchemaNode[] | undefined = undefined;
-  not: SchemaNode | undefined = undefined;
-  enumValues: Value[] | undefined = undefined;
-  hasConst = false;
-  constValue: Value = null;
-  format: Format | undefined = undefined;
-  pattern: RegExp | undefined = undefined;
-  minLength: number | undefined = undefined;
-  maxLength: number | undefined = undefined;
-  minimum: number | undefined = undefined;
-  maximum: number | undefined = undefined;
-  exclusiveMinimum: number | undefined = undefined;
-  exclusiveMaximum: number | undefined = undefined;
-  multipleOf: number | undefined = undefined;
-  minItems: number | undefined = undefined;
-  maxItems: number | undefined = undefined;
-  uniqueItems = false;
-  prefixItems: SchemaNode[] | undefined = undefined;
-  /** The schema of items after `prefixItems`; a rejecting node for `items: false`. */
-  items: SchemaNode | undefined = undefined;
-  minProperties: number | undefined = undefined;
-  maxProperties: number | undefined = undefined;
-  required: string[] | undefined = undefined;
-  properties: Map<string, SchemaNode> | undefined = undefined;
-  patternProperties: { readonly pattern: RegExp; readonly node: SchemaNode }[] | undefined = undefined;
-  /** The schema of other members; a rejecting node closes the object (`additionalProperties: false`). */
-  additionalProperties: SchemaNode | undefined = undefined;
-  constructor(readonly id: number) {}
-}
-
-/** `true`, `{}` and anything that is not a schema: no constraint. */
-const ANYTHING = new SchemaNode(0);
-/** `false`: nothing is valid. */
-const NOTHING = new SchemaNode(1);
-NOTHING.rejectsAll = true;
 
 /** The state of one validation: what was found so far, where the walk is, which nodes apply. */
 class Walk {
@@ -114,8 +66,8 @@ class Walk {
   report(keyword: string, message: string, didYouMean?: string, member?: string): void {
     if (this.full) return;
     let pointer = "";
-    for (const token of this.path) pointer += "/" + escapeToken(String(token));
-    if (member !== undefined) pointer += "/" + escapeToken(member);
+    for (const token of this.path) pointer += "/" + escapePointerToken(String(token));
+    if (member !== undefined) pointer += "/" + escapePointerToken(member);
     this.violations.push(didYouMean === undefined ? { pointer, keyword, message } : { pointer, keyword, message, didYouMean });
   }
 }
@@ -138,16 +90,12 @@ interface Place {
 /** Compiled once per schema (per loaded ruleset), used for every request: keep per-request work to a walk of the value. */
 export class SchemaValidator {
   private readonly root: SchemaNode;
-  private readonly definitions = new Map<string, SchemaNode>();
-  private readonly compiled = new Map<object, SchemaNode>();
-  private nextId = 2;
+  private readonly definitions: ReadonlyMap<string, SchemaNode>;
 
   constructor(embedded: EmbeddedSchema) {
-    const definitions = embedded.definitions;
-    if (typeof definitions === "object" && definitions !== null) {
-      for (const ref of Object.keys(definitions)) this.definitions.set(ref, this.compile(definitions[ref]));
-    }
-    this.root = this.compile(embedded.schema);
+    const graph = new SchemaGraph(embedded);
+    this.root = graph.root;
+    this.definitions = graph.definitions;
   }
 
   /** Every violation, in document order of the value, at most `limit` (default 50). Never throws on any JSON value. */
@@ -158,107 +106,6 @@ export class SchemaValidator {
     this.validateAt(walk, value, [this.root], 0);
     return walk.violations;
   }
-
-  // ---- compiling ----
-
-  /** The node of a schema; ANYTHING for `true`, `{}`-like nothing and anything that is not a schema. */
-  private compile(schema: unknown): SchemaNode {
-    if (schema === false) return NOTHING;
-    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return ANYTHING;
-    const known = this.compiled.get(schema);
-    if (known !== undefined) return known;
-    const node = new SchemaNode(this.nextId++);
-    this.compiled.set(schema, node);
-    const s = schema as Record<string, unknown>;
-    const own = (keyword: string): unknown => (Object.hasOwn(s, keyword) ? s[keyword] : undefined);
-
-    const type = own("type");
-    const types = (Array.isArray(type) ? type : [type]).filter((name): name is JsonType => typeof name === "string" && JSON_TYPES.has(name));
-    if (types.length > 0) node.types = types;
-    node.nullable = own("nullable") === true;
-    const ref = own("$ref");
-    if (typeof ref === "string") node.ref = ref;
-    node.allOf = this.compileList(own("allOf"));
-    node.anyOf = this.compileList(own("anyOf"));
-    node.oneOf = this.compileList(own("oneOf"));
-    const not = own("not");
-    // `not: {}` and `not: true` exclude everything; a `not` that is no schema excludes nothing.
-    if (typeof not === "boolean" || isPlainObject(not)) node.not = this.compile(not);
-
-    const enumValues = own("enum");
-    if (Array.isArray(enumValues)) node.enumValues = enumValues as Value[];
-    if (Object.hasOwn(s, "const")) {
-      node.hasConst = true;
-      node.constValue = s.const as Value;
-    }
-    const format = own("format");
-    if (typeof format === "string") node.format = formatNamed(format);
-
-    node.pattern = compilePattern(own("pattern"));
-    node.minLength = count(own("minLength"));
-    node.maxLength = count(own("maxLength"));
-
-    node.minimum = finite(own("minimum"));
-    node.maximum = finite(own("maximum"));
-    const exclusiveMinimum = own("exclusiveMinimum");
-    const exclusiveMaximum = own("exclusiveMaximum");
-    // Draft 4 and OpenAPI 3.0: a boolean that makes `minimum`/`maximum` exclusive.
-    if (exclusiveMinimum === true) [node.exclusiveMinimum, node.minimum] = [node.minimum, undefined];
-    else node.exclusiveMinimum = finite(exclusiveMinimum);
-    if (exclusiveMaximum === true) [node.exclusiveMaximum, node.maximum] = [node.maximum, undefined];
-    else node.exclusiveMaximum = finite(exclusiveMaximum);
-    const multipleOf = finite(own("multipleOf"));
-    if (multipleOf !== undefined && multipleOf > 0) node.multipleOf = multipleOf;
-
-    node.minItems = count(own("minItems"));
-    node.maxItems = count(own("maxItems"));
-    node.uniqueItems = own("uniqueItems") === true;
-    const items = own("items");
-    if (Array.isArray(items)) {
-      // Before 2020-12 a list of `items` schemas is what `prefixItems` is now; `additionalItems` the rest.
-      node.prefixItems = this.compileList(items);
-      node.items = this.compileOptional(own("additionalItems"));
-    } else {
-      node.prefixItems = this.compileList(own("prefixItems"));
-      node.items = this.compileOptional(items);
-    }
-
-    node.minProperties = count(own("minProperties"));
-    node.maxProperties = count(own("maxProperties"));
-    const required = own("required");
-    if (Array.isArray(required)) {
-      const names = [...new Set(required.filter((name): name is string => typeof name === "string"))];
-      if (names.length > 0) node.required = names;
-    }
-    const properties = own("properties");
-    if (isPlainObject(properties)) {
-      node.properties = new Map();
-      for (const name of Object.keys(properties)) node.properties.set(name, this.compile(properties[name]));
-    }
-    const patternProperties = own("patternProperties");
-    if (isPlainObject(patternProperties)) {
-      node.patternProperties = [];
-      for (const source of Object.keys(patternProperties)) {
-        const pattern = compilePattern(source);
-        if (pattern !== undefined) node.patternProperties.push({ pattern, node: this.compile(patternProperties[source]) });
-      }
-    }
-    node.additionalProperties = this.compileOptional(own("additionalProperties"));
-    return node;
-  }
-
-  private compileList(list: unknown): SchemaNode[] | undefined {
-    return Array.isArray(list) && list.length > 0 ? list.map((schema) => this.compile(schema)) : undefined;
-  }
-
-  /** A schema that constrains, or undefined for an absent or `true` one. */
-  private compileOptional(schema: unknown): SchemaNode | undefined {
-    if (schema === undefined) return undefined;
-    const node = this.compile(schema);
-    return node === ANYTHING ? undefined : node;
-  }
-
-  // ---- validating ----
 
   /** Checks `value` (at walk.path, `depth` deep) against every node of `nodes`. */
   private validateAt(walk: Walk, value: unknown, nodes: readonly SchemaNode[], depth: number): void {
@@ -271,7 +118,7 @@ export class SchemaValidator {
     }
     if (!walk.full && place.applied.length > 0) {
       if (Array.isArray(value)) this.validateItems(walk, value, place);
-      else if (isObjectValue(value)) this.validateMembers(walk, value, place);
+      else if (isValueObject(value)) this.validateMembers(walk, value, place);
     }
     if (place.entered !== undefined) for (const key of place.entered) walk.active.delete(key);
   }
@@ -318,9 +165,9 @@ export class SchemaValidator {
       walk.report("enum", `${shown(value)} is not one of ${listed(node.enumValues)}`, typeof value === "string" ? closestName(value, names) : undefined);
     }
     if (typeof value === "string") this.checkString(walk, value, node);
-    else if (isNumber(value)) this.checkNumber(walk, value, node);
+    else if (isNumberValue(value)) this.checkNumber(walk, value, node);
     else if (Array.isArray(value)) this.checkArray(walk, value, node);
-    else if (isObjectValue(value)) this.checkObject(walk, value, place, node);
+    else if (isValueObject(value)) this.checkObject(walk, value, place, node);
     if (node.anyOf !== undefined && !walk.full && !node.anyOf.some((branch) => this.matches(walk, place, branch))) {
       walk.report("anyOf", noneMatched(node.anyOf.length));
     }
@@ -460,31 +307,19 @@ export class SchemaValidator {
   }
 }
 
-// ---- values ----
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
-/** A JSON object (not a list, not null, not an exact decimal number). */
-function isObjectValue(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !isDecimal(value);
-}
-
-function isNumber(value: unknown): value is NumberValue {
-  return typeof value === "number" || isDecimal(value);
-}
 
 function hasType(value: unknown, type: JsonType): boolean {
   switch (type) {
     case "string":
       return typeof value === "string";
     case "number":
-      return isNumber(value);
+      return isNumberValue(value);
     case "integer":
       return typeof value === "number" ? Number.isInteger(value) : isDecimal(value) && value.isInteger();
     case "object":
-      return isObjectValue(value);
+      return isValueObject(value);
     case "array":
       return Array.isArray(value);
     case "boolean":
@@ -494,13 +329,7 @@ function hasType(value: unknown, type: JsonType): boolean {
   }
 }
 
-function finite(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
 
-function count(value: unknown): number | undefined {
-  return typeof value === "number" && value >= 0 ? value : undefined;
-}
 
 /** The index pair of the first item equal to an earlier one (numbers compare numerically, members in any order). */
 function firstDuplicate(list: readonly unknown[]): [number, number] | undefined {
@@ -517,223 +346,4 @@ function firstDuplicate(list: readonly unknown[]): [number, number] | undefined 
     seen.set(key, index);
   }
   return undefined;
-}
-
-/**
- * Whether a number is an exact multiple of a positive one, in decimal (0.3 is a multiple of 0.1):
- * both are written as integer coefficient times a power of ten and the division is done on
- * integers, so any magnitude is exact and the work stays small.
- */
-function isMultipleOf(value: NumberValue, divisor: number): boolean {
-  if (typeof value === "number" && Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
-  const a = scientific(value);
-  const b = scientific(divisor);
-  if (a === undefined || b === undefined || b.coefficient === 0n) return true;
-  if (a.coefficient === 0n) return true;
-  const shift = a.exponent - b.exponent;
-  // value / divisor = (a / b) * 10^shift
-  if (shift >= 0) return ((a.coefficient % b.coefficient) * powerOfTenModulo(shift, b.coefficient)) % b.coefficient === 0n;
-  // A coefficient of fewer digits than the shift cannot hold b * 10^-shift.
-  if (-shift > a.digits) return false;
-  return a.coefficient % (b.coefficient * 10n ** BigInt(-shift)) === 0n;
-}
-
-/** |x| as coefficient * 10^exponent with no trailing zeros in the coefficient. */
-function scientific(x: NumberValue): { coefficient: bigint; exponent: number; digits: number } | undefined {
-  const text = typeof x === "number" ? (Number.isFinite(x) ? x.toExponential() : "") : x.isFinite() ? x.toExponential() : "";
-  const match = /^-?([0-9])(?:\.([0-9]+))?e([+-][0-9]+)$/.exec(text);
-  if (match === null) return undefined;
-  const fraction = match[2] ?? "";
-  const all = match[1]! + fraction;
-  const digits = all.replace(/0+$/, "") || "0";
-  return { coefficient: BigInt(digits), exponent: Number(match[3]) - fraction.length + (all.length - digits.length), digits: digits.length };
-}
-
-function powerOfTenModulo(exponent: number, modulus: bigint): bigint {
-  let result = 1n % modulus;
-  let base = 10n % modulus;
-  for (let e = exponent; e > 0; e = Math.floor(e / 2)) {
-    if (e % 2 === 1) result = (result * base) % modulus;
-    base = (base * base) % modulus;
-  }
-  return result;
-}
-
-// ---- formats ----
-
-function formatNamed(name: string): Format | undefined {
-  switch (name) {
-    case "date":
-      return { test: isDate, expected: "a valid date (YYYY-MM-DD)" };
-    case "date-time":
-      return { test: isDateTime, expected: "a valid date-time (RFC 3339, e.g. 2026-03-02T09:30:00Z)" };
-    case "time":
-      return { test: isTime, expected: "a valid time (RFC 3339, e.g. 09:30:00Z)" };
-    case "email":
-      return { test: isEmail, expected: "a valid email address" };
-    case "uuid":
-      return { test: (text) => UUID.test(text), expected: "a valid UUID" };
-    case "uri":
-      return { test: isAbsoluteUri, expected: "an absolute URI" };
-    default:
-      return undefined;
-  }
-}
-
-const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
-const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))$/;
-const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-const HOST_NAME = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-const UUID = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
-const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9A-Fa-f]{2})*$/;
-
-/** RFC 3339 full-date: a real day of the proleptic Gregorian calendar. */
-function isDate(text: string): boolean {
-  const match = DATE.exec(text);
-  if (match === null) return false;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
-
-/** RFC 3339 full-time: with seconds and an offset; a leap second only at 23:59:60 UTC. */
-function isTime(text: string): boolean {
-  const match = TIME.exec(text);
-  if (match === null) return false;
-  const hour = Number(match[1]);
-  const minute = Number(match[2]);
-  const second = Number(match[3]);
-  if (hour > 23 || minute > 59 || second > 60) return false;
-  let offset = 0;
-  if (match[4] !== undefined) {
-    const offsetHours = Number(match[5]);
-    const offsetMinutes = Number(match[6]);
-    if (offsetHours > 23 || offsetMinutes > 59) return false;
-    offset = (offsetHours * 60 + offsetMinutes) * (match[4] === "-" ? -1 : 1);
-  }
-  return second < 60 || (((hour * 60 + minute - offset) % 1440) + 1440) % 1440 === 23 * 60 + 59;
-}
-
-/** RFC 3339 date-time (`T` and `Z` in either case, as RFC 3339 allows). */
-function isDateTime(text: string): boolean {
-  return (text[10] === "T" || text[10] === "t") && isDate(text.slice(0, 10)) && isTime(text.slice(11));
-}
-
-/** An address as people type them: dot-atom local part, `@`, a host name of at least two labels. */
-function isEmail(text: string): boolean {
-  const at = text.lastIndexOf("@");
-  if (at < 1 || text.length > 254 || at > 64) return false;
-  return EMAIL_LOCAL.test(text.slice(0, at)) && HOST_NAME.test(text.slice(at + 1));
-}
-
-/** RFC 3986 URI with a scheme, of the characters a URI may hold, at most one fragment. */
-function isAbsoluteUri(text: string): boolean {
-  return ABSOLUTE_URI.test(text) && text.indexOf("#") === text.lastIndexOf("#");
-}
-
-function compilePattern(source: unknown): RegExp | undefined {
-  if (typeof source !== "string") return undefined;
-  try {
-    return new RegExp(source, "u");
-  } catch {
-    return undefined;
-  }
-}
-
-// ---- messages ----
-
-const TYPE_NAMES: Record<JsonType, string> = {
-  null: "null",
-  boolean: "a boolean",
-  object: "an object",
-  array: "an array",
-  number: "a number",
-  integer: "an integer",
-  string: "a string",
-};
-const SHOWN_LENGTH = 60;
-const LISTED_VALUES = 12;
-
-function typeMessage(types: readonly JsonType[], nullable: boolean, value: unknown): string {
-  const expected = types.map((type) => TYPE_NAMES[type]);
-  if (nullable && !types.includes("null")) expected.push("null");
-  // A number with a fraction where only integers fit: the number says more than "a number".
-  const got = isNumber(value) && types.includes("integer") && !types.includes("number") ? canonicalNumberText(value) : kindOf(value);
-  return `expected ${alternatives(expected)}, got ${got}`;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (isNumber(value)) return "a number";
-  switch (typeof value) {
-    case "string":
-      return "a string";
-    case "boolean":
-      return "a boolean";
-    case "object":
-      return "an object";
-    default:
-      return typeof value;
-  }
-}
-
-function alternatives(names: readonly string[]): string {
-  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
-}
-
-/** A value in a sentence: strings quoted, long ones cut. */
-function shown(value: unknown): string {
-  if (typeof value === "string") return `'${cut(value)}'`;
-  return bare(value);
-}
-
-/** A value in a list: strings as they are. */
-function bare(value: unknown): string {
-  if (typeof value === "string") return cut(value);
-  if (isNumber(value)) return canonicalNumberText(value);
-  try {
-    return cut(JSON.stringify(value) ?? String(value));
-  } catch {
-    return kindOf(value);
-  }
-}
-
-function cut(text: string): string {
-  return text.length <= SHOWN_LENGTH ? text : `${text.slice(0, SHOWN_LENGTH)}…`;
-}
-
-function listed(values: readonly unknown[]): string {
-  const shownValues = values.slice(0, LISTED_VALUES).map(bare).join(", ");
-  return values.length <= LISTED_VALUES ? shownValues : `${shownValues}, … (${values.length} in all)`;
-}
-
-function number(value: number): string {
-  return canonicalNumberText(value);
-}
-
-function plural(amount: number, one: string, many: string): string {
-  return `${number(amount)} ${amount === 1 ? one : many}`;
-}
-
-function characters(amount: number): string {
-  return plural(amount, "character", "characters");
-}
-
-function items(amount: number): string {
-  return plural(amount, "item", "items");
-}
-
-function members(amount: number): string {
-  return plural(amount, "member", "members");
-}
-
-function noneMatched(branches: number): string {
-  return branches === 1 ? "does not match the allowed shape" : `matches none of the ${branches} allowed shapes`;
-}
-
-/** A JSON Pointer reference token: `~` as `~0`, `/` as `~1`. */
-function escapeToken(token: string): string {
-  return token.includes("~") || token.includes("/") ? token.replace(/~/g, "~0").replace(/\//g, "~1") : token;
 }

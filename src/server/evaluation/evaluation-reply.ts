@@ -50,6 +50,13 @@ export interface AnswerOptions {
   readonly schemaEnforcement: SchemaEnforcement;
 }
 
+/** The options of each request under one enforcement, made once (the event loop's and each worker's). */
+export function answerOptionsFor(schemaEnforcement: SchemaEnforcement): (explain: ExplainMode | undefined) => AnswerOptions {
+  const plain: AnswerOptions = { schemaEnforcement };
+  const explained = { rules: { explain: "rules", schemaEnforcement }, full: { explain: "full", schemaEnforcement } } as const;
+  return (explain) => (explain === undefined ? plain : explained[explain]);
+}
+
 /** The rulesets of the snapshot the request is evaluated against, by id. */
 export type RulesetFinder = (id: string) => LoadedRuleset | undefined;
 

@@ -1,6 +1,6 @@
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
-import { answerEvaluation, type AnswerOptions, type EvaluationReply } from "./evaluation-reply.ts";
+import { answerEvaluation, answerOptionsFor, type EvaluationReply } from "./evaluation-reply.ts";
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 
 /**
@@ -18,10 +18,9 @@ export interface RulesetEvaluator {
 
 /** Evaluation on the event loop, under the server's schema enforcement. */
 export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement): RulesetEvaluator {
-  const plain: AnswerOptions = { schemaEnforcement };
-  const explained = { rules: { explain: "rules", schemaEnforcement }, full: { explain: "full", schemaEnforcement } } as const;
+  const options = answerOptionsFor(schemaEnforcement);
   return {
-    evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, explain === undefined ? plain : explained[explain]),
+    evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain)),
     useSnapshot: async () => undefined,
     close: async () => undefined,
   };

@@ -21,18 +21,13 @@ export const evaluations: RouteHandler = async (request, { snapshot, token, eval
   const reply = answer instanceof Promise ? await answer : answer;
   if (reply.summary !== undefined) {
     Object.assign(logFields, reply.summary);
-    // The log line counts the warnings; the metrics count them by code.
-    if (reply.summary.warnings !== undefined) {
-      logFields.warnings = reply.summary.warnings.length;
-      metrics.countRequestWarnings(reply.summary.ruleset, reply.summary.warnings);
-    }
     metrics.countEvaluation(reply.summary);
-  } else if (reply.ruleset !== undefined) {
-    logFields.ruleset = reply.ruleset;
-    if (reply.refusedWarnings !== undefined) {
-      logFields.warnings = reply.refusedWarnings.length;
-      metrics.countRequestWarnings(reply.ruleset, reply.refusedWarnings);
-    }
+  } else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
+  // Warnings of an evaluation (warn) or of a refusal (reject): the log line counts them, the metrics by code.
+  const warnings = reply.summary?.warnings ?? reply.refusedWarnings;
+  if (warnings !== undefined) {
+    logFields.warnings = warnings.length;
+    metrics.countRequestWarnings(reply.ruleset!, warnings);
   }
   return new Response(reply.body, { status: reply.status, headers: headersWithRequestId(identity, reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS) });
 };

@@ -6,14 +6,13 @@
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
-import { answerEvaluation } from "../evaluation/evaluation-reply.ts";
-import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
+import { answerEvaluation, answerOptionsFor } from "../evaluation/evaluation-reply.ts";
 import { readMessage, replyMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
 
 declare const self: Worker;
 
 let operators: CustomOperators = NO_CUSTOM_OPERATORS;
-let schemaEnforcement: SchemaEnforcement = "warn";
+let answerOptions = answerOptionsFor("warn");
 const generations = new Map<number, Map<string, LoadedRuleset>>();
 
 const post = (message: string): void => self.postMessage(message);
@@ -24,7 +23,7 @@ self.onmessage = async (event: MessageEvent<string>) => {
     case "init":
       try {
         if (message.operatorsModule) operators = customOperatorsFrom((await import(message.operatorsModule)).operators);
-        schemaEnforcement = message.schemaEnforcement;
+        answerOptions = answerOptionsFor(message.schemaEnforcement);
         post(JSON.stringify({ kind: "ready" }));
       } catch (error) {
         post(JSON.stringify({ kind: "failed", message: error instanceof Error ? error.message : String(error) }));
@@ -52,7 +51,7 @@ self.onmessage = async (event: MessageEvent<string>) => {
         return;
       }
       try {
-        post(replyMessage(message.job, answerEvaluation(body, (id) => rulesets.get(id), message.explain === undefined ? { schemaEnforcement } : { explain: message.explain, schemaEnforcement })));
+        post(replyMessage(message.job, answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain))));
       } catch (error) {
         post(JSON.stringify({ kind: "error", job: message.job, message: error instanceof Error ? error.message : String(error) }));
       }
