@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build image clean chromium podman screenshot
+.PHONY: install run test typecheck bench build image clean chromium podman coverage-tools screenshot
 
 install: node_modules/.install-stamp
 
@@ -25,6 +25,12 @@ run: install
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) || sudo apt-get install -y -qq chromium
 
+# The coverage tests read rule-server's reports with the tools CI services use: Debian's lcov
+# (lcov --summary, genhtml) and xmllint (libxml2-utils) for the Cobertura DTD; installed when missing.
+coverage-tools:
+	@(command -v lcov && command -v genhtml && command -v xmllint) >/dev/null 2>&1 \
+	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lcov libxml2-utils) || sudo apt-get install -y -qq lcov libxml2-utils
+
 # The image test runs the image with podman (runc: crun refuses hybrid cgroups) and, for a user other
 # than root, in a user namespace whose id maps newuidmap and newgidmap write (uidmap, which rootless
 # podman needs too). All are Debian packages, installed when missing; runc is in /usr/sbin, which
@@ -34,7 +40,7 @@ podman:
 	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc uidmap) || sudo apt-get install -y -qq podman runc uidmap
 
 # The type check runs first: a type error fails the build like a failing test.
-test: install chromium podman
+test: install chromium podman coverage-tools
 	node_modules/.bin/tsc --noEmit -p .
 	node_modules/.bin/tsc --noEmit -p src/explorer
 	$(BUN) test --timeout 30000

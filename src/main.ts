@@ -8,6 +8,7 @@ import { runCronCommand } from "./cli/cron-command.ts";
 import { runEngineCommand } from "./cli/engine-command.ts";
 import { runEvaluateCommand } from "./cli/evaluate-command.ts";
 import { runServeCommand } from "./cli/serve-command.ts";
+import { runTestCommand } from "./cli/test-command.ts";
 import { commandHelp, HELP_TEXT } from "./cli/help-text.ts";
 import { runSchemaCommand } from "./cli/schema-command.ts";
 import { UsageError } from "./cli/usage-error.ts";
@@ -25,6 +26,8 @@ async function main(args: readonly string[]): Promise<number> {
       return runEngineCommand(rest);
     case "check":
       return runCheckCommand(rest);
+    case "test":
+      return runTestCommand(rest);
     case "compile":
       return runCompileCommand(rest);
     case "manifest":

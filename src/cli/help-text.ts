@@ -6,6 +6,12 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
                                    or when the paths hold no ruleset (--json is --format json);
                                    warnings (rules that can never be right) do not fail it
                                    unless --strict makes them problems\n`,
+  test: `  rule-server test [file|dir]... [--filter <glob>] [--fail-on-empty] [--format text|json|github|junit]
+                  [--coverage] [--coverage-format json,lcov,cobertura] [--coverage-out DIR]
+                  [--threshold rules=<percent>,outcomes=<percent>]
+                                   run the golden tests (of the working directory when no path
+                                   is named), with coverage of rules and decisions; exit 1 when a
+                                   test failed, 2 when a file does not load, 3 under the threshold\n`,
   compile: `  rule-server compile <file> [-o out.bundle.json]
                                    compile a ruleset source file to a bundle\n`,
   manifest: `  rule-server manifest <file> [--channel client|server]

@@ -122,7 +122,7 @@ export class RuleServer {
     }
     if (this.options.operatorsModule && !this.options.operators) this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     this.lastAttemptedHash = this.hashForSchedule();
-    this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
+    this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
     this.warnAboutSnapshot(this.snapshot);
     await this.workerPool?.start(this.snapshot);
     const context = (params: Record<string, string>, logFields: Record<string, unknown>, identity: RequestIdentity): RouteContext => ({
@@ -191,7 +191,7 @@ export class RuleServer {
     // Every load counts as an attempt, so a schedule does not load the same files again.
     this.lastAttemptedHash = hash ?? this.hashForSchedule();
     try {
-      const next = loadSnapshot(this.rulesDir, this.operators, ++this.generation);
+      const next = loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
       // Workers get the new snapshot before any request can name it; evaluations under way finish on the old one.
       await this.evaluator.useSnapshot(next);
       this.snapshot = next;

@@ -14,8 +14,15 @@ test("a wrong expected decision: the rule that denied is explained, with its dec
     expect(run.status).toBe(1);
     const lines = run.stdout.split("\n");
     const failed = lines.findIndex((line) => line.includes("FAIL too many items is denied"));
-    expect(lines.slice(failed + 1, failed + 8).map((line) => line.trim())).toEqual([
+    expect(lines.slice(failed + 1, failed + 5).map((line) => line.trim())).toEqual([
       'decision is "deny", expected "allow"',
+      "expected (-) against actual (+):",
+      '- decision: "allow"',
+      '+ decision: "deny"',
+    ]);
+    const why = lines.indexOf("       why, for the rules whose outcome differs:");
+    expect(why).toBeGreaterThan(failed);
+    expect(lines.slice(why, why + 6).map((line) => line.trim())).toEqual([
       "why, for the rules whose outcome differs:",
       "fired  order.quantity.max (validation)",
       "assert:",

@@ -12,7 +12,8 @@ export function githubReport(reports: readonly FileReport[]): string {
     for (const warning of report.warnings) lines.push(annotation("warning", warning, report.file));
     for (const test of report.tests) {
       if (test.failures.length === 0) continue;
-      lines.push(command("error", [["file", displayPath(report.file)], ["title", "GOLDEN_TEST_FAILED"]], `${test.name}: ${test.failures.join("; ")}`));
+      const properties: [string, string | number | undefined][] = [["file", displayPath(report.file)], ["line", test.line], ["col", test.column], ["title", "GOLDEN_TEST_FAILED"]];
+      lines.push(command("error", properties, [`${test.name}: ${test.failures.join("; ")}`, ...(test.diff ?? [])].join("\n")));
     }
   }
   lines.push(summaryLine(totalsOf(reports)));

@@ -37,8 +37,11 @@ export function junitReport(reports: readonly FileReport[]): string {
         lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}"/>`);
         continue;
       }
-      lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}">`);
-      lines.push(`      <failure type="GOLDEN_TEST_FAILED" message="${xml(test.failures[0]!)}">${xml([...test.failures, ...explainedLines(test.explained)].join("\n"))}</failure>`);
+      const place = test.line === undefined ? "" : ` file="${xml(file)}" line="${test.line}"`;
+      const at = test.line === undefined ? [] : [`${file}:${test.line}:${test.column ?? 1}`];
+      const diff = test.diff === undefined ? [] : ["expected (-) against actual (+):", ...test.diff];
+      lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}"${place}>`);
+      lines.push(`      <failure type="GOLDEN_TEST_FAILED" message="${xml(test.failures[0]!)}">${xml([...at, ...test.failures, ...diff, ...explainedLines(test.explained)].join("\n"))}</failure>`);
       lines.push(`    </testcase>`);
     }
     lines.push(`  </testsuite>`);

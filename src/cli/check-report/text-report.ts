@@ -31,8 +31,13 @@ export function textReport(reports: readonly FileReport[]): string {
     for (const problem of report.problems) lines.push(formatProblem({ ...problem, file: problem.file ?? report.file }));
     for (const warning of report.warnings) lines.push(formatWarning({ ...warning, file: warning.file ?? report.file }));
     for (const test of report.tests) {
-      lines.push(`  ${test.failures.length === 0 ? "PASS" : "FAIL"} ${test.name}`);
+      const place = test.failures.length > 0 && test.line !== undefined ? ` at ${displayPath(report.file)}:${test.line}:${test.column ?? 1}` : "";
+      lines.push(`  ${test.failures.length === 0 ? "PASS" : "FAIL"} ${test.name}${place}`);
       for (const failure of test.failures) lines.push(`       ${failure}`);
+      if (test.diff !== undefined && test.diff.length > 0) {
+        lines.push("       expected (-) against actual (+):");
+        for (const line of test.diff) lines.push(`         ${line}`);
+      }
       if (test.explained !== undefined && test.explained.length > 0) {
         lines.push("       why, for the rules whose outcome differs:");
         for (const rule of test.explained) for (const line of ruleLines(rule)) lines.push(`         ${line}`);

@@ -1,8 +1,12 @@
 import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import type { CoverageProbe } from "../../engine/coverage/coverage-probe.ts";
+import type { EvaluationResult } from "../../engine/evaluation/evaluation-result.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
 import type { RuleExplanation } from "../../engine/explanation/explanation.ts";
+import type { SourceLocator } from "../source/source-position.ts";
+import { goldenDiff } from "./golden-diff.ts";
 
 /**
  * The golden tests of a ruleset document (its `tests` member, the schema's `Test` definition). A
@@ -14,30 +18,79 @@ export interface GoldenTestOutcome {
   readonly name: string;
   /** Why the test failed; empty when it passed. */
   readonly failures: readonly string[];
+  /** Where the test's `name` is written, when the document was read from a file. */
+  readonly line?: number;
+  readonly column?: number;
+  /** For a failed test: expected against actual, as diff lines (`- ` expected, `+ ` actual). */
+  readonly diff?: readonly string[];
   /** For a failed test: the full explanation of each rule whose outcome differs from the expected one. */
   readonly explained?: readonly RuleExplanation[];
 }
 
-export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefined): GoldenTestOutcome[] {
-  return listAt(tests).map((entry) => {
+/** How the tests of one document are run. */
+export interface GoldenTestOptions {
+  /** Places in the document, for the line of each test's name. */
+  readonly locate?: SourceLocator;
+  /**
+   * Runs only the tests it matches: by the ruleset's id, the test's name, or the id of a rule the
+   * test selects (found with a `rules` explanation, only for a test its names do not match).
+   */
+  readonly filter?: (name: string) => boolean;
+  /**
+   * Evaluates the tests under a coverage probe, telling `probed` what each rule did in each test;
+   * `firstTest` numbers the first test run, so that numbers stay unique across documents.
+   */
+  readonly coverage?: { readonly probe: CoverageProbe; readonly firstTest: number; probed(test: number, name: string, rules: readonly RuleExplanation[]): void };
+}
+
+export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefined, options: GoldenTestOptions = {}): GoldenTestOutcome[] {
+  const outcomes: GoldenTestOutcome[] = [];
+  let run = 0;
+  listAt(tests).forEach((entry, index) => {
     const test = objectAt(entry);
     const name = stringAt(test.name);
     const request: JsonObject = { ...objectAt(test.given), entity: test.entity ?? null, operation: test.operation ?? null };
     const channel = test.channel === "client" ? "client" : "server";
+    if (options.filter !== undefined && !matchesFilter(options.filter, ruleset, name, request, channel)) return;
+    const position = options.locate?.(["tests", String(index), "name"], "value");
+    const place = position === undefined ? {} : { line: position.line, column: position.column };
     let result: JsonObject;
     try {
-      result = ruleset.evaluate(request, channel) as unknown as JsonObject;
+      result = evaluateTest(ruleset, request, channel, name, options.coverage, run++) as unknown as JsonObject;
     } catch (error) {
-      return { name, failures: [`the test's request was refused: ${error instanceof Error ? error.message : String(error)}`] };
+      outcomes.push({ name, ...place, failures: [`the test's request was refused: ${error instanceof Error ? error.message : String(error)}`] });
+      return;
     }
     const expect = objectAt(test.expect);
     const failures = compare(result, expect);
-    if (failures.length === 0) return { name, failures };
+    if (failures.length === 0) {
+      outcomes.push({ name, ...place, failures });
+      return;
+    }
     // Only a failed test is evaluated again, with its explanation.
     const explanation = ruleset.evaluate(request, channel, { explain: "full" }).explanation!;
     const differing = rulesThatDiffer(result, expect, ruleset.manifest(channel), explanation.rules);
-    return { name, failures, explained: explanation.rules.filter((rule) => differing.has(rule.rule)) };
+    outcomes.push({ name, ...place, failures, diff: goldenDiff(result, expect), explained: explanation.rules.filter((rule) => differing.has(rule.rule)) });
   });
+  return outcomes;
+}
+
+function matchesFilter(filter: (name: string) => boolean, ruleset: LoadedRuleset, name: string, request: JsonObject, channel: "client" | "server"): boolean {
+  if (filter(ruleset.id) || filter(name)) return true;
+  try {
+    const rules = ruleset.evaluate(request, channel, { explain: "rules" }).explanation!.rules;
+    return rules.some((rule) => rule.status !== "not-selected" && filter(rule.rule));
+  } catch {
+    return false;
+  }
+}
+
+function evaluateTest(ruleset: LoadedRuleset, request: JsonObject, channel: "client" | "server", name: string, coverage: GoldenTestOptions["coverage"], run: number): EvaluationResult {
+  if (coverage === undefined) return ruleset.evaluate(request, channel);
+  const test = coverage.firstTest + run;
+  const probed = coverage.probe.evaluate(request, channel, test);
+  coverage.probed(test, name, probed.rules);
+  return probed.result;
 }
 
 /**

@@ -20,6 +20,7 @@ export const ENVIRONMENT_VARIABLES = [
   "RULE_EVALUATION_TIMEOUT_MS",
   "RULE_SERVER_EXPLORER",
   "RULE_SERVER_SCHEMA_ENFORCEMENT",
+  "RULE_SERVER_RUN_TESTS",
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -64,6 +65,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   const enforcementText = env.RULE_SERVER_SCHEMA_ENFORCEMENT;
   const schemaEnforcement = enforcementText === undefined || enforcementText === "" ? "warn" : enforcementText;
   if (!isSchemaEnforcement(schemaEnforcement)) problems.push(`RULE_SERVER_SCHEMA_ENFORCEMENT must be off, warn or reject, got ${JSON.stringify(enforcementText)}`);
+  const runTestsText = env.RULE_SERVER_RUN_TESTS;
+  if (runTestsText !== undefined && !["", "0", "1", "false", "true"].includes(runTestsText)) problems.push(`RULE_SERVER_RUN_TESTS must be 0 or 1, got ${JSON.stringify(runTestsText)}`);
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
@@ -78,6 +81,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     refresh,
     explorer: explorerText !== "0" && explorerText !== "false",
     schemaEnforcement: schemaEnforcement as SchemaEnforcement,
+    runTests: runTestsText === "1" || runTestsText === "true",
   };
 }
 

@@ -38,6 +38,11 @@ export interface ServerOptions {
    * usual and adds `warnings`; `reject` answers 422 instead; `off` checks nothing.
    */
   readonly schemaEnforcement?: SchemaEnforcement;
+  /**
+   * Runs the golden tests of every ruleset at start-up and on every reload (RULE_SERVER_RUN_TESTS):
+   * a failing test refuses the load like any other problem. Default false.
+   */
+  readonly runTests?: boolean;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
 }

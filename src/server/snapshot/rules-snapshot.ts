@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { compileRuleset } from "../../compiler/compile-ruleset.ts";
+import { runGoldenTests } from "../../compiler/golden/run-golden-tests.ts";
 import { RulesetResolver } from "../../compiler/resolve/resolve-ruleset.ts";
 import { readSource } from "../../compiler/source/read-source.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
 import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
+import { objectAt } from "../../engine/value/json-access.ts";
 import type { JsonObject } from "../../engine/value/json-value.ts";
 import { entitySchemaLoader } from "../../rule-files/entity-schema-files.ts";
 import { readBundleFile } from "../../rule-files/read-bundle-file.ts";
@@ -48,8 +50,11 @@ export class SnapshotError extends Error {
   }
 }
 
-/** Loads every ruleset, bundle and the cache policy of a directory; throws SnapshotError on any problem. */
-export function loadSnapshot(directory: string, operators: CustomOperators, generation = 0, now: Date = new Date()): RulesSnapshot {
+/**
+ * Loads every ruleset, bundle and the cache policy of a directory; throws SnapshotError on any
+ * problem. With `runTests` (RULE_SERVER_RUN_TESTS), a ruleset whose golden tests fail is a problem too.
+ */
+export function loadSnapshot(directory: string, operators: CustomOperators, generation = 0, now: Date = new Date(), runTests = false): RulesSnapshot {
   let files: ReturnType<typeof ruleFilesOf>;
   try {
     files = ruleFilesOf(directory);
@@ -81,6 +86,13 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
     try {
       const { bundle } = compileRuleset(source.document, { resolver, loadSchema, sources: documentSources, embedEntitySchemas: true });
       const ruleset = LoadedRuleset.fromBundle(bundle, operators);
+      if (runTests) {
+        const failed = failedTestProblems(ruleset, source);
+        if (failed.length > 0) {
+          problems.push(...failed);
+          continue;
+        }
+      }
       served.set(ruleset.id, serveRuleset(bundle, ruleset, source.document as JsonObject));
       bundles.set(ruleset.id, bundle);
     } catch (error) {
@@ -119,6 +131,19 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
 }
 
 /** A file's text, or undefined with a problem when it cannot be read (it may vanish while a volume is swapped). */
+/** A problem per failed golden test of a source, at the line of its name. */
+function failedTestProblems(ruleset: LoadedRuleset, source: SourceFile): LoadProblem[] {
+  const outcomes = runGoldenTests(ruleset, objectAt(source.document).tests, source.locate === undefined ? {} : { locate: source.locate });
+  return outcomes
+    .filter((outcome) => outcome.failures.length > 0)
+    .map((outcome) => ({
+      code: "GOLDEN_TEST_FAILED",
+      message: `golden test ${JSON.stringify(outcome.name)} failed: ${outcome.failures.join("; ")}`,
+      file: source.file,
+      ...(outcome.line === undefined ? {} : { line: outcome.line, column: outcome.column ?? 1 }),
+    }));
+}
+
 function readText(file: string, problems: LoadProblem[]): string | undefined {
   try {
     return readFileSync(file, "utf8");

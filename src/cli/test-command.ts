@@ -1,0 +1,143 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { runGoldenTests, type GoldenTestOptions } from "../compiler/golden/run-golden-tests.ts";
+import { coberturaReport } from "../coverage/cobertura-report.ts";
+import { CoverageCollector } from "../coverage/coverage-collector.ts";
+import { coverageJson } from "../coverage/coverage-json.ts";
+import type { CoverageReport } from "../coverage/coverage-model.ts";
+import { coverageText, uncoveredLine } from "../coverage/coverage-text.ts";
+import { parseThreshold, shortfalls, ThresholdSyntaxError, type CoverageThreshold } from "../coverage/coverage-threshold.ts";
+import { lcovReport } from "../coverage/lcov-report.ts";
+import { conformanceOperators } from "../engine/conformance-operators.ts";
+import { CoverageProbe } from "../engine/coverage/coverage-probe.ts";
+import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
+import { objectAt } from "../engine/value/json-access.ts";
+import { displayPath } from "./check-report/file-report.ts";
+import { reportWriter } from "./check-report/report-formats.ts";
+import { parseCommandArguments } from "./command-arguments.ts";
+import { nameGlob } from "./name-glob.ts";
+import { checkRuleFiles, ruleFilesNamed, type CompiledSource } from "./rule-file-checks.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** Exit statuses of `rule-server test`, for CI. */
+export const TEST_EXIT = { passed: 0, failed: 1, notLoaded: 2, underThreshold: 3 } as const;
+
+const COVERAGE_FORMATS = ["json", "lcov", "cobertura"] as const;
+type CoverageFormat = (typeof COVERAGE_FORMATS)[number];
+const COVERAGE_FILES: Record<CoverageFormat, string> = { json: "coverage.json", lcov: "lcov.info", cobertura: "cobertura.xml" };
+
+/**
+ * `rule-server test [file|dir]...`: the golden tests of the named rulesets (the working directory
+ * when none is named), filtered, reported in the formats of `check`, with coverage of rules and
+ * decisions on request. Exit 0 when every test passed, 1 when one failed (or none ran under
+ * `--fail-on-empty`), 2 when a file does not load, 3 when coverage is under `--threshold`.
+ */
+export function runTestCommand(args: readonly string[]): number {
+  const parsed = parseCommandArguments("test", args, {
+    flags: ["--coverage", "--fail-on-empty"],
+    options: ["--filter", "--format", "--coverage-format", "--coverage-out", "--threshold"],
+  });
+  const write = reportWriter("test", parsed.options.get("--format") ?? "text");
+  const coverageFormats = parseCoverageFormats(parsed.options.get("--coverage-format"));
+  const threshold = parseThresholdOption(parsed.options.get("--threshold"));
+  const coverage = parsed.flags.has("--coverage") || coverageFormats.length > 0 || threshold !== undefined;
+  const filterText = parsed.options.get("--filter");
+  const filter = filterText === undefined ? undefined : nameGlob(filterText);
+  const targets = parsed.positional.length === 0 ? ["."] : parsed.positional;
+  const files = ruleFilesNamed(targets);
+  if (files.length === 0) {
+    process.stderr.write(`rule-server test: no ruleset found in ${targets.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`);
+    return TEST_EXIT.notLoaded;
+  }
+
+  const operators = customOperatorsFrom(conformanceOperators);
+  const compiled: { source: CompiledSource; probe: CoverageProbe; ran: number }[] = [];
+  let collector: CoverageCollector | undefined;
+  let testsRun = 0;
+  const reports = checkRuleFiles(files, {
+    operators,
+    withoutWarnings: true,
+    runTests: (source) => {
+      const options: GoldenTestOptions = { ...(source.source.locate === undefined ? {} : { locate: source.source.locate }), ...(filter === undefined ? {} : { filter }) };
+      if (!coverage) return runGoldenTests(source.loaded, objectAt(source.source.document).tests, options);
+      collector ??= new CoverageCollector();
+      const probe = new CoverageProbe(source.loaded, operators);
+      const outcomes = runGoldenTests(source.loaded, objectAt(source.source.document).tests, {
+        ...options,
+        coverage: { probe, firstTest: testsRun, probed: (_test, name, rules) => collector!.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules) },
+      });
+      testsRun += outcomes.length;
+      compiled.push({ source, probe, ran: outcomes.length });
+      return outcomes;
+    },
+  });
+
+  const loadFailed = reports.some((report) => report.problems.length > 0);
+  const testFailed = reports.some((report) => report.tests.some((test) => test.failures.length > 0));
+  const ran = reports.reduce((sum, report) => sum + report.tests.length, 0);
+  let coverageReport: CoverageReport | undefined;
+  if (collector !== undefined) {
+    // With a filter, only rulesets that ran a test take part: the others would only add noughts.
+    for (const { source, probe, ran: count } of compiled) if (filter === undefined || count > 0) collector.addRuleset(source.resolved, source.documentSources, source.loaded, probe);
+    coverageReport = collector.report();
+  }
+  const failed = loadFailed || testFailed;
+  const format = parsed.options.get("--format") ?? "text";
+  process.stdout.write(write(reports, failed, coverageReport === undefined ? undefined : { coverage: coverageJson(coverageReport, displayPath) }));
+  if (coverageReport !== undefined) {
+    const summary = coverageText(coverageReport, displayPath);
+    // Machine-read formats keep stdout to themselves: the summary goes to stderr.
+    if (format === "text") process.stdout.write(summary);
+    else if (format !== "json") process.stderr.write(summary);
+    writeCoverageFiles(coverageReport, coverageFormats, parsed.options.get("--coverage-out") ?? "coverage");
+  }
+  if (loadFailed) return TEST_EXIT.notLoaded;
+  if (testFailed) return TEST_EXIT.failed;
+  if (ran === 0 && parsed.flags.has("--fail-on-empty")) {
+    process.stderr.write(`rule-server test: no test ran${filterText === undefined ? "" : ` (none matches --filter ${filterText})`}\n`);
+    return TEST_EXIT.failed;
+  }
+  if (coverageReport !== undefined && threshold !== undefined) {
+    const missing = shortfalls(coverageReport, threshold);
+    if (missing.length > 0) {
+      const uncovered = coverageReport.files.flatMap((file) => file.uncovered).map((item) => `  ${uncoveredLine(item, displayPath)}`);
+      process.stderr.write(`rule-server test: coverage under the threshold: ${missing.join("; ")}\nnot covered:\n${uncovered.join("\n")}\n`);
+      return TEST_EXIT.underThreshold;
+    }
+  }
+  return TEST_EXIT.passed;
+}
+
+function parseCoverageFormats(text: string | undefined): CoverageFormat[] {
+  if (text === undefined) return [];
+  const formats = text.split(",").map((format) => format.trim());
+  for (const format of formats) {
+    if (!(COVERAGE_FORMATS as readonly string[]).includes(format)) throw new UsageError(`test: --coverage-format takes ${COVERAGE_FORMATS.join(", ")} (several separated by commas), not ${format}`);
+  }
+  return [...new Set(formats)] as CoverageFormat[];
+}
+
+function parseThresholdOption(text: string | undefined): CoverageThreshold | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseThreshold(text);
+  } catch (error) {
+    if (error instanceof ThresholdSyntaxError) throw new UsageError(`test: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Writes the coverage files asked for into `directory` (made when missing). */
+function writeCoverageFiles(report: CoverageReport, formats: readonly CoverageFormat[], directory: string): void {
+  if (formats.length === 0) return;
+  mkdirSync(directory, { recursive: true });
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  // SOURCE_DATE_EPOCH makes the Cobertura file reproducible, as for builds.
+  const timestamp = Number.isFinite(epoch) && process.env.SOURCE_DATE_EPOCH !== "" ? epoch * 1000 : Date.now();
+  const writers: Record<CoverageFormat, () => string> = {
+    json: () => JSON.stringify(coverageJson(report, displayPath), null, 2) + "\n",
+    lcov: () => lcovReport(report, displayPath),
+    cobertura: () => coberturaReport(report, displayPath, resolve("."), timestamp),
+  };
+  for (const format of formats) writeFileSync(join(directory, COVERAGE_FILES[format]), writers[format]());
+}
