@@ -7,12 +7,14 @@ import { benchExpressions } from "./expressions.ts";
 import { benchExplain } from "./explain.ts";
 import { benchHttp } from "./http/throughput.ts";
 import { benchStartup } from "./startup.ts";
+import { benchTestCoverage } from "./test-coverage.ts";
 
 benchExpressions();
 benchEvaluate();
 await benchExampleRequest();
 benchExplain();
 benchCompile();
+benchTestCoverage();
 await benchStartup();
 await benchHttp();
 await benchBrowser();

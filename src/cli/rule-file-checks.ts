@@ -3,6 +3,7 @@ import type { GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
 import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../engine/expression/custom-operators.ts";
+import type { JsonObject } from "../engine/value/json-value.ts";
 import { readBundleFile } from "../rule-files/read-bundle-file.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
@@ -28,6 +29,7 @@ export interface CompiledSource {
   readonly source: SourceFile;
   readonly resolved: ResolvedRuleset;
   readonly loaded: LoadedRuleset;
+  readonly bundle: JsonObject;
   /** The files of the source's directory, by document: a parent's rules are placed in its own file. */
   readonly documentSources: DocumentSources;
 }
@@ -73,7 +75,7 @@ function checkFile(file: string, directoryOf: (file: string) => RulesDirectory, 
   const compilation = compileSourceFile(file, directoryOf(file));
   if (!compilation.ok) return { file, ruleset: compilation.source.id, problems: compilation.problems, warnings: [], tests: [] };
   const loaded = LoadedRuleset.fromBundle(compilation.compiled.bundle, options.operators);
-  const tests = options.runTests({ source: compilation.source, resolved: compilation.compiled.ruleset, loaded, documentSources: directoryOf(file).documentSources });
+  const tests = options.runTests({ source: compilation.source, resolved: compilation.compiled.ruleset, loaded, bundle: compilation.compiled.bundle, documentSources: directoryOf(file).documentSources });
   const warnings = options.withoutWarnings === true ? [] : [...compilation.warnings];
   return options.strict === true ? { file, ruleset: loaded.id, problems: warnings, warnings: [], tests } : { file, ruleset: loaded.id, problems: [], warnings, tests };
 }

@@ -1,22 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { runGoldenTests, type GoldenTestOptions } from "../compiler/golden/run-golden-tests.ts";
 import { coberturaReport } from "../coverage/cobertura-report.ts";
-import { CoverageCollector } from "../coverage/coverage-collector.ts";
 import { coverageJson } from "../coverage/coverage-json.ts";
 import type { CoverageReport } from "../coverage/coverage-model.ts";
 import { coverageText, uncoveredLine } from "../coverage/coverage-text.ts";
 import { parseThreshold, shortfalls, ThresholdSyntaxError, type CoverageThreshold } from "../coverage/coverage-threshold.ts";
 import { lcovReport } from "../coverage/lcov-report.ts";
-import { conformanceOperators } from "../engine/conformance-operators.ts";
-import { CoverageProbe } from "../engine/coverage/coverage-probe.ts";
-import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
-import { objectAt } from "../engine/value/json-access.ts";
 import { displayPath } from "./check-report/file-report.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { nameGlob } from "./name-glob.ts";
-import { checkRuleFiles, ruleFilesNamed, type CompiledSource } from "./rule-file-checks.ts";
+import { ruleFilesNamed } from "./rule-file-checks.ts";
+import { runGoldenTestFiles } from "./golden-test-run.ts";
 import { UsageError } from "./usage-error.ts";
 
 /** Exit statuses of `rule-server test`, for CI. */
@@ -50,37 +45,10 @@ export function runTestCommand(args: readonly string[]): number {
     return TEST_EXIT.notLoaded;
   }
 
-  const operators = customOperatorsFrom(conformanceOperators);
-  const compiled: { source: CompiledSource; probe: CoverageProbe; ran: number }[] = [];
-  let collector: CoverageCollector | undefined;
-  let testsRun = 0;
-  const reports = checkRuleFiles(files, {
-    operators,
-    withoutWarnings: true,
-    runTests: (source) => {
-      const options: GoldenTestOptions = { ...(source.source.locate === undefined ? {} : { locate: source.source.locate }), ...(filter === undefined ? {} : { filter }) };
-      if (!coverage) return runGoldenTests(source.loaded, objectAt(source.source.document).tests, options);
-      collector ??= new CoverageCollector();
-      const probe = new CoverageProbe(source.loaded, operators);
-      const outcomes = runGoldenTests(source.loaded, objectAt(source.source.document).tests, {
-        ...options,
-        coverage: { probe, firstTest: testsRun, probed: (_test, name, rules) => collector!.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules) },
-      });
-      testsRun += outcomes.length;
-      compiled.push({ source, probe, ran: outcomes.length });
-      return outcomes;
-    },
-  });
-
+  const { reports, coverage: coverageReport } = runGoldenTestFiles(files, { ...(filter === undefined ? {} : { filter }), coverage });
   const loadFailed = reports.some((report) => report.problems.length > 0);
   const testFailed = reports.some((report) => report.tests.some((test) => test.failures.length > 0));
   const ran = reports.reduce((sum, report) => sum + report.tests.length, 0);
-  let coverageReport: CoverageReport | undefined;
-  if (collector !== undefined) {
-    // With a filter, only rulesets that ran a test take part: the others would only add noughts.
-    for (const { source, probe, ran: count } of compiled) if (filter === undefined || count > 0) collector.addRuleset(source.resolved, source.documentSources, source.loaded, probe);
-    coverageReport = collector.report();
-  }
   const failed = loadFailed || testFailed;
   const format = parsed.options.get("--format") ?? "text";
   process.stdout.write(write(reports, failed, coverageReport === undefined ? undefined : { coverage: coverageJson(coverageReport, displayPath) }));

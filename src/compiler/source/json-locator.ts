@@ -1,11 +1,19 @@
-import { positionAt, type MemberPart, type SourceLocator } from "./source-position.ts";
+import { lineIndex, type MemberPart, type SourceLocator, type SourcePosition } from "./source-position.ts";
 
 /**
  * Finds members and items in the text of a JSON document already read strictly (so it is valid
  * JSON without repeated keys). The text is scanned only when a problem asks for a place.
  */
 export function jsonLocator(text: string): SourceLocator {
-  return (path, part) => positionAt(text, jsonOffset(text, path, part));
+  // Each container's members are scanned once, on the first place asked inside it: coverage asks for hundreds.
+  const children = new Map<number, Map<string, { key: number | undefined; value: number }>>();
+  const childOf = (at: number, segment: string): { key: number | undefined; value: number } | undefined => {
+    let members = children.get(at);
+    if (members === undefined) children.set(at, (members = membersOf(text, at)));
+    return members.get(segment);
+  };
+  let lines: ((offset: number) => SourcePosition) | undefined;
+  return (path, part) => (lines ??= lineIndex(text))(jsonOffset(text, path, part, childOf));
 }
 
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
@@ -44,33 +52,33 @@ function valueEnd(text: string, at: number): number {
   return i;
 }
 
-/** The offset of the member or item `segment` of the container at `at`, with its key's offset, or undefined. */
-function childOffset(text: string, at: number, segment: string): { key: number | undefined; value: number } | undefined {
+/** Each member or item of the container at `at` (by name or index) with its key's offset and its value's. */
+function membersOf(text: string, at: number): Map<string, { key: number | undefined; value: number }> {
+  const members = new Map<string, { key: number | undefined; value: number }>();
   const container = text[at];
-  if (container !== "{" && container !== "[") return undefined;
-  const wanted = container === "[" ? Number(segment) : NaN;
+  if (container !== "{" && container !== "[") return members;
   let i = skipWhitespace(text, at + 1);
   for (let index = 0; text[i] !== "}" && text[i] !== "]" && i < text.length; index++) {
     let key: number | undefined;
-    let matches = index === wanted;
+    let name = String(index);
     if (container === "{") {
       key = i;
       const end = stringEnd(text, i);
-      matches = JSON.parse(text.slice(i, end)) === segment;
+      name = JSON.parse(text.slice(i, end)) as string;
       i = skipWhitespace(text, skipWhitespace(text, end) + 1);
     }
-    if (matches) return { key, value: i };
+    if (!members.has(name)) members.set(name, { key, value: i });
     i = skipWhitespace(text, valueEnd(text, i));
     if (text[i] === ",") i = skipWhitespace(text, i + 1);
   }
-  return undefined;
+  return members;
 }
 
-function jsonOffset(text: string, path: readonly string[], part: MemberPart): number {
+function jsonOffset(text: string, path: readonly string[], part: MemberPart, childOf: (at: number, segment: string) => { key: number | undefined; value: number } | undefined): number {
   let at = skipWhitespace(text, 0);
   let key: number | undefined;
   for (const segment of path) {
-    const child = childOffset(text, at, segment);
+    const child = childOf(at, segment);
     if (child === undefined) return at;
     at = child.value;
     key = child.key;

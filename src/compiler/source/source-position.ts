@@ -19,6 +19,23 @@ export type MemberPart = "key" | "value";
  */
 export type SourceLocator = (path: readonly string[], part: MemberPart) => SourcePosition | undefined;
 
+/** Line and column of offsets into a text, its line starts found once: for callers asking many places. */
+export function lineIndex(text: string): (offset: number) => SourcePosition {
+  const starts = [0];
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
+  return (offset) => {
+    // The last line start at or before the offset.
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - starts[low]! + 1 };
+  };
+}
+
 /** The line and column of an offset into a text (counted on demand). */
 export function positionAt(text: string, offset: number): SourcePosition {
   let line = 1;

@@ -1,0 +1,71 @@
+/**
+ * What coverage adds to `rule-server test` on the rules/ example, in process: loading the files,
+ * running their golden tests and (with coverage) probing them and gathering the report, measured
+ * in alternating rounds so that drift on this shared machine falls on both alike; printed as the
+ * ratio to the plain run of the same round. Target: at most 2x. Prints figures; asserts nothing.
+ */
+import { join } from "node:path";
+import { runGoldenTestFiles } from "../src/cli/golden-test-run.ts";
+import { checkRuleFiles, ruleFilesNamed, type CompiledSource } from "../src/cli/rule-file-checks.ts";
+import { runGoldenTests } from "../src/compiler/golden/run-golden-tests.ts";
+import { CoverageCollector } from "../src/coverage/coverage-collector.ts";
+import { LoadedRuleset } from "../src/engine/bundle/loaded-ruleset.ts";
+import { conformanceOperators } from "../src/engine/conformance-operators.ts";
+import { CoverageProbe } from "../src/engine/coverage/coverage-probe.ts";
+import { customOperatorsFrom, NO_CUSTOM_OPERATORS } from "../src/engine/expression/custom-operators.ts";
+import { objectAt } from "../src/engine/value/json-access.ts";
+import { lcovReport } from "../src/coverage/lcov-report.ts";
+import { measure, median, printTable, type Measurement } from "./measure.ts";
+
+export function benchTestCoverage(rounds = 5): void {
+  const files = ruleFilesNamed([join(import.meta.dir, "..", "rules")]);
+  const plain = (): void => void runGoldenTestFiles(files);
+  const covered = (): void => {
+    const run = runGoldenTestFiles(files, { coverage: true });
+    lcovReport(run.coverage!, (file) => file);
+  };
+  const ratios: number[] = [];
+  let last: Measurement[] = [];
+  for (let round = 0; round < rounds; round++) {
+    last = [measure("test rules/", plain, 1), measure("test rules/ --coverage (and the lcov file)", covered, 1)];
+    ratios.push(last[0]!.perSecond / last[1]!.perSecond);
+  }
+  printTable("rule-server test on the rules/ example in process (last round)", last);
+  console.log(`coverage: ${median(ratios).toFixed(2)}x the time of the plain test run (median over ${rounds} rounds; target 2x)`);
+  benchTestsAlone(files, rounds);
+}
+
+/** The tests alone, the sources compiled once: a fresh ruleset per run, plain against probed and gathered. */
+function benchTestsAlone(files: readonly string[], rounds: number): void {
+  const compiled: CompiledSource[] = [];
+  checkRuleFiles(files, { operators: NO_CUSTOM_OPERATORS, runTests: (source) => (compiled.push(source), []) });
+  const operators = customOperatorsFrom(conformanceOperators);
+  const fresh = (source: CompiledSource): LoadedRuleset => LoadedRuleset.fromBundle(source.bundle, operators);
+  const plain = (): void => {
+    for (const source of compiled) runGoldenTests(fresh(source), objectAt(source.source.document).tests);
+  };
+  const covered = (): void => {
+    const collector = new CoverageCollector();
+    let first = 0;
+    for (const source of compiled) {
+      const loaded = fresh(source);
+      const probe = new CoverageProbe(loaded, operators);
+      const outcomes = runGoldenTests(loaded, objectAt(source.source.document).tests, {
+        coverage: { probe, firstTest: first, probed: (_test, name, rules) => collector.recordTest(source.resolved, source.documentSources, name, rules) },
+      });
+      first += outcomes.length;
+      collector.addRuleset(source.resolved, source.documentSources, loaded, probe);
+    }
+    collector.report();
+  };
+  const ratios: number[] = [];
+  let last: Measurement[] = [];
+  for (let round = 0; round < rounds; round++) {
+    last = [measure("golden tests alone", plain, 1), measure("golden tests alone, with coverage", covered, 1)];
+    ratios.push(last[0]!.perSecond / last[1]!.perSecond);
+  }
+  printTable("The golden tests alone, sources compiled once (last round)", last);
+  console.log(`coverage: ${median(ratios).toFixed(2)}x the time of the tests alone (median over ${rounds} rounds)`);
+}
+
+if (import.meta.main) benchTestCoverage();

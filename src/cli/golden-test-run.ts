@@ -1,0 +1,48 @@
+import { runGoldenTests, type GoldenTestOptions } from "../compiler/golden/run-golden-tests.ts";
+import { CoverageCollector } from "../coverage/coverage-collector.ts";
+import type { CoverageReport } from "../coverage/coverage-model.ts";
+import { conformanceOperators } from "../engine/conformance-operators.ts";
+import { CoverageProbe } from "../engine/coverage/coverage-probe.ts";
+import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
+import { objectAt } from "../engine/value/json-access.ts";
+import type { FileReport } from "./check-report/file-report.ts";
+import { checkRuleFiles, type CompiledSource } from "./rule-file-checks.ts";
+
+export interface GoldenTestRun {
+  readonly reports: FileReport[];
+  /** With `coverage` asked for. */
+  readonly coverage?: CoverageReport;
+}
+
+/**
+ * What `rule-server test` does short of reading arguments and writing files: loads the rule files
+ * as the server would, runs the golden tests `filter` keeps (with the conformance operators, as
+ * `check` does) and, with `coverage`, runs them under probes and gathers what they covered.
+ */
+export function runGoldenTestFiles(files: readonly string[], options: { filter?: (name: string) => boolean; coverage?: boolean } = {}): GoldenTestRun {
+  const operators = customOperatorsFrom(conformanceOperators);
+  const collector = options.coverage === true ? new CoverageCollector() : undefined;
+  const probed: { source: CompiledSource; probe: CoverageProbe; ran: number }[] = [];
+  let testsRun = 0;
+  const reports = checkRuleFiles(files, {
+    operators,
+    withoutWarnings: true,
+    runTests: (source) => {
+      const tests = objectAt(source.source.document).tests;
+      const plain: GoldenTestOptions = { ...(source.source.locate === undefined ? {} : { locate: source.source.locate }), ...(options.filter === undefined ? {} : { filter: options.filter }) };
+      if (collector === undefined) return runGoldenTests(source.loaded, tests, plain);
+      const probe = new CoverageProbe(source.loaded, operators);
+      const outcomes = runGoldenTests(source.loaded, tests, {
+        ...plain,
+        coverage: { probe, firstTest: testsRun, probed: (_test, name, rules) => collector.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules) },
+      });
+      testsRun += outcomes.length;
+      probed.push({ source, probe, ran: outcomes.length });
+      return outcomes;
+    },
+  });
+  if (collector === undefined) return { reports };
+  // With a filter, only rulesets that ran a test take part: the others would only add noughts.
+  for (const { source, probe, ran } of probed) if (options.filter === undefined || ran > 0) collector.addRuleset(source.resolved, source.documentSources, source.loaded, probe);
+  return { reports, coverage: collector.report() };
+}
