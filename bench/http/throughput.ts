@@ -11,7 +11,8 @@
  * those of a server whose code the JIT has compiled, as a server in production runs, and not of its
  * first seconds (which the start-up figures of startup.ts cover).
  * Targets: the shop ruleset at 55% of the baseline or more, the rules/ example at 35% or more,
- * p99 under 4 ms. Prints figures; asserts nothing.
+ * p99 under 4 ms. Batches of shop requests (batch-figures.ts) run in the same rounds and are
+ * printed beside the single shop requests. Prints figures; asserts nothing.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { join } from "node:path";
 import { BENCH_TOKEN, startBareServer, startEngineOnlyServer, startRuleServer, type BenchServer } from "./server-processes.ts";
 import { median } from "../measure.ts";
 import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
+import { BATCH_CONNECTIONS, BATCH_ITEMS, batchOf, printBatchRows, requireEveryItemEvaluated } from "./batch-figures.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const SECONDS = process.env.BENCH_SECONDS ?? "5";
@@ -50,6 +52,7 @@ const SHOP_ENGINE = "engine alone in Bun.serve, shop ruleset";
 const SHOP_SERVER = "rule-server, shop ruleset, 0 workers";
 const EXAMPLE_ENGINE = "engine alone in Bun.serve, rules/ example";
 const EXAMPLE_SERVER = "rule-server, rules/ example, 0 workers";
+const SHOP_BATCH = `rule-server, shop ruleset, batches of ${BATCH_ITEMS}, 0 workers`;
 
 interface Row {
   readonly name: string;
@@ -62,8 +65,12 @@ interface Contender {
   readonly start: () => Promise<BenchServer>;
   readonly path: string;
   readonly script: string;
-  /** Sent once before the run, which fails unless it is answered 200. */
+  /** Sent once before the run, which fails unless it is answered 200 (and, for a batch, every item too). */
   readonly probe?: unknown;
+  /** wrk's connections: 64 unless the contender says otherwise. */
+  readonly connections?: number;
+  /** Evaluations each request asks for (a batch's items); single requests when absent. */
+  readonly items?: number;
 }
 
 function postScript(directory: string, name: string, body: unknown): string {
@@ -78,9 +85,10 @@ async function measureOnce(contender: Contender): Promise<WrkFigures> {
     if (contender.probe !== undefined) {
       const answer = await fetch(`${server.url}${contender.path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(contender.probe) });
       if (answer.status !== 200) throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
+      if (contender.items !== undefined) requireEveryItemEvaluated(contender.name, await answer.json());
     }
-    await wrk(`${server.url}${contender.path}`, contender.script, server.pid, WARMUP);
-    return await wrk(`${server.url}${contender.path}`, contender.script, server.pid, SECONDS);
+    await wrk(`${server.url}${contender.path}`, contender.script, server.pid, WARMUP, contender.connections);
+    return await wrk(`${server.url}${contender.path}`, contender.script, server.pid, SECONDS, contender.connections);
   } finally {
     server.stop();
   }
@@ -90,8 +98,8 @@ async function measureOnce(contender: Contender): Promise<WrkFigures> {
  * Each round runs every server once, so that every server sees the same spread of the machine's
  * moods (a shared machine can halve a figure from one minute to the next).
  */
-async function measureInRounds(contenders: readonly Contender[]): Promise<Row[]> {
-  const rows: Row[] = contenders.map((contender) => ({ name: contender.name, runs: [] }));
+async function measureInRounds(contenders: readonly Contender[]): Promise<(Row & { contender: Contender })[]> {
+  const rows = contenders.map((contender) => ({ name: contender.name, runs: [] as WrkFigures[], contender }));
   for (let round = 0; round < RUNS; round++) {
     for (const [index, contender] of contenders.entries()) rows[index]!.runs.push(await measureOnce(contender));
   }
@@ -156,6 +164,7 @@ export async function benchHttp(): Promise<void> {
     for (const file of ["shop-order.ruleset.yaml", "order.schema.json"]) copyFileSync(join(ROOT, "test", "cases", "interop", "shop", file), join(shopRules, file));
     const example = postScript(scratch, "example", EXAMPLE_REQUEST);
     const shop = postScript(scratch, "shop", SHOP_REQUEST);
+    const shopBatch = postScript(scratch, "shop-batch", batchOf(SHOP_REQUEST));
     const rulesDir = join(ROOT, "rules");
     const rows = await measureInRounds([
       { name: BASELINE, start: () => startBareServer("fixed"), path: "/", script: example },
@@ -166,12 +175,18 @@ export async function benchHttp(): Promise<void> {
       { name: EXAMPLE_SERVER, start: () => startRuleServer(rulesDir, 0), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: "rule-server, rules/ example, 1 worker", start: () => startRuleServer(rulesDir, 1), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: "rule-server, rules/ example, 2 workers", start: () => startRuleServer(rulesDir, 2), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+      { name: SHOP_BATCH, start: () => startRuleServer(shopRules, 0), path: "/evaluations/batch", script: shopBatch, probe: batchOf(SHOP_REQUEST), connections: BATCH_CONNECTIONS, items: BATCH_ITEMS },
     ]);
-    printRows(rows);
+    printRows(rows.filter((row) => row.contender.items === undefined));
     printBreakdown(rows, [
       { name: "shop", target: 0.55, engineAlone: SHOP_ENGINE, ruleServer: SHOP_SERVER },
       { name: "rules/ example", target: 0.35, engineAlone: EXAMPLE_ENGINE, ruleServer: EXAMPLE_SERVER },
     ]);
+    printBatchRows(
+      rows
+        .filter((row) => row.name === SHOP_SERVER || row.name === SHOP_BATCH)
+        .map((row) => ({ name: row.name, runs: row.runs, items: row.contender.items ?? 1, connections: row.contender.connections ?? 64 })),
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { isChannel } from "../engine/bundle/channel.ts";
 import { ChannelUnavailableError } from "../engine/bundle/channel.ts";
@@ -15,21 +15,28 @@ import { UsageError } from "./usage-error.ts";
 import { explanationText } from "./explanation-text.ts";
 import { isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
 import { didYouMean } from "../engine/names/closest-name.ts";
+import { evaluateLines } from "./evaluate-lines.ts";
 
 /**
  * `rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server]
- * [--explain [rules|full]] [--rule <id>] [--format json|text] [request.json|-]`: evaluates one
- * request (from a file, or standard input) against a bundle, or against a ruleset source compiled
- * in memory as `check` compiles it, and prints the result. A file named without an option is told
- * apart by its name (`*.bundle.json`, `*.ruleset.*`). `--explain` adds the explanation (text for
- * people by default, `--format json` for tools); `--rule` keeps only that rule's.
+ * [--explain [rules|full]] [--rule <id>] [--format json|text] [--lines] [request.json|-]`:
+ * evaluates one request (from a file, or standard input) against a bundle, or against a ruleset
+ * source compiled in memory as `check` compiles it, and prints the result. A file named without
+ * an option is told apart by its name (`*.bundle.json`, `*.ruleset.*`). `--explain` adds the
+ * explanation (text for people by default, `--format json` for tools); `--rule` keeps only that
+ * rule's. `--lines` reads one request per line and writes one JSON line per request
+ * (evaluate-lines.ts).
  */
 export async function runEvaluateCommand(args: readonly string[]): Promise<number> {
   const { explain, rest } = explainOption(args);
-  const parsed = parseCommandArguments("evaluate", rest, { options: ["--bundle", "--ruleset", "--channel", "--format", "--rule"] });
-  const format = parsed.options.get("--format") ?? (explain === undefined ? "json" : "text");
+  const parsed = parseCommandArguments("evaluate", rest, { flags: ["--lines"], options: ["--bundle", "--ruleset", "--channel", "--format", "--rule"] });
+  const lines = parsed.flags.has("--lines");
+  const format = parsed.options.get("--format") ?? (explain === undefined || lines ? "json" : "text");
   if (format !== "json" && format !== "text") throw new UsageError(`evaluate: --format must be json or text, not ${format}`);
   const onlyRule = parsed.options.get("--rule");
+  // A line of output per request: JSON only, and every rule's explanation.
+  if (lines && format === "text") throw new UsageError("evaluate: --lines writes JSON lines; --format text is for one request");
+  if (lines && onlyRule !== undefined) throw new UsageError("evaluate: --rule is for one request, not --lines");
   if (onlyRule !== undefined && explain === undefined) throw new UsageError("evaluate: --rule chooses the rule whose explanation is shown; add --explain");
   const positional = [...parsed.positional];
   const bundleOption = parsed.options.get("--bundle");
@@ -47,6 +54,7 @@ export async function runEvaluateCommand(args: readonly string[]): Promise<numbe
   const bundle = kind === "bundle" ? readBundle(rulesFile) : compileInMemory(rulesFile);
   if (bundle === undefined) return 1;
   const requestFile = positional[0] ?? "-";
+  if (lines) return evaluateRequestLines(bundle, requestFile, channel, explain);
   const request = parseJson(requestFile === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(requestFile, "utf8"));
   if (!request.ok) return failure(`the request: ${request.message}`);
   try {
@@ -62,6 +70,20 @@ export async function runEvaluateCommand(args: readonly string[]): Promise<numbe
     if (error instanceof LoadError || error instanceof RequestShapeError || error instanceof ChannelUnavailableError) return failure(`${error.code}: ${error.message}`);
     throw error;
   }
+}
+
+/** `--lines`: the bundle loaded once, then every line of the request file (or standard input) evaluated against it. */
+async function evaluateRequestLines(bundle: JsonValue, requestFile: string, channel: "client" | "server" | undefined, explain: ExplainMode | undefined): Promise<number> {
+  let ruleset: LoadedRuleset;
+  try {
+    ruleset = LoadedRuleset.fromBundle(bundle);
+  } catch (error) {
+    if (error instanceof LoadError) return failure(`${error.code}: ${error.message}`);
+    throw error;
+  }
+  if (requestFile !== "-" && !existsSync(requestFile)) return failure(`no request file ${requestFile}`);
+  const input = requestFile === "-" ? Bun.stdin.stream() : Bun.file(requestFile).stream();
+  return evaluateLines(ruleset, input, channel, explain, (text) => new Promise((resolve) => process.stdout.write(text, () => resolve())));
 }
 
 /** `--explain` takes `rules` or `full` after it, or stands alone for `rules`. */

@@ -12,14 +12,17 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
                                    run the golden tests (of the working directory when no path
                                    is named), with coverage of rules and decisions; exit 1 when a
                                    test failed, 2 when a file does not load, 3 under the threshold\n`,
+  lsp: `  rule-server lsp                  the language server for editors (LSP on stdin/stdout): the
+                                   problems of check as you type, completion, hover, definitions\n`,
   compile: `  rule-server compile <file> [-o out.bundle.json]
                                    compile a ruleset source file to a bundle\n`,
   manifest: `  rule-server manifest <file> [--channel client|server]
                                    print one manifest of a ruleset (default: client)\n`,
   evaluate: `  rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server]
-                      [--explain [rules|full]] [--rule <id>] [--format json|text] [request.json|-]
+                      [--explain [rules|full]] [--rule <id>] [--format json|text] [--lines] [request.json|-]
                                    evaluate one request against a bundle, or a ruleset source
-                                   compiled in memory (a lone file is told apart by its name)\n`,
+                                   compiled in memory (a lone file is told apart by its name);
+                                   --lines: one request per line in, one JSON line per request out\n`,
   schema: `  rule-server schema               print the JSON Schema ruleset sources are validated with\n`,
   cron: `  rule-server cron '<expr>' [--tz Zone] [--after RFC3339] [--count N]
                                    print a refresh schedule's next fire times, or why it is refused\n`,

@@ -8,6 +8,8 @@ import type { RouteContext } from "./http/route-context.ts";
 import { eventLoopEvaluator, type RulesetEvaluator } from "./evaluation/ruleset-evaluator.ts";
 import { Logger } from "./logging/logger.ts";
 import { evaluations } from "./routes/evaluation-route.ts";
+import { batchEvaluations } from "./routes/batch-evaluation-route.ts";
+import { batchLimitsOf, type BatchLimits } from "./config/batch-limits.ts";
 import { health, readiness } from "./routes/health-routes.ts";
 import { bundle, manifest, ruleDetails } from "./routes/manifest-route.ts";
 import { rulesetList } from "./routes/ruleset-list-route.ts";
@@ -40,6 +42,7 @@ const ROUTES: Readonly<Record<string, RouteDefinition>> = {
   "/rulesets/:id/bundle": { GET: bundle },
   "/rulesets/:id/rules/:ruleId": { GET: ruleDetails, preflight: true },
   "/evaluations": { POST: evaluations },
+  "/evaluations/batch": { POST: batchEvaluations },
   "/metrics": { GET: metricsExposition },
   "/openapi.json": { GET: openApiDescription },
 };
@@ -71,6 +74,7 @@ export class RuleServer {
   /** The latest reload; the next one starts after it (it never rejects). */
   private reloads: Promise<unknown> = Promise.resolve();
   private readonly hostname: string | undefined;
+  private readonly batchLimits: BatchLimits;
 
   private get schemaEnforcement(): SchemaEnforcement {
     return this.options.schemaEnforcement ?? "warn";
@@ -91,6 +95,7 @@ export class RuleServer {
     if (!Number.isSafeInteger(workers) || workers < 0) throw new ConfigurationError(["workers must be a non-negative integer"]);
     this.hostname = options.hostname === undefined ? undefined : listenHost(options.hostname);
     if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement)) throw new ConfigurationError([`schemaEnforcement must be off, warn or reject, got ${JSON.stringify(options.schemaEnforcement)}`]);
+    this.batchLimits = batchLimitsOf(options);
     if (options.hostname !== undefined && this.hostname === undefined) throw new ConfigurationError([`hostname must be an IP address or a host name, got ${JSON.stringify(options.hostname)}`]);
     if (workers > 0 && options.operators && !options.operatorsModule) {
       throw new ConfigurationError(["with workers, custom operators must come from operatorsModule: functions cannot cross threads"]);
@@ -132,6 +137,7 @@ export class RuleServer {
       logger: this.logger,
       evaluator: this.evaluator,
       metrics: this.metrics,
+      batchLimits: this.batchLimits,
       lastReload: this.lastReload,
       params,
       logFields,

@@ -84,6 +84,7 @@ describe("openapi.yaml: the document", () => {
       ["get", "/rulesets/{id}/rules/{ruleId}"],
       ["post", "/evaluations"],
       // Extensions of this server (DECISIONS.md).
+      ["post", "/evaluations/batch"],
       ["get", "/metrics"],
       ["get", "/openapi.json"],
       ["get", "/explorer"],
@@ -138,7 +139,7 @@ describe("openapi.yaml: the document", () => {
   test("security: HTTP bearer on the protected operations, optional on the manifest and rule details, none on the public ones", () => {
     expect(components.securitySchemes!.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     const security = (path: string, method: string): unknown => paths[path]![method]!.security;
-    for (const [path, method] of [["/rulesets/{id}/bundle", "get"], ["/rulesets/{id}/bundle", "head"], ["/evaluations", "post"]] as const) {
+    for (const [path, method] of [["/rulesets/{id}/bundle", "get"], ["/rulesets/{id}/bundle", "head"], ["/evaluations", "post"], ["/evaluations/batch", "post"]] as const) {
       expect(security(path, method), `${method} ${path}`).toEqual([{ bearer: [] }]);
     }
     for (const path of ["/rulesets/{id}/manifest", "/rulesets/{id}/rules/{ruleId}"]) {
@@ -174,6 +175,7 @@ describe("openapi.yaml: the document", () => {
     expect(Object.keys(resolved(doc["x-unlisted-method-response"]).headers as JsonObject)).toContain("Allow");
     const evaluationStatuses = Object.keys(paths["/evaluations"]!.post!.responses as JsonObject).sort();
     expect(evaluationStatuses).toEqual(["200", "400", "401", "404", "413", "422", "503"]);
+    expect(Object.keys(paths["/evaluations/batch"]!.post!.responses as JsonObject).sort()).toEqual(["200", "400", "401", "413"]);
     const manifestStatuses = Object.keys(paths["/rulesets/{id}/manifest"]!.get!.responses as JsonObject).sort();
     expect(manifestStatuses).toEqual(["200", "304", "400", "401", "404", "409"]);
   });
@@ -387,6 +389,19 @@ describe("assertConformsToOpenApi rejects", () => {
     const problem = byName("unknown ruleset");
     (problem.body as JsonObject).ruleset = "nope";
     rejects(problem, /must NOT have additional properties/);
+  });
+
+  test("a batch result with both a result and a problem, a problem without its status, or a result that is not one", () => {
+    const both = byName("batch of evaluations");
+    const results = (both.body as JsonObject).results as JsonObject[];
+    results[0]!.problem = { type: "about:blank", title: "no", status: 400 };
+    rejects(both, /\/results\/0 must match exactly one schema in oneOf/);
+    const ok = byName("batch of evaluations");
+    ((ok.body as JsonObject).results as JsonObject[])[2]!.status = 200;
+    rejects(ok, /\/results\/2 must match exactly one schema in oneOf/);
+    const notAResult = byName("batch of evaluations");
+    delete (((notAResult.body as JsonObject).results as JsonObject[])[1]!.result as JsonObject).decision;
+    rejects(notAResult, /\/results\/1/);
   });
 
   test("a 409 without the served checksum, and a checksum of the wrong form", () => {

@@ -18,6 +18,8 @@ describe("start-ups that must fail before listening", () => {
     ["DRAIN_SECONDS negative", { DRAIN_SECONDS: "-1" }],
     ["RULE_SERVER_WORKERS not an integer", { RULE_SERVER_WORKERS: "two" }],
     ["RULE_EVALUATION_TIMEOUT_MS zero", { RULE_EVALUATION_TIMEOUT_MS: "0" }],
+    ["RULE_SERVER_BATCH_MAX_ITEMS zero", { RULE_SERVER_BATCH_MAX_ITEMS: "0" }],
+    ["RULE_SERVER_BATCH_MAX_BYTES above the HTTP layer's 128 MiB", { RULE_SERVER_BATCH_MAX_BYTES: "134217729" }],
     ["RULES_REFRESH unknown", { RULES_REFRESH: "sometimes" }],
   ];
   for (const [name, env] of cases) {

@@ -1,6 +1,7 @@
 import { parseRefreshInterval } from "../../schedule/refresh-interval.ts";
 import { cronSettingProblem } from "../refresh/cron-setting.ts";
 import { listenHost } from "./listen-host.ts";
+import { DEFAULT_BATCH_LIMITS, HTTP_BODY_CEILING, isBatchMaxBytes, isBatchMaxItems } from "./batch-limits.ts";
 import { isSchemaEnforcement, type SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
 
@@ -47,6 +48,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   if (hostText !== undefined && hostText !== "" && hostname === undefined) problems.push(`HOST must be an IP address or a host name, got ${JSON.stringify(hostText)}`);
   const workers = integer("RULE_SERVER_WORKERS", 0, (n) => Number.isSafeInteger(n), "a non-negative integer");
   const evaluationTimeoutMs = integer("RULE_EVALUATION_TIMEOUT_MS", 5000, (n) => n > 0 && Number.isSafeInteger(n), "a positive integer");
+  const batchMaxItems = integer("RULE_SERVER_BATCH_MAX_ITEMS", DEFAULT_BATCH_LIMITS.maxItems, isBatchMaxItems, "a positive integer");
+  const batchMaxBytes = integer("RULE_SERVER_BATCH_MAX_BYTES", DEFAULT_BATCH_LIMITS.maxBytes, isBatchMaxBytes, `a positive integer of at most ${HTTP_BODY_CEILING} (128 MiB)`);
   let drainSeconds = 5;
   const drainText = env.DRAIN_SECONDS;
   if (drainText !== undefined && drainText !== "") {
@@ -77,6 +80,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     openModeIgnored: token !== undefined && allowOpen,
     workers,
     evaluationTimeoutMs,
+    batchMaxItems,
+    batchMaxBytes,
     drainSeconds,
     refresh,
     explorer: explorerText !== "0" && explorerText !== "false",

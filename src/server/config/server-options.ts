@@ -27,6 +27,10 @@ export interface ServerOptions {
   readonly operatorsModule?: string;
   /** With workers: an evaluation running longer is answered 503. */
   readonly evaluationTimeoutMs?: number;
+  /** Most items a `POST /evaluations/batch` may hold (413 above); default 1000. */
+  readonly batchMaxItems?: number;
+  /** Largest body of a `POST /evaluations/batch` in bytes (413 above); default 16 MiB, at most 128 MiB. */
+  readonly batchMaxBytes?: number;
   /** Seconds between readiness turning 503 and the end of service after a drain starts. */
   readonly drainSeconds?: number;
   /** Reload schedule; `manual` reloads on SIGHUP (or `reload()`) only. */

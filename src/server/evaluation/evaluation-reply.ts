@@ -5,7 +5,7 @@ import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import type { EvaluationTally } from "../../engine/evaluation/evaluation-result.ts";
 import { REQUEST_REFUSALS, requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
 import { isJsonObject } from "../../engine/value/json-access.ts";
-import type { JsonObject } from "../../engine/value/json-value.ts";
+import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { HttpError, problemBody } from "../http/http-error.ts";
 import { requireVersion } from "../routes/ruleset-lookup.ts";
@@ -69,9 +69,20 @@ const tally: EvaluationTally = { rules: 0 };
  * ruleset and version, then the evaluation.
  */
 export function answerEvaluation(text: string, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return refusal(new HttpError(400, parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON"));
+  return answerRequest(parsed.value, find, options);
+}
+
+/**
+ * The answer to a request already read from JSON and free of numbers too large for a double:
+ * the rest of `answerEvaluation`, which an item of a batch goes through as well, so that it is
+ * answered exactly as the same request on its own.
+ */
+export function answerRequest(body: JsonValue, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
   let ruleset: string | undefined;
   try {
-    const request = readEvaluationRequest(text);
+    const request = checkedRequest(body);
     ruleset = request.ruleset as string;
     const version = (request.version as string | null | undefined) ?? undefined;
     const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
@@ -93,10 +104,20 @@ export function answerEvaluation(text: string, find: RulesetFinder, options: Ans
     return { status: 200, body: JSON.stringify(result), ruleset, summary };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    const refused = error.options.members?.warnings as readonly RequestWarning[] | undefined;
-    if (refused !== undefined) return { status: error.status, body: problemBody(error), ruleset, refusedWarnings: refused.map((warning) => warning.code) };
-    return { status: error.status, body: problemBody(error), ruleset };
+    return refusal(error, ruleset);
   }
+}
+
+/** The reply of a request refused with `error`; under `reject`, with the codes of the warnings that refused it. */
+export function refusal(error: HttpError, ruleset?: string): EvaluationReply {
+  const refused = error.options.members?.warnings as readonly RequestWarning[] | undefined;
+  if (refused !== undefined) return { status: error.status, body: problemBody(error), ruleset, refusedWarnings: refused.map((warning) => warning.code) };
+  return { status: error.status, body: problemBody(error), ruleset };
+}
+
+/** The error of an evaluation that failed for a reason of the server's own (a bug, never the request). */
+export function evaluationFailed(message: string): HttpError {
+  return new HttpError(500, "the evaluation failed", { detail: message });
 }
 
 /** An evaluation with an explanation or a schema check; a request refused under `reject` is a 422 listing why. */
@@ -109,10 +130,7 @@ function evaluateWithOptions(loaded: LoadedRuleset, request: JsonObject, channel
   }
 }
 
-function readEvaluationRequest(text: string): JsonObject {
-  const parsed = parseJson(text);
-  if (!parsed.ok) throw new HttpError(400, parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON");
-  const body = parsed.value;
+function checkedRequest(body: JsonValue): JsonObject {
   if (!isJsonObject(body)) throw new HttpError(400, REQUEST_REFUSALS.notAnObject);
   if (typeof body.ruleset !== "string") throw new HttpError(400, "'ruleset' must be a string");
   if (body.version !== undefined && body.version !== null && typeof body.version !== "string") throw new HttpError(400, "'version' must be a string");

@@ -1,5 +1,7 @@
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import { answerBatchItem } from "./answer-batch-item.ts";
+import type { BatchItem } from "./batch-request.ts";
 import { answerEvaluation, answerOptionsFor, type EvaluationReply } from "./evaluation-reply.ts";
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 
@@ -10,6 +12,8 @@ import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 export interface RulesetEvaluator {
   /** Answers a request body (within the size limit) against a snapshot's rulesets. */
   evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode): EvaluationReply | Promise<EvaluationReply>;
+  /** Answers every item of a batch, in order; an item's failure is its own reply, never a rejection. */
+  evaluateBatch(snapshot: RulesSnapshot, items: readonly BatchItem[], explain?: ExplainMode): EvaluationReply[] | Promise<EvaluationReply[]>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;
   /** Ends the evaluator after the evaluations in flight. */
@@ -21,6 +25,13 @@ export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement): Rulese
   const options = answerOptionsFor(schemaEnforcement);
   return {
     evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain)),
+    evaluateBatch: (snapshot, items, explain) => {
+      const find = (id: string) => snapshot.rulesets.get(id)?.ruleset;
+      const itemOptions = options(explain);
+      const replies: EvaluationReply[] = new Array(items.length);
+      for (let index = 0; index < items.length; index++) replies[index] = answerBatchItem(items[index]!, find, itemOptions);
+      return replies;
+    },
     useSnapshot: async () => undefined,
     close: async () => undefined,
   };

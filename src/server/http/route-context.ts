@@ -5,6 +5,7 @@ import type { RequestIdentity } from "./request-id.ts";
 import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
+import type { BatchLimits } from "../config/batch-limits.ts";
 
 /** What a handler may read: the snapshot being served (current at the start of the request), and the server's state. */
 export interface RouteContext {
@@ -14,6 +15,8 @@ export interface RouteContext {
   readonly logger: Logger;
   readonly evaluator: RulesetEvaluator;
   readonly metrics: ServerMetrics;
+  /** How many items and bytes a batch of evaluations may have. */
+  readonly batchLimits: BatchLimits;
   /** The last reload attempted since start-up, if any. */
   readonly lastReload: LastReload | undefined;
   /** Path parameters, percent-decoded. */

@@ -1,11 +1,11 @@
-import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../../engine/explanation/explanation.ts";
-import { HttpError, PROBLEM_HEADERS } from "../http/http-error.ts";
+import { PROBLEM_HEADERS } from "../http/http-error.ts";
 import { readLimitedBody } from "../http/request-body.ts";
 import { headersWithRequestId } from "../http/request-id.ts";
 import type { RouteHandler } from "../http/route-context.ts";
+import { explainQuery } from "./explain-query.ts";
 
 /** An evaluation result is for the request that asked for it: never stored by a cache. */
-const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" } as const;
+export const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" } as const;
 
 /**
  * `POST /evaluations`. Order of checks: the token, the body's size, then (in the evaluator, see
@@ -31,13 +31,3 @@ export const evaluations: RouteHandler = async (request, { snapshot, token, eval
   }
   return new Response(reply.body, { status: reply.status, headers: headersWithRequestId(identity, reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS) });
 };
-
-/** `?explain=rules|full` (DECISIONS.md, Extensions); any other value is refused before the body is read. */
-function explainQuery(url: string): ExplainMode | undefined {
-  // Most requests have no query at all: only then is the URL parsed.
-  if (!url.includes("?")) return undefined;
-  const value = new URL(url).searchParams.get("explain");
-  if (value === null) return undefined;
-  if (!isExplainMode(value)) throw new HttpError(400, EXPLAIN_REFUSAL);
-  return value;
-}

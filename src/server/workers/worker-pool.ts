@@ -1,4 +1,6 @@
-import type { EvaluationReply } from "../evaluation/evaluation-reply.ts";
+import { answerBatchItem } from "../evaluation/answer-batch-item.ts";
+import type { BatchItem } from "../evaluation/batch-request.ts";
+import { answerOptionsFor, evaluationFailed, refusal, type EvaluationReply } from "../evaluation/evaluation-reply.ts";
 import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 import { HttpError } from "../http/http-error.ts";
 import type { Logger } from "../logging/logger.ts";
@@ -111,6 +113,28 @@ export class WorkerPool implements RulesetEvaluator {
     });
   }
 
+  /**
+   * The items of a batch are jobs of their own, spread over the workers as single requests are:
+   * one that outlives the timeout is answered 503 in its place, and the others are answered. An
+   * item goes to its worker as the JSON text of its request, answered there as a single body.
+   */
+  evaluateBatch(snapshot: RulesSnapshot, items: readonly BatchItem[], explain?: ExplainMode): Promise<EvaluationReply[]> {
+    return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain)));
+  }
+
+  private evaluateItem(snapshot: RulesSnapshot, item: BatchItem, explain: ExplainMode | undefined): EvaluationReply | Promise<EvaluationReply> {
+    if (item.refusal !== undefined) return refusal(item.refusal);
+    let text: string;
+    try {
+      text = JSON.stringify(item.request);
+    } catch {
+      // Nested deeper than JSON.stringify goes (JSON.parse has no such limit): answered here, by
+      // the function a worker runs, rather than refused for what a single request may send.
+      return answerBatchItem(item, (id) => snapshot.rulesets.get(id)?.ruleset, answerOptionsFor(this.schemaEnforcement)(explain));
+    }
+    return this.evaluate(snapshot, text, explain).catch((error: unknown) => refusal(error instanceof HttpError ? error : evaluationFailed(String(error))));
+  }
+
   /** Waits for the evaluations queued and in flight, then ends every worker. */
   async close(): Promise<void> {
     this.closing = true;
@@ -156,7 +180,7 @@ export class WorkerPool implements RulesetEvaluator {
             this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, summary: header.summary, refusedWarnings: header.refusedWarnings }));
             return;
           case "error":
-            this.finish(pooled, header.job, (job) => job.reject(new HttpError(500, "the evaluation failed", { detail: header.message })));
+            this.finish(pooled, header.job, (job) => job.reject(evaluationFailed(header.message)));
         }
       };
       worker.addEventListener("close", () => this.lost(pooled, reject));

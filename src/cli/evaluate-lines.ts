@@ -1,0 +1,69 @@
+import { ChannelUnavailableError, type Channel } from "../engine/bundle/channel.ts";
+import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import { RequestShapeError } from "../engine/evaluation/request-shape.ts";
+import type { ExplainMode } from "../engine/explanation/explanation.ts";
+import { parseJson } from "../engine/value/parse-json.ts";
+
+/** Output is written in blocks of about this many characters: a write per line would cost more than its evaluation. */
+const WRITE_BLOCK = 64 * 1024;
+
+/**
+ * `evaluate --lines`: one request per line of the input (JSON Lines), one line of output per
+ * request, in order: the result, or `{"line": n, "error": {code, message}}` for a line that is
+ * not a request this ruleset can evaluate (the engine protocol's codes). Blank lines are skipped.
+ * A bad line never stops the others; the status is 1 when any line was an error, else 0.
+ */
+export async function evaluateLines(ruleset: LoadedRuleset, input: AsyncIterable<Uint8Array>, channel: Channel | undefined, explain: ExplainMode | undefined, write: (text: string) => Promise<void>): Promise<number> {
+  const options = explain === undefined ? {} : { explain };
+  let failed = false;
+  let block = "";
+  let number = 0;
+  for await (const line of textLines(input)) {
+    number++;
+    if (line.trim() === "") continue;
+    const answer = answerLine(ruleset, line, number, channel, options);
+    if (answer.failed) failed = true;
+    block += answer.text + "\n";
+    if (block.length >= WRITE_BLOCK) {
+      // Waiting for each block keeps memory flat when the reader of the output is slower.
+      await write(block);
+      block = "";
+    }
+  }
+  if (block !== "") await write(block);
+  return failed ? 1 : 0;
+}
+
+function answerLine(ruleset: LoadedRuleset, line: string, number: number, channel: Channel | undefined, options: { explain?: ExplainMode }): { text: string; failed: boolean } {
+  const error = (code: string, message: string) => ({ text: JSON.stringify({ line: number, error: { code, message } }), failed: true });
+  const request = parseJson(line);
+  if (!request.ok) return error("BAD_REQUEST", request.message);
+  try {
+    return { text: JSON.stringify(ruleset.evaluate(request.value, channel, options)), failed: false };
+  } catch (caught) {
+    if (caught instanceof RequestShapeError || caught instanceof ChannelUnavailableError) return error(caught.code, caught.message);
+    // Whatever else went wrong belongs to this line alone: the next ones are still evaluated.
+    return error("EVALUATION_ERROR", caught instanceof Error ? caught.message : String(caught));
+  }
+}
+
+/** The lines of a byte stream (UTF-8), without their `\n` (or `\r\n`). */
+async function* textLines(input: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of input) {
+    const text = pending + decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+      yield withoutCarriageReturn(text.slice(start, newline));
+      start = newline + 1;
+    }
+    pending = text.slice(start);
+  }
+  pending += decoder.decode();
+  if (pending !== "") yield withoutCarriageReturn(pending);
+}
+
+function withoutCarriageReturn(line: string): string {
+  return line.endsWith("\r") ? line.slice(0, -1) : line;
+}

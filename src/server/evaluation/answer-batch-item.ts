@@ -1,0 +1,16 @@
+import type { BatchItem } from "./batch-request.ts";
+import { answerRequest, evaluationFailed, refusal, type AnswerOptions, type EvaluationReply, type RulesetFinder } from "./evaluation-reply.ts";
+
+/**
+ * One item of a batch answered on this thread: refused for its own faults, or answered by the
+ * function that answers a single request. An unexpected failure is that item's 500 (as a worker
+ * reports one), never the batch's.
+ */
+export function answerBatchItem(item: BatchItem, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
+  if (item.refusal !== undefined) return refusal(item.refusal);
+  try {
+    return answerRequest(item.request, find, options);
+  } catch (error) {
+    return refusal(evaluationFailed(error instanceof Error ? error.message : String(error)));
+  }
+}
