@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build image clean chromium podman coverage-tools screenshot
+.PHONY: install run test typecheck bench build image vsix clean chromium podman coverage-tools screenshot
 
 install: node_modules/.install-stamp
 
@@ -43,11 +43,13 @@ podman:
 test: install chromium podman coverage-tools
 	node_modules/.bin/tsc --noEmit -p .
 	node_modules/.bin/tsc --noEmit -p src/explorer
+	node_modules/.bin/tsc --noEmit -p editors/vscode
 	$(BUN) test --timeout 30000
 
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p .
 	node_modules/.bin/tsc --noEmit -p src/explorer
+	node_modules/.bin/tsc --noEmit -p editors/vscode
 
 # wrk drives the HTTP benchmark; it is a Debian package, installed when missing.
 bench: install chromium
@@ -65,6 +67,12 @@ build: install
 # The container image as an oci-archive, written without a daemon or network (README, "Container image").
 image: install
 	$(BUN) build.ts image
+
+# The VS Code extension as dist/rule-server-<version>.vsix, for `code --install-extension`: its client
+# bundled by Bun and packed by @vscode/vsce, offline (README, "Editors"). `make build` ships it too;
+# this target builds it alone, without the executables.
+vsix: install
+	$(BUN) editors/vscode/package-vsix.ts
 
 clean:
 	rm -rf dist node_modules

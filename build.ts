@@ -4,8 +4,11 @@
  * executable holds everything: the Bun runtime, the code, the worker entry point and RE2's
  * WebAssembly. Also the browser module, dist/browser/rule-cascade.js with its declarations.
  * `make image`: the container image dist/rule-server-<version>-linux-x64.oci.tar (src/packaging/).
- * Usage: `bun build.ts [target...|browser|image] [--out dir]` (default: every target and the
- * browser, into dist/). Archives and image are reproducible: see src/packaging/build-provenance.ts.
+ * The VS Code extension, dist/rule-server-<version>.vsix (editors/vscode/), ships beside the
+ * archives and is in SHA256SUMS too.
+ * Usage: `bun build.ts [target...|browser|image|vsix] [--out dir]` (default: every target, the
+ * browser and the extension, into dist/). Archives, image and extension are reproducible: see
+ * src/packaging/build-provenance.ts.
  */
 import type { BunPlugin } from "bun";
 import { createHash } from "node:crypto";
@@ -21,6 +24,7 @@ import { checkExampleRules } from "./src/packaging/example-rules-check.ts";
 import { ruleServerImage } from "./src/packaging/rule-server-image.ts";
 import { bundleBrowserModule } from "./src/bundling/browser-module-bundle.ts";
 import { bundleExplorer, type ExplorerFiles } from "./src/bundling/explorer-bundle.ts";
+import { packageVsix } from "./editors/vscode/package-vsix.ts";
 
 const TARGETS = {
   "linux-x64": "bun-linux-x64",
@@ -188,6 +192,7 @@ interface BuildRequest {
   readonly browser: boolean;
   readonly targets: readonly Target[];
   readonly image: boolean;
+  readonly vsix: boolean;
   readonly dist: string;
 }
 
@@ -196,9 +201,9 @@ function buildRequest(args: readonly string[]): BuildRequest {
   if (out !== -1 && args[out + 1] === undefined) throw new Error("--out needs a directory");
   const dist = out === -1 ? DIST : resolve(args[out + 1]!);
   const names = out === -1 ? [...args] : [...args.slice(0, out), ...args.slice(out + 2)];
-  for (const name of names) if (name !== "browser" && name !== "image" && !(name in TARGETS)) throw new Error(`unknown target ${name}; known: ${Object.keys(TARGETS).join(", ")}, browser, image`);
-  if (names.length === 0) return { browser: true, targets: Object.keys(TARGETS) as Target[], image: false, dist };
-  return { browser: names.includes("browser"), targets: names.filter((name) => name in TARGETS) as Target[], image: names.includes("image"), dist };
+  for (const name of names) if (name !== "browser" && name !== "image" && name !== "vsix" && !(name in TARGETS)) throw new Error(`unknown target ${name}; known: ${Object.keys(TARGETS).join(", ")}, browser, image, vsix`);
+  if (names.length === 0) return { browser: true, targets: Object.keys(TARGETS) as Target[], image: false, vsix: true, dist };
+  return { browser: names.includes("browser"), targets: names.filter((name) => name in TARGETS) as Target[], image: names.includes("image"), vsix: names.includes("vsix"), dist };
 }
 
 async function main(args: readonly string[]): Promise<void> {
@@ -207,7 +212,7 @@ async function main(args: readonly string[]): Promise<void> {
     const browser = await buildBrowserModule(request.dist);
     console.log(`built ${browser.file}: ${(browser.bytes / 1024).toFixed(1)} KiB, ${(browser.gzipBytes / 1024).toFixed(1)} KiB gzip`);
   }
-  if (request.targets.length === 0 && !request.image) return;
+  if (request.targets.length === 0 && !request.image && !request.vsix) return;
   mkdirSync(request.dist, { recursive: true });
   const provenance = buildProvenance(ROOT);
   if (provenance.uncommitted.length > 0) {
@@ -229,7 +234,12 @@ async function main(args: readonly string[]): Promise<void> {
     sum(file);
     sum(archive);
   }
-  if (request.targets.length > 0) {
+  if (request.vsix) {
+    const vsix = await packageVsix({ out: request.dist, sourceDate: provenance.sourceDate });
+    console.log(`wrote ${vsix}`);
+    sum(vsix);
+  }
+  if (request.targets.length > 0 || request.vsix) {
     writeFileSync(join(request.dist, "SHA256SUMS"), sums.sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1)).join("\n") + "\n");
     console.log(`wrote ${join(request.dist, "SHA256SUMS")}`);
   }
