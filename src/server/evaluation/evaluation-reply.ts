@@ -130,6 +130,7 @@ function evaluateWithOptions(loaded: LoadedRuleset, request: JsonObject, channel
   }
 }
 
+/** The body as a request: the server's own members (`ruleset`, `version`, `channel`), then the shape every runtime checks. */
 function checkedRequest(body: JsonValue): JsonObject {
   if (!isJsonObject(body)) throw new HttpError(400, REQUEST_REFUSALS.notAnObject);
   if (typeof body.ruleset !== "string") throw new HttpError(400, "'ruleset' must be a string");
