@@ -6,6 +6,7 @@ import { benchExampleRequest } from "./example-request.ts";
 import { benchExpressions } from "./expressions.ts";
 import { benchExplain } from "./explain.ts";
 import { benchHttp } from "./http/throughput.ts";
+import { benchLsp } from "./lsp.ts";
 import { benchStartup } from "./startup.ts";
 import { benchTestCoverage } from "./test-coverage.ts";
 
@@ -18,3 +19,4 @@ benchTestCoverage();
 await benchStartup();
 await benchHttp();
 await benchBrowser();
+await benchLsp();

@@ -7,6 +7,7 @@ import { runCompileCommand, runManifestCommand } from "./cli/compile-command.ts"
 import { runCronCommand } from "./cli/cron-command.ts";
 import { runEngineCommand } from "./cli/engine-command.ts";
 import { runEvaluateCommand } from "./cli/evaluate-command.ts";
+import { runLspCommand } from "./cli/lsp-command.ts";
 import { runServeCommand } from "./cli/serve-command.ts";
 import { runTestCommand } from "./cli/test-command.ts";
 import { commandHelp, HELP_TEXT } from "./cli/help-text.ts";
@@ -28,6 +29,8 @@ async function main(args: readonly string[]): Promise<number> {
       return runCheckCommand(rest);
     case "test":
       return runTestCommand(rest);
+    case "lsp":
+      return runLspCommand(rest);
     case "compile":
       return runCompileCommand(rest);
     case "manifest":

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { CheckWarning } from "../compiler/checks/check-warnings.ts";
 import type { SchemaLoader } from "../compiler/checks/schema-file.ts";
@@ -21,12 +22,26 @@ export interface RulesDirectory {
   readonly documentSources: DocumentSources;
 }
 
-export function readRulesDirectory(directory: string): RulesDirectory {
-  const sources = ruleFilesOf(directory).source.map(readSourceFile);
+/** Unsaved texts that stand for files (an editor's open documents), and the files that exist only there. */
+export interface UnsavedFiles {
+  text(file: string): string | undefined;
+  /** The unsaved ruleset sources in a directory that are not on disk yet. */
+  sourcesIn(directory: string): readonly string[];
+  /** Files left out of the directory as if absent (the language server's files too large to check as one types). */
+  leftOut?(file: string): boolean;
+  /** Reads a source, reusing what an earlier read of the same text gave (the language server reads on every edit). */
+  sourceFile?(file: string): SourceFile;
+}
+
+export function readRulesDirectory(directory: string, unsaved?: UnsavedFiles): RulesDirectory {
+  const onDisk = ruleFilesOf(directory).source;
+  const files = unsaved === undefined ? onDisk : [...new Set([...onDisk, ...unsaved.sourcesIn(directory)])].filter((file) => unsaved.leftOut?.(file) !== true).sort();
+  const readText = unsaved === undefined ? undefined : (file: string): string => unsaved.text(file) ?? readFileSync(file, "utf8");
+  const sources = files.map((file) => unsaved?.sourceFile?.(file) ?? readSourceFile(file, readText));
   return {
     sources,
     resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources)),
-    loadSchema: entitySchemaLoader(directory),
+    loadSchema: entitySchemaLoader(directory, unsaved === undefined ? undefined : (file) => unsaved.text(file)),
     documentSources: documentSourcesOf(sources),
   };
 }

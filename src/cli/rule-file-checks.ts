@@ -10,7 +10,7 @@ import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { isDirectory, repeatedIdProblems, type SourceFile } from "../rule-files/source-documents.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import type { FileReport } from "./check-report/file-report.ts";
-import { compileSourceFile, readRulesDirectory, type RulesDirectory } from "./compile-source-file.ts";
+import { compileSourceFile, readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "./compile-source-file.ts";
 
 /** The ruleset and bundle files named, a directory standing for the rule files in it. */
 export function ruleFilesNamed(targets: readonly string[]): string[] {
@@ -40,6 +40,8 @@ export interface RuleFileCheckOptions {
   readonly strict?: boolean;
   /** Leaves warnings out of the reports (`test` reports tests, not warnings). */
   readonly withoutWarnings?: boolean;
+  /** Unsaved texts that stand for files (the language server's open documents). */
+  readonly unsaved?: UnsavedFiles;
   /** Runs the golden tests of a compiled source. */
   readonly runTests: (compiled: CompiledSource) => GoldenTestOutcome[];
 }
@@ -54,7 +56,7 @@ export function checkRuleFiles(files: readonly string[], options: RuleFileCheckO
   const directoryOf = (file: string): RulesDirectory => {
     const directory = dirname(file);
     let read = directories.get(directory);
-    if (!read) directories.set(directory, (read = readRulesDirectory(directory)));
+    if (!read) directories.set(directory, (read = readRulesDirectory(directory, options.unsaved)));
     return read;
   };
   const reports = files.map((file) => checkFile(file, directoryOf, options));

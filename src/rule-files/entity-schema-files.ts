@@ -10,19 +10,20 @@ import { readSource } from "../compiler/source/read-source.ts";
  * A file that does not parse is reported with its own problems, at their lines in it.
  * Each file is read once per loader, so rulesets of one directory share one.
  */
-export function entitySchemaLoader(rulesDirectory: string): SchemaLoader {
+export function entitySchemaLoader(rulesDirectory: string, unsavedText?: (file: string) => string | undefined): SchemaLoader {
   const directory = resolve(rulesDirectory);
   const cache = new Map<string, SchemaFile>();
   return (ref: string) => {
     let read = cache.get(ref);
-    if (read === undefined) cache.set(ref, (read = readSchemaFile(directory, ref)));
+    if (read === undefined) cache.set(ref, (read = readSchemaFile(directory, ref, unsavedText)));
     return read;
   };
 }
 
 const refused = (reason: string): SchemaFile => ({ ok: false, reason, problems: [] });
 
-function readSchemaFile(directory: string, ref: string): SchemaFile {
+/** `unsavedText` gives an editor's text of a file, which stands for what is on disk (the file must still exist there). */
+function readSchemaFile(directory: string, ref: string, unsavedText?: (file: string) => string | undefined): SchemaFile {
   if (ref === "") return refused("it names no file");
   if (isAbsolute(ref)) return refused("a schema file is named relative to the rules directory");
   // Problems name the file as the $ref does, not as links resolve.
@@ -33,7 +34,7 @@ function readSchemaFile(directory: string, ref: string): SchemaFile {
     const inside = relative(realpathSync(directory), path);
     // Outside means a `..` segment first; a name such as `..data` (a ConfigMap's) is inside.
     if (inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return refused("the file is outside the rules directory");
-    text = readFileSync(path, "utf8");
+    text = unsavedText?.(file) ?? readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     return refused(code === "ENOENT" ? "there is no such file in the rules directory" : `the file cannot be read (${String(code ?? error)})`);

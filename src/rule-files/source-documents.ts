@@ -21,10 +21,14 @@ export interface SourceFile {
   readonly locate?: SourceLocator;
 }
 
-export function readSourceFile(file: string): SourceFile {
+/**
+ * Reads a source file; `readText` lets an editor's unsaved text stand for the file on disk
+ * (the language server's open documents).
+ */
+export function readSourceFile(file: string, readText: (file: string) => string = diskText): SourceFile {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readText(file);
   } catch (error) {
     return { file, document: undefined, id: undefined, problems: [{ code: "SOURCE_INVALID", message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, file }] };
   }
@@ -32,6 +36,10 @@ export function readSourceFile(file: string): SourceFile {
   const problems = read.problems.map(({ code, message, line, column }) => ({ code, message, file, ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) }));
   if (!read.ok) return { file, document: undefined, id: rulesetId(read.salvaged), problems };
   return { file, document: read.value, id: rulesetId(read.value), problems, locate: read.locate };
+}
+
+function diskText(file: string): string {
+  return readFileSync(file, "utf8");
 }
 
 function rulesetId(document: JsonValue | undefined): string | undefined {

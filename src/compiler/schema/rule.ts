@@ -11,7 +11,7 @@ const { Optional } = Type;
 export const RULE_KINDS = ["validation", "state", "compute", "action"] as const;
 const SEVERITIES = ["info", "warning", "error"] as const;
 
-const RuleMembers = Extensible({
+export const RuleMembers = Extensible({
   id: Id,
   kind: Type.Union([Enum(RULE_KINDS), Pattern("^x-")], {
     errorMessage: `must be one of ${RULE_KINDS.join(", ")}, or start with x- for a custom kind`,

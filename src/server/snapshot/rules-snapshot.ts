@@ -75,7 +75,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
     return true;
   };
 
-  const sources: SourceFile[] = files.source.map(readSourceFile);
+  const sources: SourceFile[] = files.source.map((file) => readSourceFile(file));
   const resolver = new RulesetResolver(registryOf(sources), refusedSourcesOf(sources));
   const documentSources = documentSourcesOf(sources);
   const loadSchema = entitySchemaLoader(directory);

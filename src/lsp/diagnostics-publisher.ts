@@ -1,0 +1,62 @@
+import type { Connection, Diagnostic } from "vscode-languageserver/node";
+import type { FileReport } from "../cli/check-report/file-report.ts";
+import { uriOfPath } from "./file-uri.ts";
+import { diagnosticsByFile } from "./problem-diagnostics.ts";
+import type { RulesWorkspace } from "./rules-workspace.ts";
+
+/** How long edits must pause before a directory is checked again: well inside the 100 ms the author waits. */
+export const CHANGE_DELAY_MS = 20;
+
+/**
+ * Checks rules directories and publishes what `check` finds, file by file. A change is checked
+ * once typing pauses; opening and saving are checked at once. Every file of the directory is
+ * checked again, so the children of a changed parent and the rulesets naming a changed schema get
+ * their diagnostics too. A file whose problems are gone gets an empty list.
+ */
+export class DiagnosticsPublisher {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Per directory, the files it last published diagnostics for. */
+  private readonly published = new Map<string, Set<string>>();
+  /** The last reports of each directory, for the test lenses' answers. */
+  readonly lastReports = new Map<string, FileReport[]>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly workspace: RulesWorkspace,
+  ) {}
+
+  /** Checks after the pause that ends a burst of changes. */
+  scheduleCheck(directory: string): void {
+    clearTimeout(this.timers.get(directory));
+    this.timers.set(directory, setTimeout(() => this.checkNow(directory), CHANGE_DELAY_MS));
+  }
+
+  checkNow(directory: string): FileReport[] {
+    clearTimeout(this.timers.get(directory));
+    this.timers.delete(directory);
+    let reports: FileReport[];
+    try {
+      reports = this.workspace.check(directory);
+    } catch (error) {
+      // A check that fails is a bug of ours: said in the log, never a crash of the editor's server.
+      this.connection.console.error(`checking ${directory} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return [];
+    }
+    this.lastReports.set(directory, reports);
+    const byFile = diagnosticsByFile(reports, (file) => this.workspace.textOrDisk(file));
+    const before = this.published.get(directory) ?? new Set<string>();
+    for (const file of before) if (!byFile.has(file)) byFile.set(file, []);
+    for (const [file, diagnostics] of byFile) this.publish(file, diagnostics);
+    this.published.set(directory, new Set([...byFile].filter(([, diagnostics]) => diagnostics.length > 0).map(([file]) => file)));
+    return reports;
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private publish(file: string, diagnostics: Diagnostic[]): void {
+    void this.connection.sendDiagnostics({ uri: uriOfPath(file), diagnostics });
+  }
+}

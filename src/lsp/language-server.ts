@@ -1,0 +1,152 @@
+import { dirname } from "node:path";
+import { createConnection, TextDocuments, TextDocumentSyncKind, type Connection } from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { completionsAt } from "./completion.ts";
+import { definitionAt } from "./definition.ts";
+import { DiagnosticsPublisher } from "./diagnostics-publisher.ts";
+import { documentSymbols, workspaceSymbols } from "./document-symbols.ts";
+import { pathOfUri } from "./file-uri.ts";
+import { hoverAt } from "./hover.ts";
+import { quickFixes } from "./quick-fixes.ts";
+import { referencesAt } from "./references.ts";
+import { rulesetContext, type RulesetContext } from "./ruleset-context.ts";
+import { RulesWorkspace } from "./rules-workspace.ts";
+import { sourcePathAt } from "./source-path-at.ts";
+import { evaluateTest, testRunSummary } from "./test-commands.ts";
+import { EVALUATE_TEST_COMMAND, RUN_TESTS_COMMAND, testLenses } from "./test-lenses.ts";
+import { offsetAt } from "./text-range.ts";
+
+/**
+ * `rule-server lsp`: the Language Server Protocol over two streams, built on vscode-languageserver.
+ * Every answer comes from the compiler `check` runs, over the editor's unsaved text. A handler
+ * that fails answers nothing and logs why: bad input never stops the server.
+ */
+export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Connection {
+  const connection = createConnection(input, output);
+  const documents = new TextDocuments(TextDocument);
+  const workspace = new RulesWorkspace(documents);
+  const publisher = new DiagnosticsPublisher(connection, workspace);
+
+  connection.onInitialize(() => ({
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+      completionProvider: { triggerCharacters: [".", ":", " "] },
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      documentSymbolProvider: true,
+      workspaceSymbolProvider: true,
+      codeActionProvider: { codeActionKinds: ["quickfix"] },
+      codeLensProvider: { resolveProvider: false },
+      executeCommandProvider: { commands: [RUN_TESTS_COMMAND, EVALUATE_TEST_COMMAND] },
+    },
+    serverInfo: { name: "rule-server" },
+  }));
+
+  const directoryOfUri = (uri: string): string | undefined => {
+    const file = pathOfUri(uri);
+    return file === undefined ? undefined : dirname(file);
+  };
+  documents.onDidOpen((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))));
+  documents.onDidChangeContent((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))));
+  documents.onDidSave((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))));
+  // Closed, the file is what is on disk again.
+  documents.onDidClose((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))));
+  const withDirectory = (uri: string, act: (directory: string) => void): void => {
+    const directory = directoryOfUri(uri);
+    if (directory !== undefined) act(directory);
+  };
+
+  /** The context of the document a request names, and its text: open, else read from disk. */
+  const requestContext = (uri: string): { context: RulesetContext; text: string } | undefined => {
+    const file = pathOfUri(uri);
+    const text = file === undefined ? undefined : (documents.get(uri)?.getText() ?? workspace.textOrDisk(file));
+    if (file === undefined || text === undefined) return undefined;
+    const context = rulesetContext(workspace, file);
+    return context === undefined ? undefined : { context, text };
+  };
+  const textOf = (file: string): string | undefined => workspace.textOrDisk(file);
+
+  connection.onCompletion((params) =>
+    safely(connection, () => {
+      const request = requestContext(params.textDocument.uri);
+      return request === undefined ? [] : completionsAt(request.context, request.text, params.position);
+    }, []),
+  );
+  connection.onHover((params) =>
+    safely(connection, () => {
+      const request = requestContext(params.textDocument.uri);
+      const at = request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+      return request === undefined || at === undefined ? null : hoverAt(request.context, at);
+    }, null),
+  );
+  connection.onDefinition((params) =>
+    safely(connection, () => {
+      const request = requestContext(params.textDocument.uri);
+      const at = request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+      return request === undefined || at === undefined ? [] : definitionAt(request.context, at, textOf);
+    }, []),
+  );
+  connection.onReferences((params) =>
+    safely(connection, () => {
+      const request = requestContext(params.textDocument.uri);
+      const at = request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+      return request === undefined || at === undefined ? [] : referencesAt(request.context, at, textOf);
+    }, []),
+  );
+  connection.onDocumentSymbol((params) =>
+    safely(connection, () => {
+      const request = requestContext(params.textDocument.uri);
+      return request === undefined ? [] : documentSymbols(request.context.source.document, request.context.source.locate, request.text);
+    }, []),
+  );
+  connection.onWorkspaceSymbol((params) =>
+    safely(connection, () => workspace.openDirectories().flatMap((directory) => workspaceSymbols(workspace.directory(directory).sources, params.query, textOf)), []),
+  );
+  connection.onCodeAction((params) =>
+    safely(connection, () => {
+      const text = documents.get(params.textDocument.uri)?.getText();
+      return text === undefined ? [] : quickFixes(params.textDocument.uri, text, params.context.diagnostics);
+    }, []),
+  );
+  connection.onCodeLens((params) =>
+    safely(connection, () => {
+      const request = requestContext(params.textDocument.uri);
+      return request === undefined ? [] : testLenses(params.textDocument.uri, request.context.source.document, request.context.source.locate, request.text);
+    }, []),
+  );
+  connection.onExecuteCommand((params) =>
+    safely(connection, () => {
+      const [uri, index, explain] = params.arguments ?? [];
+      const file = typeof uri === "string" ? pathOfUri(uri) : undefined;
+      if (file === undefined) return null;
+      if (params.command === RUN_TESTS_COMMAND) {
+        const summary = testRunSummary(file, publisher.checkNow(dirname(file)));
+        void connection.window.showInformationMessage(`${summary.passed} test(s) passed, ${summary.failed} failed`);
+        return summary;
+      }
+      if (params.command === EVALUATE_TEST_COMMAND && typeof index === "number") {
+        const evaluated = evaluateTest(workspace, file, index, explain);
+        if ("error" in evaluated) void connection.window.showErrorMessage(evaluated.error);
+        else void connection.window.showInformationMessage(`${evaluated.test}: ${evaluated.decision}, ${evaluated.result.findings.length} finding(s)`);
+        return evaluated;
+      }
+      return null;
+    }, null),
+  );
+  connection.onShutdown(() => publisher.dispose());
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}
+
+/** Runs a handler; a failure is logged and answered with `fallback`. */
+function safely<T>(connection: Connection, handler: () => T, fallback?: T): T {
+  try {
+    return handler();
+  } catch (error) {
+    connection.console.error(`rule-server lsp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return fallback as T;
+  }
+}

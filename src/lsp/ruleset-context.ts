@@ -1,0 +1,86 @@
+import { dirname } from "node:path";
+import { loadEntitySchemas, type EntitySchema } from "../compiler/checks/entity-schemas.ts";
+import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
+import { isJsonObject, listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
+import type { JsonObject } from "../engine/value/json-value.ts";
+import type { RulesDirectory } from "../cli/compile-source-file.ts";
+import type { SourceFile } from "../rule-files/source-documents.ts";
+import type { RulesWorkspace } from "./rules-workspace.ts";
+
+/**
+ * What the editor's features know of one ruleset source: its document as now written, the
+ * ruleset resolved with its parents (when it resolves), and what that makes available: entity
+ * schemas, params, functions and messages, inherited ones included.
+ */
+export interface RulesetContext {
+  readonly file: string;
+  readonly source: SourceFile;
+  readonly document: JsonObject | undefined;
+  readonly directory: RulesDirectory;
+  readonly resolved: ResolvedRuleset | undefined;
+  readonly entitySchemas: ReadonlyMap<string, EntitySchema>;
+  readonly params: JsonObject;
+  readonly functions: JsonObject;
+  /** Locale → message key → text. */
+  readonly messages: JsonObject;
+  /** The ids of the rulesets of the directory, for `extends`. */
+  readonly rulesetIds: readonly string[];
+}
+
+export function rulesetContext(workspace: RulesWorkspace, file: string): RulesetContext | undefined {
+  const directory = workspace.directory(dirname(file));
+  const source = directory.sources.find((candidate) => candidate.file === file);
+  if (source === undefined) return undefined;
+  const document = isJsonObject(source.document) ? source.document : undefined;
+  let resolved: ResolvedRuleset | undefined;
+  try {
+    resolved = document === undefined ? undefined : directory.resolver.resolve(document);
+  } catch {
+    // A ruleset that does not resolve still offers what its own document declares.
+    resolved = undefined;
+  }
+  const own = resolved?.resolved ?? inheritedDeclarations(directory, document);
+  const entities = objectAt(own.entities);
+  const entitySchemas = loadEntitySchemas(entities, directory.loadSchema, () => undefined, () => undefined);
+  return {
+    file,
+    source,
+    document,
+    directory,
+    resolved,
+    entitySchemas,
+    params: objectAt(own.params),
+    functions: objectAt(own.functions),
+    messages: objectAt(own.messages),
+    rulesetIds: directory.sources.flatMap((candidate) => (candidate.id === undefined ? [] : [candidate.id])),
+  };
+}
+
+/** The rule a path inside the document lies in (`rules/3/...`), as written. */
+export function ruleAt(context: RulesetContext, path: readonly string[]): JsonObject | undefined {
+  if (path[0] !== "rules" || path[1] === undefined) return undefined;
+  const rule = (context.document?.rules as unknown[] | undefined)?.[Number(path[1])];
+  return isJsonObject(rule as never) ? (rule as JsonObject) : undefined;
+}
+
+/**
+ * While a ruleset is being written it often does not resolve: its own declarations and those of
+ * the parents `extends` names (found by id in the directory, nearest first) still stand.
+ */
+function inheritedDeclarations(directory: RulesDirectory, document: JsonObject | undefined): JsonObject {
+  const merged: Record<string, JsonObject> = { params: {}, functions: {}, entities: {}, messages: {}, operators: {} };
+  const seen = new Set<unknown>();
+  const add = (current: JsonObject | undefined): void => {
+    if (current === undefined || seen.has(current)) return;
+    seen.add(current);
+    for (const member of ["params", "functions", "entities", "operators"]) merged[member] = { ...objectAt(current[member]), ...merged[member] };
+    for (const [locale, catalog] of Object.entries(objectAt(current.messages))) merged.messages![locale] = { ...objectAt(catalog), ...objectAt(merged.messages![locale]) };
+    for (const parent of listAt(current.extends)) {
+      const id = stringAt(objectAt(parent).ruleset);
+      const found = directory.sources.find((source) => source.id === id)?.document;
+      add(isJsonObject(found) ? found : undefined);
+    }
+  };
+  add(document);
+  return merged as unknown as JsonObject;
+}
