@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
+import { LspClient, PROJECT_ROOT } from "../support/lsp-client.ts";
+
+/**
+ * What changes around an open ruleset reaches it: a parent edited in the editor re-checks its
+ * child, a schema file saved on disk re-checks the rulesets naming it (on save), a problem inside a
+ * schema file points back at the `$ref` that led there, and a workspace holds several rules
+ * directories at once.
+ */
+let client: LspClient;
+const work = mkdtempSync(join(tmpdir(), "rule-server-lsp-workspace-"));
+const uriOf = (file: string): string => Bun.pathToFileURL(file).href;
+const examples = join(work, "examples");
+const coverage = join(work, "coverage");
+
+beforeAll(async () => {
+  cpSync(join(PROJECT_ROOT, "rules"), examples, { recursive: true });
+  cpSync(join(CASES_DIR, "coverage", "rules"), coverage, { recursive: true });
+  client = new LspClient();
+  await client.initialize(work);
+});
+afterAll(async () => {
+  await client.shutdown();
+  rmSync(work, { recursive: true, force: true });
+});
+
+test("an edit of the open parent re-checks its open child; undoing it clears the child's problem", async () => {
+  const parent = join(coverage, "base.ruleset.yaml");
+  const child = join(coverage, "child.ruleset.yaml");
+  const parentText = readFileSync(parent, "utf8");
+  client.open(uriOf(parent), parentText);
+  client.open(uriOf(child), readFileSync(child, "utf8"));
+  await client.waitForDiagnostics(uriOf(child), (list) => list.length === 0);
+  let before = client.publishedCount(uriOf(child));
+  client.notify("textDocument/didChange", { textDocument: { uri: uriOf(parent), version: 2 }, contentChanges: [{ text: parentText.replace("op: lte", "op: lte3") }] });
+  const broken = await client.waitForDiagnostics(uriOf(child), (list) => list.length > 0, before);
+  expect(broken.map((diagnostic) => diagnostic.code)).toEqual(["EXTENDS_INVALID"]);
+  // The parent's problem rides along as related information of the child's.
+  expect(broken[0]!.relatedInformation?.[0]?.location.uri).toBe(uriOf(parent));
+  before = client.publishedCount(uriOf(child));
+  client.notify("textDocument/didChange", { textDocument: { uri: uriOf(parent), version: 3 }, contentChanges: [{ text: parentText }] });
+  expect(await client.waitForDiagnostics(uriOf(child), () => true, before)).toEqual([]);
+});
+
+test("a schema file saved on disk is read again when an open ruleset is saved; its problem is placed in it", async () => {
+  const ruleset = join(coverage, "base.ruleset.yaml");
+  const schema = join(coverage, "shop.schema.json");
+  const original = readFileSync(schema, "utf8");
+  writeFileSync(schema, original.replace('"Order"', '"Ordr"'));
+  const before = client.publishedCount(uriOf(schema));
+  client.notify("textDocument/didSave", { textDocument: { uri: uriOf(ruleset) } });
+  const diagnostics = await client.waitForDiagnostics(uriOf(schema), (list) => list.length > 0, before);
+  expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.data?.didYouMean])).toEqual([["SCHEMA_REF_UNRESOLVED", "Ordr"]]);
+  writeFileSync(schema, original);
+  const after = client.publishedCount(uriOf(schema));
+  client.notify("textDocument/didSave", { textDocument: { uri: uriOf(ruleset) } });
+  expect(await client.waitForDiagnostics(uriOf(schema), () => true, after)).toEqual([]);
+});
+
+test("a problem inside a schema file points back at the $ref that led there", async () => {
+  const found = goldenJsonFiles("located-problems").flatMap((file) => (file.content as { cases: { name: string; files: Record<string, string> }[] }).cases).find((entry) => entry.name === "YAML schema: the fragment names a schema the file lacks")!;
+  const directory = join(work, "schema-case");
+  mkdirSync(directory);
+  for (const [name, text] of Object.entries(found.files)) writeFileSync(join(directory, name), text);
+  client.open(uriOf(join(directory, "loans.ruleset.yaml")), found.files["loans.ruleset.yaml"]!);
+  const inSchema = await client.waitForDiagnostics(uriOf(join(directory, "loan.openapi.yaml")), (list) => list.length > 0);
+  expect(inSchema[0]!.relatedInformation).toEqual([expect.objectContaining({ location: { uri: uriOf(join(directory, "loans.ruleset.yaml")), range: expect.objectContaining({ start: { line: 12, character: 12 } }) } })]);
+});
+
+test("several rules directories: the workspace symbols of each; operations and function hovers answered in each", async () => {
+  client.open(uriOf(join(examples, "acme-payments-transfers.ruleset.yaml")), readFileSync(join(examples, "acme-payments-transfers.ruleset.yaml"), "utf8"));
+  const symbols = await client.request<{ name: string; location: { uri: string } }[]>("workspace/symbol", { query: "" });
+  expect(symbols.some((symbol) => symbol.location.uri.startsWith(uriOf(examples)))).toBe(true);
+  expect(symbols.some((symbol) => symbol.location.uri.startsWith(uriOf(coverage)))).toBe(true);
+  const child = join(examples, "acme-payments-transfers.ruleset.yaml");
+  const text = readFileSync(child, "utf8");
+  const line = text.split("\n").findIndex((entry) => entry.includes("fn: transferFee"));
+  const hover = await client.request<{ contents: { value: string } }>("textDocument/hover", { textDocument: { uri: uriOf(child) }, position: { line, character: text.split("\n")[line]!.indexOf("transferFee") + 2 } });
+  expect(hover.contents.value).toContain("function **transferFee**(amount, urgent, crossBorder)");
+  const typed = text.replace("operations: [create, update]", "operations: [create, up]");
+  client.notify("textDocument/didChange", { textDocument: { uri: uriOf(child), version: 2 }, contentChanges: [{ text: typed }] });
+  const at = typed.split("\n").findIndex((entry) => entry.includes("operations: [create, up]"));
+  const items = await client.request<{ label: string }[]>("textDocument/completion", { textDocument: { uri: uriOf(child) }, position: { line: at, character: typed.split("\n")[at]!.indexOf("up]") + 2 } });
+  expect(items.map((item) => item.label)).toEqual(expect.arrayContaining(["approve", "create", "update"]));
+});
