@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build image vsix clean chromium podman coverage-tools screenshot
+.PHONY: install run test typecheck bench build image vsix package clean chromium podman coverage-tools screenshot
 
 install: node_modules/.install-stamp
 
@@ -60,7 +60,8 @@ bench: install chromium
 screenshot: install chromium
 	$(BUN) docs/screenshot-explorer.ts
 
-# Executables, release archives and SHA256SUMS for every platform, and the browser module.
+# Executables, release archives and SHA256SUMS for every platform, the browser module, the VS Code
+# extension and the npm package.
 build: install
 	$(BUN) build.ts
 
@@ -73,6 +74,11 @@ image: install
 # this target builds it alone, without the executables.
 vsix: install
 	$(BUN) editors/vscode/package-vsix.ts
+
+# The npm package alone, dist/npm/rule-server-<version>.tgz (engine and client, README "The npm
+# package"), in seconds: `make build` ships it too, beside the executables and in SHA256SUMS.
+package: install
+	$(BUN) build.ts package
 
 clean:
 	rm -rf dist node_modules

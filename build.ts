@@ -4,17 +4,17 @@
  * executable holds everything: the Bun runtime, the code, the worker entry point and RE2's
  * WebAssembly. Also the browser module, dist/browser/rule-cascade.js with its declarations.
  * `make image`: the container image dist/rule-server-<version>-linux-x64.oci.tar (src/packaging/).
- * The VS Code extension, dist/rule-server-<version>.vsix (editors/vscode/), ships beside the
- * archives and is in SHA256SUMS too.
- * Usage: `bun build.ts [target...|browser|image|vsix] [--out dir]` (default: every target, the
- * browser and the extension, into dist/). Archives, image and extension are reproducible: see
- * src/packaging/build-provenance.ts.
+ * The VS Code extension, dist/rule-server-<version>.vsix (editors/vscode/), and the npm package,
+ * dist/npm/rule-server-<version>.tgz (src/packaging/npm-package/), ship beside the archives and
+ * are in SHA256SUMS too.
+ * Usage: `bun build.ts [target...|browser|image|vsix|package] [--out dir]` (default: every target,
+ * the browser module, the extension and the npm package, into dist/). Archives, image, extension
+ * and package are reproducible: see src/packaging/build-provenance.ts.
  */
 import type { BunPlugin } from "bun";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import packageJson from "./package.json" with { type: "json" };
 import { buildProvenance, type BuildProvenance } from "./src/packaging/build-provenance.ts";
@@ -24,7 +24,9 @@ import { checkExampleRules } from "./src/packaging/example-rules-check.ts";
 import { ruleServerImage } from "./src/packaging/rule-server-image.ts";
 import { bundleBrowserModule } from "./src/bundling/browser-module-bundle.ts";
 import { bundleExplorer, type ExplorerFiles } from "./src/bundling/explorer-bundle.ts";
+import { moduleDeclarations } from "./src/bundling/module-declarations.ts";
 import { packageVsix } from "./editors/vscode/package-vsix.ts";
+import { writeNpmPackage } from "./src/packaging/npm-package/npm-package.ts";
 
 const TARGETS = {
   "linux-x64": "bun-linux-x64",
@@ -116,43 +118,8 @@ export async function buildBrowserModule(dist = DIST): Promise<{ file: string; b
   return { file, bytes: Buffer.byteLength(code), gzipBytes: gzipSync(code, { level: 9 }).length };
 }
 
-/**
- * One declaration file for the module: TypeScript's declarations of the entry and of the files its
- * declarations reach, inlined into one module. Only the entry's exports are exported.
- */
 function browserDeclarations(): string {
-  const out = mkdtempSync(join(tmpdir(), "rule-cascade-types-"));
-  try {
-    const tsc = Bun.spawnSync([join(ROOT, "node_modules", ".bin", "tsc"), "--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--outDir", out, "--rootDir", ROOT,
-      "--allowImportingTsExtensions", "--rewriteRelativeImportExtensions", "--module", "preserve", "--moduleResolution", "bundler", "--target", "es2022",
-      "--lib", "es2023,dom", "--strict", "--skipLibCheck", "--types", "", join(ROOT, "src", "browser", "rule-cascade.ts")], { cwd: ROOT });
-    if (tsc.exitCode !== 0) throw new Error(`declarations of the browser module: ${tsc.stdout.toString()}${tsc.stderr.toString()}`);
-    const entry = join(out, "src", "browser", "rule-cascade.d.ts");
-    const IMPORT = /^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)";\n/gm;
-    const seen = new Set<string>([entry]);
-    const pending = [entry];
-    const inner: string[] = [];
-    let exported = "";
-    while (pending.length > 0) {
-      const file = pending.shift()!;
-      const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(IMPORT)) {
-        const target = join(dirname(file), match[1]!.replace(/\.(ts|js)$/, ".d.ts"));
-        if (!seen.has(target)) {
-          seen.add(target);
-          pending.push(target);
-        }
-      }
-      if (file === entry) {
-        exported = text.replace(/^(export\b[^;]*?)\s+from\s+"[^"]+";$/gm, "$1;").replace(/^import\b[^;]*;\n/gm, "");
-        continue;
-      }
-      inner.push(`// ${relative(out, file).replace(/\.d\.ts$/, ".ts")}\n` + text.replace(IMPORT, "").replace(/^export \{\};?\n/gm, "").replace(/^export (declare |interface |type (?!\{))/gm, "$1").replace(/^export (declare )?/gm, "$1"));
-    }
-    return `/** Type declarations of rule-cascade.js (rule-server ${packageJson.version}). */\n${inner.join("\n")}\n${exported}`;
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
+  return moduleDeclarations(join(ROOT, "src", "browser", "rule-cascade.ts"), { title: `Type declarations of rule-cascade.js (rule-server ${packageJson.version}).` });
 }
 
 /** Everything a user of this target downloads, in one directory named for the version and target. */
@@ -193,6 +160,8 @@ interface BuildRequest {
   readonly targets: readonly Target[];
   readonly image: boolean;
   readonly vsix: boolean;
+  /** The npm package, dist/npm/rule-server-<version>.tgz (`make package`). */
+  readonly npmPackage: boolean;
   readonly dist: string;
 }
 
@@ -201,9 +170,10 @@ function buildRequest(args: readonly string[]): BuildRequest {
   if (out !== -1 && args[out + 1] === undefined) throw new Error("--out needs a directory");
   const dist = out === -1 ? DIST : resolve(args[out + 1]!);
   const names = out === -1 ? [...args] : [...args.slice(0, out), ...args.slice(out + 2)];
-  for (const name of names) if (name !== "browser" && name !== "image" && name !== "vsix" && !(name in TARGETS)) throw new Error(`unknown target ${name}; known: ${Object.keys(TARGETS).join(", ")}, browser, image, vsix`);
-  if (names.length === 0) return { browser: true, targets: Object.keys(TARGETS) as Target[], image: false, vsix: true, dist };
-  return { browser: names.includes("browser"), targets: names.filter((name) => name in TARGETS) as Target[], image: names.includes("image"), vsix: names.includes("vsix"), dist };
+  const artifacts = ["browser", "image", "vsix", "package"];
+  for (const name of names) if (!artifacts.includes(name) && !(name in TARGETS)) throw new Error(`unknown target ${name}; known: ${Object.keys(TARGETS).join(", ")}, ${artifacts.join(", ")}`);
+  if (names.length === 0) return { browser: true, targets: Object.keys(TARGETS) as Target[], image: false, vsix: true, npmPackage: true, dist };
+  return { browser: names.includes("browser"), targets: names.filter((name) => name in TARGETS) as Target[], image: names.includes("image"), vsix: names.includes("vsix"), npmPackage: names.includes("package"), dist };
 }
 
 async function main(args: readonly string[]): Promise<void> {
@@ -212,7 +182,7 @@ async function main(args: readonly string[]): Promise<void> {
     const browser = await buildBrowserModule(request.dist);
     console.log(`built ${browser.file}: ${(browser.bytes / 1024).toFixed(1)} KiB, ${(browser.gzipBytes / 1024).toFixed(1)} KiB gzip`);
   }
-  if (request.targets.length === 0 && !request.image && !request.vsix) return;
+  if (request.targets.length === 0 && !request.image && !request.vsix && !request.npmPackage) return;
   mkdirSync(request.dist, { recursive: true });
   const provenance = buildProvenance(ROOT);
   if (provenance.uncommitted.length > 0) {
@@ -239,7 +209,12 @@ async function main(args: readonly string[]): Promise<void> {
     console.log(`wrote ${vsix}`);
     sum(vsix);
   }
-  if (request.targets.length > 0 || request.vsix) {
+  if (request.npmPackage) {
+    const tarball = await writeNpmPackage(request.dist);
+    console.log(`wrote ${tarball}`);
+    sum(tarball);
+  }
+  if (request.targets.length > 0 || request.vsix || request.npmPackage) {
     writeFileSync(join(request.dist, "SHA256SUMS"), sums.sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1)).join("\n") + "\n");
     console.log(`wrote ${join(request.dist, "SHA256SUMS")}`);
   }

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../engine/value/json-value.ts";
+import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { loadRuleset, type LoadOptions, type Ruleset } from "./ruleset.ts";
 
 export interface FetchOptions extends LoadOptions {
@@ -15,20 +15,22 @@ export class FetchRulesetError extends Error {
     message: string,
     /** The HTTP status, or 0 when no answer came. */
     readonly status: number,
+    /** The answer's problem document (RFC 9457), when it sent one. */
+    readonly problem?: JsonObject,
   ) {
     super(message);
   }
 
-  /** The error for an unwanted answer: its status, and its problem document's title when it has one. */
+  /** The error for an unwanted answer: its status, and its problem document when it has one. */
   static async answered(what: string, response: Response): Promise<FetchRulesetError> {
-    let title = "";
+    let problem: JsonObject | undefined;
     try {
-      const problem = (await response.json()) as { title?: unknown };
-      if (typeof problem.title === "string") title = `: ${problem.title}`;
+      const body = (await response.json()) as JsonValue;
+      if (typeof body === "object" && body !== null && !Array.isArray(body) && typeof body.title === "string") problem = body;
     } catch {
       // Not a problem document: the status says enough.
     }
-    return new FetchRulesetError(`${what} answered ${response.status}${title}`, response.status);
+    return new FetchRulesetError(`${what} answered ${response.status}${problem ? `: ${String(problem.title)}` : ""}`, response.status, problem);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { BunPlugin } from "bun";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -24,7 +24,7 @@ export class BrowserBundleError extends Error {
 }
 
 /** What the browser module must never hold: a Node built-in, CommonJS, re2-wasm, or a path of this machine. */
-function browserModuleProblems(code: string): string[] {
+export function browserModuleProblems(code: string): string[] {
   const problems: string[] = [];
   if (/\bfrom\s*"node:|\brequire\(|__dirname|import\.meta\.dir\b/.test(code)) problems.push("it refers to Node or CommonJS");
   if (/re2-wasm|\.wasm\b/.test(code)) problems.push("it holds re2-wasm");
@@ -52,4 +52,19 @@ async function bundleSelfContained(): Promise<string> {
   const problems = browserModuleProblems(code);
   if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
   return code;
+}
+
+/**
+ * The npm packages the browser module holds (decimal.js), as directories: their licenses ask that
+ * their notices travel with the code, in the npm package as in the .vsix.
+ */
+export async function browserModulePackages(): Promise<string[]> {
+  const result = await Bun.build({ entrypoints: [join(ROOT, "src", "browser", "rule-cascade.ts")], target: "browser", format: "esm", plugins: [browserPatternBackend], metafile: true });
+  if (!result.success) throw new BrowserBundleError(`browser: ${result.logs.map(String).join("\n")}`);
+  const directories = new Set<string>();
+  for (const input of Object.keys(result.metafile?.inputs ?? {})) {
+    const match = /^(.*node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(resolve(process.cwd(), input));
+    if (match) directories.add(match[1]!);
+  }
+  return [...directories].sort();
 }

@@ -9,7 +9,9 @@ export type PackagingErrorCode =
   | "LIBRARY_NOT_FOUND"
   | "SYMLINK_LOOP"
   | "SOURCE_DATE_EPOCH_INVALID"
-  | "EXAMPLE_RULES_FAILING";
+  | "EXAMPLE_RULES_FAILING"
+  | "NPM_PACK_FAILED"
+  | "LICENSE_FILE_MISSING";
 
 /** A packaging step that cannot go on; callers branch on `code`, never on the message. */
 export class PackagingError extends Error {
