@@ -7,6 +7,7 @@ import { benchExpressions } from "./expressions.ts";
 import { benchExplain } from "./explain.ts";
 import { benchHttp } from "./http/throughput.ts";
 import { benchLsp } from "./lsp.ts";
+import { benchReplay } from "./replay.ts";
 import { benchStartup } from "./startup.ts";
 import { benchTestCoverage } from "./test-coverage.ts";
 
@@ -16,6 +17,7 @@ await benchExampleRequest();
 benchExplain();
 benchCompile();
 benchTestCoverage();
+benchReplay();
 await benchStartup();
 await benchHttp();
 await benchBrowser();

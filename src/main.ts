@@ -8,6 +8,7 @@ import { runCronCommand } from "./cli/cron-command.ts";
 import { runEngineCommand } from "./cli/engine-command.ts";
 import { runEvaluateCommand } from "./cli/evaluate-command.ts";
 import { runLspCommand } from "./cli/lsp-command.ts";
+import { runReplayCommand } from "./cli/replay-command.ts";
 import { runServeCommand } from "./cli/serve-command.ts";
 import { runTestCommand } from "./cli/test-command.ts";
 import { commandHelp, HELP_TEXT } from "./cli/help-text.ts";
@@ -31,6 +32,8 @@ async function main(args: readonly string[]): Promise<number> {
       return runTestCommand(rest);
     case "lsp":
       return runLspCommand(rest);
+    case "replay":
+      return runReplayCommand(rest);
     case "compile":
       return runCompileCommand(rest);
     case "manifest":

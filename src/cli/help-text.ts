@@ -14,6 +14,10 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
                                    test failed, 2 when a file does not load, 3 under the threshold\n`,
   lsp: `  rule-server lsp                  the language server for editors (LSP on stdin/stdout): the
                                    problems of check as you type, completion, hover, definitions\n`,
+  replay: `  rule-server replay --rules <dir|file>... [--format text|json] [--explain] [--fail-on-change]
+                    [--limit N] [--ruleset id] <records.jsonl|->
+                                   evaluate the requests of decision records against these rules and
+                                   say which decisions and rules would change\n`,
   compile: `  rule-server compile <file> [-o out.bundle.json]
                                    compile a ruleset source file to a bundle\n`,
   manifest: `  rule-server manifest <file> [--channel client|server]

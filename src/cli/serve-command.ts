@@ -7,7 +7,7 @@ import { SnapshotError } from "../server/snapshot/rules-snapshot.ts";
 /**
  * `rule-server` with no command: the server with options from the environment. Invalid settings
  * and a missing token end with a fatal line and status 1 before any rules load; SIGHUP reloads;
- * SIGTERM and SIGINT drain, and a second one ends the drain at once.
+ * SIGTERM and SIGINT drain, and a second one ends the drain at once; SIGUSR1 reopens the decision records file.
  */
 export async function runServeCommand(): Promise<number> {
   const logger = new Logger();
@@ -26,6 +26,8 @@ export async function runServeCommand(): Promise<number> {
   }
   const running = server;
   process.on("SIGHUP", () => void running.reload("SIGHUP"));
+  // logrotate moves the records file, then sends SIGUSR1: records go on in a new file at the same path.
+  process.on("SIGUSR1", () => running.reopenDecisionRecords());
   return new Promise<number>((resolve) => {
     let signals = 0;
     const onStop = (signal: string): void => {

@@ -10,6 +10,7 @@ import { Logger } from "./logging/logger.ts";
 import { evaluations } from "./routes/evaluation-route.ts";
 import { batchEvaluations } from "./routes/batch-evaluation-route.ts";
 import { batchLimitsOf, type BatchLimits } from "./config/batch-limits.ts";
+import { DecisionRecords } from "./evaluation/decision-records.ts";
 import { health, readiness } from "./routes/health-routes.ts";
 import { bundle, manifest, ruleDetails } from "./routes/manifest-route.ts";
 import { rulesetList } from "./routes/ruleset-list-route.ts";
@@ -25,6 +26,7 @@ import { rulesDirectoryHash } from "../rule-files/rules-directory-hash.ts";
 import { cronDelay, cronSettingProblem } from "./refresh/cron-setting.ts";
 import { RefreshTimer } from "./refresh/refresh-timer.ts";
 import { WorkerPool } from "./workers/worker-pool.ts";
+import type { ProcessRole, Supervision } from "./supervisor/process-role.ts";
 import { isSchemaEnforcement, type SchemaEnforcement } from "../engine/schema/request-fit.ts";
 
 /** Below this length a token is accepted, with a warning: short tokens are guessed. */
@@ -69,18 +71,26 @@ export class RuleServer {
   /** The hash of the rules directory at the last load attempted (start-up, SIGHUP or schedule). */
   private lastAttemptedHash: string | undefined;
   private refreshTimer: RefreshTimer | undefined;
-  private readonly metrics = new ServerMetrics(() => this.snapshot);
+  private readonly metrics: ServerMetrics;
+  /** With RULE_SERVER_PROCESSES above 1, in the supervisor: the port its serving processes share. */
+  private supervisedPort: number | undefined;
   private lastReload: LastReload | undefined;
   /** The latest reload; the next one starts after it (it never rejects). */
   private reloads: Promise<unknown> = Promise.resolve();
   private readonly hostname: string | undefined;
   private readonly batchLimits: BatchLimits;
+  private readonly records: DecisionRecords | undefined;
 
   private get schemaEnforcement(): SchemaEnforcement {
     return this.options.schemaEnforcement ?? "warn";
   }
 
-  constructor(private readonly options: ServerOptions) {
+  /** `role`: one process of several (RULE_SERVER_PROCESSES above 1), the supervisor or a serving process. */
+  constructor(
+    private readonly options: ServerOptions,
+    private readonly role?: ProcessRole,
+  ) {
+    this.metrics = role?.metrics ?? new ServerMetrics(() => this.snapshot);
     const token = options.token === "" ? undefined : options.token;
     if (token === undefined && options.allowOpen !== true) {
       throw new ConfigurationError(["a token is required: pass the token option, or allowOpen: true to serve every endpoint without one"]);
@@ -103,16 +113,17 @@ export class RuleServer {
     this.logger = new Logger(options.log);
     this.token = new BearerToken(token);
     this.operators = customOperatorsFrom(options.operators);
+    this.records = DecisionRecords.of(options, this.logger, this.metrics);
     this.workerPool =
       workers > 0
-        ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger, (reason) => this.metrics.countWorkerReplacement(reason), this.schemaEnforcement)
+        ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger, (reason) => this.metrics.countWorkerReplacement(reason), this.schemaEnforcement, this.records?.mask)
         : undefined;
-    this.evaluator = this.workerPool ?? eventLoopEvaluator(this.schemaEnforcement);
+    this.evaluator = this.workerPool ?? eventLoopEvaluator(this.schemaEnforcement, this.records?.mask);
   }
 
   /** The port the server listens on (the real one when 0 was asked for). */
   get port(): number | undefined {
-    return this.server?.port;
+    return this.server?.port ?? this.supervisedPort;
   }
 
   get rulesDir(): string {
@@ -122,14 +133,16 @@ export class RuleServer {
   /** Loads the rules and starts listening; throws SnapshotError when the rules cannot be served. */
   async listen(): Promise<{ port: number }> {
     if (this.server) return { port: this.server.port! };
-    if (this.options.token !== undefined && this.options.token !== "" && this.options.token.length < MIN_TOKEN_LENGTH) {
+    // A serving process says nothing its supervisor has said already: the token, the rules.
+    if (this.role?.serving === undefined && this.options.token !== undefined && this.options.token !== "" && this.options.token.length < MIN_TOKEN_LENGTH) {
       this.logger.warn(`the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`, { length: this.options.token.length });
     }
     if (this.options.operatorsModule && !this.options.operators) this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     this.lastAttemptedHash = this.hashForSchedule();
-    this.snapshot = loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
-    this.warnAboutSnapshot(this.snapshot);
+    this.snapshot = this.role?.serving?.rules ?? loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
+    if (this.role?.serving === undefined) this.warnAboutSnapshot(this.snapshot);
     await this.workerPool?.start(this.snapshot);
+    if (this.role?.supervisor !== undefined) return this.supervise(this.role.supervisor, this.snapshot);
     const context = (params: Record<string, string>, logFields: Record<string, unknown>, identity: RequestIdentity): RouteContext => ({
       snapshot: this.snapshot!,
       token: this.token,
@@ -138,6 +151,7 @@ export class RuleServer {
       evaluator: this.evaluator,
       metrics: this.metrics,
       batchLimits: this.batchLimits,
+      records: this.records,
       lastReload: this.lastReload,
       params,
       logFields,
@@ -147,11 +161,13 @@ export class RuleServer {
     this.server = Bun.serve({
       port: this.options.port ?? 8080,
       ...(this.hostname === undefined ? {} : { hostname: this.hostname }),
+      // Several serving processes share the port; the kernel spreads connections over them.
+      ...(this.role?.serving === undefined ? {} : { reusePort: true }),
       routes: buildRouteTable(this.options.explorer === false ? ROUTES : { ...ROUTES, ...EXPLORER_ROUTES }, context, services),
       fetch: notFoundHandler(services),
       error: () => new Response(null, { status: 500 }),
     });
-    this.logger.info("listening", {
+    this.logger.info(this.role?.serving === undefined ? "listening" : "serving process listening", {
       // Without a host Bun reports "localhost" while it listens on every interface: say what it does.
       host: this.hostname ?? "*",
       port: this.server.port,
@@ -162,6 +178,26 @@ export class RuleServer {
     });
     this.startRefresh();
     return { port: this.server.port! };
+  }
+
+  /**
+   * The supervisor of several processes: they listen, with the rules loaded here; this process
+   * checks the files on schedule and decides every reload. Its `listening` line comes once all listen.
+   */
+  private async supervise(supervision: Supervision, snapshot: RulesSnapshot): Promise<{ port: number }> {
+    const port = await supervision.start(snapshot);
+    this.supervisedPort = port;
+    this.logger.info("listening", {
+      host: this.hostname ?? "*",
+      port,
+      auth: this.token.open ? "open" : "token",
+      rulesets: snapshot.rulesets.size,
+      workers: supervision.workers,
+      processes: supervision.processes,
+      refresh: this.options.refresh?.mode ?? "manual",
+    });
+    this.startRefresh();
+    return { port };
   }
 
   /** A scheduled check: reload only when the directory's contents differ from the last load attempted. */
@@ -193,6 +229,19 @@ export class RuleServer {
     return outcome;
   }
 
+  /**
+   * A serving process of several takes what its supervisor decided: new rules with their reload,
+   * or a refused reload (no rules: nothing changes but `lastReload`). No line is logged, nothing
+   * counted: the supervisor does both, once for the whole server.
+   */
+  async adopt(lastReload: LastReload, next?: RulesSnapshot): Promise<void> {
+    if (next !== undefined) {
+      await this.evaluator.useSnapshot(next);
+      this.snapshot = next;
+    }
+    this.lastReload = lastReload;
+  }
+
   private async reloadNow(trigger: ReloadTrigger, hash: string | undefined): Promise<ReloadOutcome> {
     // Every load counts as an attempt, so a schedule does not load the same files again.
     this.lastAttemptedHash = hash ?? this.hashForSchedule();
@@ -200,8 +249,11 @@ export class RuleServer {
       const next = loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
       // Workers get the new snapshot before any request can name it; evaluations under way finish on the old one.
       await this.evaluator.useSnapshot(next);
+      const lastReload: LastReload = { at: next.loadedAt, trigger, outcome: "reloaded" };
+      // With several processes the reload is done once every serving process has the new rules.
+      await this.role?.supervisor?.share(lastReload, next);
       this.snapshot = next;
-      this.lastReload = { at: next.loadedAt, trigger, outcome: "reloaded" };
+      this.lastReload = lastReload;
       this.metrics.countReload(trigger, "reloaded");
       this.logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
       this.warnAboutSnapshot(next);
@@ -210,6 +262,7 @@ export class RuleServer {
       // Whatever went wrong, the previous rules keep being served: a reload never takes the server down.
       const error = caught instanceof SnapshotError ? caught : new SnapshotError([{ code: "RELOAD_FAILED", message: caught instanceof Error ? caught.message : String(caught) }]);
       this.lastReload = refusedReload(new Date(), trigger, error.problems, this.rulesDir);
+      void this.role?.supervisor?.share(this.lastReload);
       this.metrics.countReload(trigger, "refused");
       this.logger.warn("reload refused, still serving the previous rules", { trigger, reason: error.message, problems: error.problems });
       return { reloaded: false, error };
@@ -231,6 +284,8 @@ export class RuleServer {
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(() => this.server?.stop(false))
       .then(() => this.evaluator.close())
+      // Every request answered has its record written before the process may exit.
+      .then(() => this.records?.sink.close())
       .then(() => this.logger.info("drained, stopped serving"));
     return this.drained;
   }
@@ -241,7 +296,13 @@ export class RuleServer {
     this.refreshTimer?.stop();
     await this.server?.stop(true);
     await this.evaluator.close();
+    this.records?.sink.close();
     this.logger.info("stopped serving, requests in flight were cut");
+  }
+
+  /** SIGUSR1: the records file is opened again, so that logrotate can move the old one away. */
+  reopenDecisionRecords(): void {
+    this.records?.sink.reopen();
   }
 
   /** Warnings a person should see whenever rules are (re)loaded: nothing to serve, or operators missing. */

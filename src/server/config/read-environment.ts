@@ -4,6 +4,7 @@ import { listenHost } from "./listen-host.ts";
 import { DEFAULT_BATCH_LIMITS, HTTP_BODY_CEILING, isBatchMaxBytes, isBatchMaxItems } from "./batch-limits.ts";
 import { isSchemaEnforcement, type SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
+import { recordMaskProblem } from "../../records/record-mask.ts";
 
 /** Every variable the stand-alone server reads. */
 export const ENVIRONMENT_VARIABLES = [
@@ -22,6 +23,9 @@ export const ENVIRONMENT_VARIABLES = [
   "RULE_SERVER_EXPLORER",
   "RULE_SERVER_SCHEMA_ENFORCEMENT",
   "RULE_SERVER_RUN_TESTS",
+  "RULE_SERVER_DECISION_RECORDS",
+  "RULE_SERVER_DECISION_MASK",
+  "RULE_SERVER_DECISION_RECORDS_REQUIRED",
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -68,6 +72,10 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   const enforcementText = env.RULE_SERVER_SCHEMA_ENFORCEMENT;
   const schemaEnforcement = enforcementText === undefined || enforcementText === "" ? "warn" : enforcementText;
   if (!isSchemaEnforcement(schemaEnforcement)) problems.push(`RULE_SERVER_SCHEMA_ENFORCEMENT must be off, warn or reject, got ${JSON.stringify(enforcementText)}`);
+  const requiredText = env.RULE_SERVER_DECISION_RECORDS_REQUIRED;
+  if (requiredText !== undefined && !["", "0", "1", "false", "true"].includes(requiredText)) problems.push(`RULE_SERVER_DECISION_RECORDS_REQUIRED must be 0 or 1, got ${JSON.stringify(requiredText)}`);
+  const maskProblem = recordMaskProblem(env.RULE_SERVER_DECISION_MASK);
+  if (maskProblem !== undefined) problems.push(maskProblem);
   const runTestsText = env.RULE_SERVER_RUN_TESTS;
   if (runTestsText !== undefined && !["", "0", "1", "false", "true"].includes(runTestsText)) problems.push(`RULE_SERVER_RUN_TESTS must be 0 or 1, got ${JSON.stringify(runTestsText)}`);
   if (problems.length > 0) throw new ConfigurationError(problems);
@@ -87,6 +95,9 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     explorer: explorerText !== "0" && explorerText !== "false",
     schemaEnforcement: schemaEnforcement as SchemaEnforcement,
     runTests: runTestsText === "1" || runTestsText === "true",
+    decisionRecords: env.RULE_SERVER_DECISION_RECORDS || "off",
+    decisionMask: env.RULE_SERVER_DECISION_MASK ?? "",
+    decisionRecordsRequired: requiredText === "1" || requiredText === "true",
   };
 }
 

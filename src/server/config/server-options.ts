@@ -47,6 +47,12 @@ export interface ServerOptions {
    * a failing test refuses the load like any other problem. Default false.
    */
   readonly runTests?: boolean;
+  /** Decision records (RULE_SERVER_DECISION_RECORDS): `off` (default), `stdout`, or a file path. */
+  readonly decisionRecords?: string;
+  /** RULE_SERVER_DECISION_MASK: comma-separated JSON Pointers into the request, written as "***". */
+  readonly decisionMask?: string;
+  /** RULE_SERVER_DECISION_RECORDS_REQUIRED: answer evaluations 503 while records cannot be written. */
+  readonly decisionRecordsRequired?: boolean;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
 }

@@ -9,6 +9,8 @@ import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { HttpError, problemBody } from "../http/http-error.ts";
 import { requireVersion } from "../routes/ruleset-lookup.ts";
+import { decisionRecordJson } from "../../records/decision-record.ts";
+import type { RecordMask } from "../../records/record-mask.ts";
 
 /**
  * The answer to one `POST /evaluations` body, ready to send. The whole of it (body checks, ruleset
@@ -26,6 +28,8 @@ export interface EvaluationReply {
   readonly summary?: EvaluationSummary;
   /** For the log line and the metrics: the codes of a request refused under schema enforcement `reject` (422). */
   readonly refusedWarnings?: readonly string[];
+  /** With decision records on: the record of an evaluation that ran, masked, without `time` and `requestId`. */
+  readonly record?: string;
 }
 
 /** The decision-log members of an evaluation, in the order the log line shows them. */
@@ -48,12 +52,15 @@ export interface EvaluationSummary {
 export interface AnswerOptions {
   readonly explain?: ExplainMode;
   readonly schemaEnforcement: SchemaEnforcement;
+  /** Decision records are on: each evaluation's record is made where it ran, with this mask. */
+  readonly recordMask?: RecordMask;
 }
 
 /** The options of each request under one enforcement, made once (the event loop's and each worker's). */
-export function answerOptionsFor(schemaEnforcement: SchemaEnforcement): (explain: ExplainMode | undefined) => AnswerOptions {
-  const plain: AnswerOptions = { schemaEnforcement };
-  const explained = { rules: { explain: "rules", schemaEnforcement }, full: { explain: "full", schemaEnforcement } } as const;
+export function answerOptionsFor(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): (explain: ExplainMode | undefined) => AnswerOptions {
+  const records = recordMask === undefined ? {} : { recordMask };
+  const plain: AnswerOptions = { schemaEnforcement, ...records };
+  const explained = { rules: { explain: "rules", schemaEnforcement, ...records }, full: { explain: "full", schemaEnforcement, ...records } } as const;
   return (explain) => (explain === undefined ? plain : explained[explain]);
 }
 
@@ -101,7 +108,9 @@ export function answerRequest(body: JsonValue, find: RulesetFinder, options: Ans
       rules: tally.rules,
       warnings: result.warnings?.map((warning) => warning.code),
     };
-    return { status: 200, body: JSON.stringify(result), ruleset, summary };
+    const json = JSON.stringify(result);
+    if (options.recordMask === undefined) return { status: 200, body: json, ruleset, summary };
+    return { status: 200, body: json, ruleset, summary, record: decisionRecordJson(request, result, channel, options.recordMask) };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return refusal(error, ruleset);

@@ -4,6 +4,7 @@ import { answerBatchItem } from "./answer-batch-item.ts";
 import type { BatchItem } from "./batch-request.ts";
 import { answerEvaluation, answerOptionsFor, type EvaluationReply } from "./evaluation-reply.ts";
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
+import type { RecordMask } from "../../records/record-mask.ts";
 
 /**
  * Where evaluations run: on the event loop, or on worker threads (workers/worker-pool.ts). Both
@@ -21,8 +22,8 @@ export interface RulesetEvaluator {
 }
 
 /** Evaluation on the event loop, under the server's schema enforcement. */
-export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement): RulesetEvaluator {
-  const options = answerOptionsFor(schemaEnforcement);
+export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): RulesetEvaluator {
+  const options = answerOptionsFor(schemaEnforcement, recordMask);
   return {
     evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain)),
     evaluateBatch: (snapshot, items, explain) => {

@@ -6,6 +6,7 @@ import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
 import type { BatchLimits } from "../config/batch-limits.ts";
+import type { DecisionRecords } from "../evaluation/decision-records.ts";
 
 /** What a handler may read: the snapshot being served (current at the start of the request), and the server's state. */
 export interface RouteContext {
@@ -17,6 +18,8 @@ export interface RouteContext {
   readonly metrics: ServerMetrics;
   /** How many items and bytes a batch of evaluations may have. */
   readonly batchLimits: BatchLimits;
+  /** Decision records, when they are on. */
+  readonly records: DecisionRecords | undefined;
   /** The last reload attempted since start-up, if any. */
   readonly lastReload: LastReload | undefined;
   /** Path parameters, percent-decoded. */

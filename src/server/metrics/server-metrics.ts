@@ -1,9 +1,9 @@
 import { ENGINE_VERSION } from "../../version.ts";
 import type { EvaluationSummary } from "../evaluation/evaluation-reply.ts";
-import { CounterFamily, TwoLabelCounters, type CounterCell } from "./counter-family.ts";
+import { CounterFamily, TwoLabelCounters, type CounterCell, type CounterSample } from "./counter-family.ts";
 import type { MetricFamily } from "./exposition-text.ts";
 import { GaugeFamily } from "./gauge-family.ts";
-import { HistogramFamily, type HistogramCell } from "./histogram-family.ts";
+import { HistogramFamily, type HistogramCell, type HistogramSample } from "./histogram-family.ts";
 import { processMetrics } from "./process-metrics.ts";
 
 /** The route label of a path no route knows. */
@@ -46,8 +46,20 @@ export class RouteMetrics {
  * workers (from each reply's header); rendering happens only when `/metrics` is scraped.
  */
 export class ServerMetrics {
-  /** @param served the rules being served when a scrape reads the gauges (read then, never copied). */
-  constructor(private readonly served: () => ServedRules | undefined) {}
+  /**
+   * @param served the rules being served when a scrape reads the gauges (read then, never copied).
+   * @param servingProcesses how many processes serve: 1, or those a supervisor runs (RULE_SERVER_PROCESSES).
+   */
+  constructor(
+    private readonly served: () => ServedRules | undefined,
+    private readonly servingProcesses: () => number = () => 1,
+  ) {}
+
+  /** A supervisor counts here the serving processes it started again; made at once, so the series exists at 0. */
+  private readonly processRestarts = new CounterFamily("rule_server_serving_process_restarts_total", "Serving processes started again after one stopped (RULE_SERVER_PROCESSES above 1).", []);
+  private readonly processRestartCell = this.processRestarts.cell([]);
+  /** While a supervisor renders the sum: the resident memory of its serving processes. */
+  private othersResidentBytes = 0;
 
   private readonly requests = new CounterFamily("rule_server_requests_total", "HTTP requests answered, by route pattern, method and status.", ["route", "method", "status"]);
   private readonly duration = new HistogramFamily("rule_server_request_duration_seconds", "Time from receiving a request to its answer, by route pattern.", ["route"], DURATION_BUCKETS);
@@ -65,6 +77,7 @@ export class ServerMetrics {
   );
   private readonly reloads = new CounterFamily("rule_server_reloads_total", "Reloads attempted, by trigger and outcome (reloaded or refused).", ["trigger", "outcome"]);
   private readonly workerReplacements = new CounterFamily("rule_server_worker_replacements_total", "Evaluation workers replaced, by reason (timeout or exit).", ["reason"]);
+  private readonly recordFailures = new CounterFamily("rule_server_decision_records_failed_total", "Decision records that could not be written (the evaluations were answered).", []);
   private readonly families: readonly MetricFamily[] = [
     this.requests,
     this.duration,
@@ -73,13 +86,16 @@ export class ServerMetrics {
     this.requestWarnings,
     this.reloads,
     this.workerReplacements,
+    this.recordFailures,
     new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served()?.rulesets.size ?? 0),
     new GaugeFamily("rule_server_rules_loaded_timestamp_seconds", "When the rules being served were loaded, in seconds since the Unix epoch.", () => {
       const served = this.served();
       return served === undefined ? 0 : Date.parse(served.loadedAt) / 1000;
     }),
     new GaugeFamily("rule_server_build_info", "The version of rule-server; the value is always 1.", () => 1, { version: ENGINE_VERSION }),
-    ...processMetrics(),
+    this.processRestarts,
+    new GaugeFamily("rule_server_serving_processes", "Processes serving HTTP: 1, or those the supervisor runs (RULE_SERVER_PROCESSES).", () => this.servingProcesses()),
+    ...processMetrics(() => this.othersResidentBytes),
   ];
 
   /** The counters of a route pattern (`/rulesets/:id/manifest`, or UNMATCHED_ROUTE). */
@@ -105,10 +121,62 @@ export class ServerMetrics {
     this.workerReplacements.cell([reason]).value++;
   }
 
+  countRecordFailures(records: number): void {
+    this.recordFailures.cell([]).value += records;
+  }
+
   /** The exposition text of every family. */
   render(): string {
     const lines: string[] = [];
     for (const family of this.families) family.render(lines);
     return lines.join("\n") + "\n";
   }
+
+  /**
+   * What `/metrics` answers: this process's exposition, or, in a serving process of several, the
+   * whole server's, which its supervisor sums (supervisor/serving-process.ts replaces this).
+   */
+  exposition: () => string | Promise<string> = () => this.render();
+
+  countProcessRestart(): void {
+    this.processRestartCell.value++;
+  }
+
+  /** What this process counted, as plain data another process can add to its own. */
+  state(): MetricsState {
+    const counters: Record<string, CounterSample[]> = {};
+    const histograms: Record<string, HistogramSample[]> = {};
+    for (const family of this.families) {
+      if (family instanceof CounterFamily) counters[family.name] = family.samples();
+      else if (family instanceof HistogramFamily) histograms[family.name] = family.samples();
+    }
+    return { counters, histograms, residentBytes: process.memoryUsage.rss() };
+  }
+
+  /**
+   * The exposition of the whole server, from the supervisor: its own counts plus those of the
+   * serving processes, label set by label set; the gauges are its own (the rules it decided, its
+   * CPU time and start), but resident memory is the sum over every process.
+   */
+  renderSum(others: readonly MetricsState[]): string {
+    const lines: string[] = [];
+    this.othersResidentBytes = others.reduce((sum, state) => sum + state.residentBytes, 0);
+    try {
+      for (const family of this.families) {
+        if (family instanceof CounterFamily) family.renderSum(lines, others.map((state) => state.counters[family.name] ?? []));
+        else if (family instanceof HistogramFamily) family.renderSum(lines, others.map((state) => state.histograms[family.name] ?? []));
+        else family.render(lines);
+      }
+    } finally {
+      this.othersResidentBytes = 0;
+    }
+    return lines.join("\n") + "\n";
+  }
+}
+
+/** The counts of one process, by family name, as a serving process sends them to its supervisor. */
+export interface MetricsState {
+  readonly counters: Readonly<Record<string, readonly CounterSample[]>>;
+  readonly histograms: Readonly<Record<string, readonly HistogramSample[]>>;
+  readonly residentBytes: number;
 }

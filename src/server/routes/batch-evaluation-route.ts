@@ -14,13 +14,15 @@ import { explainQuery } from "./explain-query.ts";
  * item is answered as `POST /evaluations` would answer it on its own, in its place. The request
  * metrics count the batch once; each item that was evaluated counts as an evaluation.
  */
-export const batchEvaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity, batchLimits }) => {
+export const batchEvaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity, batchLimits, records }) => {
   token.require(request);
+  records?.requireAvailable();
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
   const items = readBatchRequest(await readLimitedBody(request, batchLimits.maxBytes), batchLimits.maxItems);
   const answer = evaluator.evaluateBatch(snapshot, items, explain);
   const replies = answer instanceof Promise ? await answer : answer;
+  records?.write(identity.id, replies);
   countItems(replies, metrics, logFields);
   return new Response(batchReplyBody(items, replies), { status: 200, headers: headersWithRequestId(identity, RESULT_HEADERS) });
 };

@@ -12,13 +12,15 @@ export const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Contr
  * evaluation/evaluation-reply.ts) the body's content, the ruleset and version, the evaluation.
  * The reply's summary (computed by whichever thread evaluated) goes to the log line and the metrics.
  */
-export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity }) => {
+export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity, records }) => {
   token.require(request);
+  records?.requireAvailable();
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
   const answer = evaluator.evaluate(snapshot, await readLimitedBody(request), explain);
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;
+  if (reply.record !== undefined) records?.write(identity.id, [reply]);
   if (reply.summary !== undefined) {
     Object.assign(logFields, reply.summary);
     metrics.countEvaluation(reply.summary);

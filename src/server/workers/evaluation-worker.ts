@@ -8,6 +8,7 @@ import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { answerEvaluation, answerOptionsFor } from "../evaluation/evaluation-reply.ts";
 import { readMessage, replyMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
+import { parseRecordMask } from "../../records/record-mask.ts";
 
 declare const self: Worker;
 
@@ -23,7 +24,7 @@ self.onmessage = async (event: MessageEvent<string>) => {
     case "init":
       try {
         if (message.operatorsModule) operators = customOperatorsFrom((await import(message.operatorsModule)).operators);
-        answerOptions = answerOptionsFor(message.schemaEnforcement);
+        answerOptions = answerOptionsFor(message.schemaEnforcement, message.recordMask === undefined ? undefined : parseRecordMask(message.recordMask));
         post(JSON.stringify({ kind: "ready" }));
       } catch (error) {
         post(JSON.stringify({ kind: "failed", message: error instanceof Error ? error.message : String(error) }));

@@ -8,7 +8,7 @@ import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluatio
  * and their replies, the body exactly as the client sent it or will receive it.
  */
 export type ToWorker =
-  | { readonly kind: "init"; readonly operatorsModule?: string; readonly schemaEnforcement: SchemaEnforcement }
+  | { readonly kind: "init"; readonly operatorsModule?: string; readonly schemaEnforcement: SchemaEnforcement; readonly recordMask?: string }
   | { readonly kind: "snapshot"; readonly generation: number; readonly bundles: readonly unknown[] }
   | { readonly kind: "evaluate"; readonly job: number; readonly generation: number; readonly explain?: ExplainMode };
 
@@ -18,7 +18,8 @@ export type FromWorker =
   | { readonly kind: "loaded"; readonly generation: number }
   | { readonly kind: "failed"; readonly message: string }
   // The summary travels in the header, so the event loop logs and counts without reading the body.
-  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly summary?: EvaluationSummary; readonly refusedWarnings?: readonly string[] }
+  // With `recorded`, the decision record follows the body on a line of its own.
+  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly summary?: EvaluationSummary; readonly refusedWarnings?: readonly string[]; readonly recorded?: true }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
 /** An evaluation job: the header line, then the request body as received. */
@@ -29,8 +30,20 @@ export function evaluateMessage(job: number, generation: number, body: string, e
 
 /** A reply message: the header line, then the reply body. */
 export function replyMessage(job: number, reply: EvaluationReply): string {
-  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings };
-  return `${JSON.stringify(header)}\n${reply.body}`;
+  if (reply.record === undefined) {
+    const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings };
+    return `${JSON.stringify(header)}\n${reply.body}`;
+  }
+  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings, recorded: true };
+  // JSON texts hold no raw line break: the body ends at the last one.
+  return `${JSON.stringify(header)}\n${reply.body}\n${reply.record}`;
+}
+
+/** A reply's body and, when the header says one follows, its record. */
+export function replyParts(header: { readonly recorded?: true }, text: string): { body: string; record?: string } {
+  if (header.recorded !== true) return { body: text };
+  const newline = text.lastIndexOf("\n");
+  return { body: text.slice(0, newline), record: text.slice(newline + 1) };
 }
 
 /** Splits a message into its header and the body after the first line (empty when there is none). */

@@ -7,7 +7,8 @@ import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
-import { evaluateMessage, readMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
+import { evaluateMessage, readMessage, replyParts, type FromWorker, type ToWorker } from "./worker-messages.ts";
+import type { RecordMask } from "../../records/record-mask.ts";
 
 /**
  * Evaluation on worker threads (RULE_SERVER_WORKERS). Each worker evaluates one request at a time,
@@ -69,6 +70,8 @@ export class WorkerPool implements RulesetEvaluator {
     /** Told each time a worker is replaced, for the metrics. */
     private readonly onReplaced: (reason: "timeout" | "exit") => void = () => undefined,
     private readonly schemaEnforcement: SchemaEnforcement = "warn",
+    /** Decision records on: the mask each worker makes records with. */
+    private readonly recordMask?: RecordMask,
   ) {}
 
   /** Starts every worker and waits until all are ready with the snapshot; rejects when one cannot start. */
@@ -130,7 +133,7 @@ export class WorkerPool implements RulesetEvaluator {
     } catch {
       // Nested deeper than JSON.stringify goes (JSON.parse has no such limit): answered here, by
       // the function a worker runs, rather than refused for what a single request may send.
-      return answerBatchItem(item, (id) => snapshot.rulesets.get(id)?.ruleset, answerOptionsFor(this.schemaEnforcement)(explain));
+      return answerBatchItem(item, (id) => snapshot.rulesets.get(id)?.ruleset, answerOptionsFor(this.schemaEnforcement, this.recordMask)(explain));
     }
     return this.evaluate(snapshot, text, explain).catch((error: unknown) => refusal(error instanceof HttpError ? error : evaluationFailed(String(error))));
   }
@@ -177,7 +180,7 @@ export class WorkerPool implements RulesetEvaluator {
             reject(new Error(`an evaluation worker could not start: ${header.message}`));
             return;
           case "result":
-            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, body, ruleset: header.ruleset, summary: header.summary, refusedWarnings: header.refusedWarnings }));
+            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, ruleset: header.ruleset, summary: header.summary, refusedWarnings: header.refusedWarnings, ...replyParts(header, body) }));
             return;
           case "error":
             this.finish(pooled, header.job, (job) => job.reject(evaluationFailed(header.message)));
@@ -188,7 +191,7 @@ export class WorkerPool implements RulesetEvaluator {
         this.logger.error("an evaluation worker failed", { error: (event as ErrorEvent).message });
         this.lost(pooled, reject);
       });
-      worker.postMessage(JSON.stringify({ kind: "init", operatorsModule: this.operatorsModule, schemaEnforcement: this.schemaEnforcement } satisfies ToWorker));
+      worker.postMessage(JSON.stringify({ kind: "init", operatorsModule: this.operatorsModule, schemaEnforcement: this.schemaEnforcement, recordMask: this.recordMask?.pointers.join(",") } satisfies ToWorker));
     });
   }
 

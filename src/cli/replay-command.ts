@@ -1,0 +1,91 @@
+import { createReadStream } from "node:fs";
+import { basename } from "node:path";
+import { createInterface } from "node:readline";
+import { conformanceOperators } from "../engine/conformance-operators.ts";
+import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
+import { replayLine } from "../records/replay/record-replay.ts";
+import { replayText } from "../records/replay/replay-report.ts";
+import { emptySummary } from "../records/replay/replay-summary.ts";
+import { readBundleFile } from "../rule-files/read-bundle-file.ts";
+import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
+import { formatProblem } from "./check-report/text-report.ts";
+import { parseCommandArguments } from "./command-arguments.ts";
+import { compileSourceFile } from "./compile-source-file.ts";
+import { ruleFilesNamed } from "./rule-file-checks.ts";
+import { UsageError } from "./usage-error.ts";
+
+/**
+ * `rule-server replay --rules <dir|file>... <records.jsonl|->`: what the given rules would decide
+ * on the requests of decision records (RULE_SERVER_DECISION_RECORDS), against what was decided.
+ * Exit 0; 1 with `--fail-on-change` when a decision changes; 2 when the rules do not load.
+ */
+export async function runReplayCommand(args: readonly string[]): Promise<number> {
+  const rules: string[] = [];
+  const rest: string[] = [];
+  // --rules may be given several times, each with a directory or file.
+  for (let index = 0; index < args.length; index++) {
+    if (args[index] === "--rules") {
+      const value = args[++index];
+      if (value === undefined) throw new UsageError("replay: --rules needs a directory or file");
+      rules.push(value);
+    } else rest.push(args[index]!);
+  }
+  const parsed = parseCommandArguments("replay", rest, { flags: ["--explain", "--fail-on-change"], options: ["--format", "--limit", "--ruleset"] });
+  if (rules.length === 0) throw new UsageError("replay: name the rules to replay against with --rules <dir|file>");
+  if (parsed.positional.length !== 1) throw new UsageError("replay: name one records file, or - for standard input");
+  const format = parsed.options.get("--format") ?? "text";
+  if (format !== "text" && format !== "json") throw new UsageError(`replay: --format must be text or json, not ${format}`);
+  const limitText = parsed.options.get("--limit");
+  const limit = limitText === undefined ? Infinity : Number(limitText);
+  if (limitText !== undefined && (!/^[0-9]+$/.test(limitText) || !Number.isSafeInteger(limit))) throw new UsageError(`replay: --limit takes a whole number of records, not ${limitText}`);
+
+  const loaded = loadRulesets(rules);
+  if (!loaded.ok) return 2;
+  const ruleset = parsed.options.get("--ruleset");
+  if (ruleset !== undefined && !loaded.rulesets.has(ruleset)) process.stderr.write(`rule-server replay: the rules given hold no ruleset ${ruleset}\n`);
+  const options = { rulesets: loaded.rulesets, ...(ruleset === undefined ? {} : { ruleset }), explain: parsed.flags.has("--explain") };
+  const summary = emptySummary();
+  const source = parsed.positional[0] === "-" ? process.stdin : createReadStream(parsed.positional[0]!, { encoding: "utf8" });
+  const lines = createInterface({ input: source, crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    if (text.trim() === "") continue;
+    replayLine(text, line, options, summary);
+    if (summary.records >= limit) break;
+  }
+  lines.close();
+  process.stdout.write(format === "json" ? JSON.stringify(summary, null, 2) + "\n" : replayText(summary));
+  return parsed.flags.has("--fail-on-change") && summary.allowToDeny + summary.denyToAllow > 0 ? 1 : 0;
+}
+
+/** The rulesets to replay against by id: sources compiled as `check` compiles them, bundles read. */
+function loadRulesets(targets: readonly string[]): { ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false } {
+  const operators = customOperatorsFrom(conformanceOperators);
+  const rulesets = new Map<string, LoadedRuleset>();
+  let ok = true;
+  for (const file of ruleFilesNamed(targets)) {
+    if (ruleFileKind(basename(file)) === "bundle") {
+      const read = readBundleFile(file, operators);
+      if (read.ok) rulesets.set(read.ruleset.id, read.ruleset);
+      else ok = report(read.problems, file);
+      continue;
+    }
+    const compilation = compileSourceFile(file);
+    if (compilation.ok) {
+      const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, operators);
+      rulesets.set(ruleset.id, ruleset);
+    } else ok = report(compilation.problems, file);
+  }
+  if (rulesets.size === 0 && ok) {
+    process.stderr.write(`rule-server replay: no ruleset found in ${targets.join(", ")}\n`);
+    return { ok: false };
+  }
+  return ok ? { ok: true, rulesets } : { ok: false };
+}
+
+function report(problems: readonly { code: string; message: string; file?: string; line?: number; column?: number }[], file: string): false {
+  for (const problem of problems) process.stderr.write(`${formatProblem({ ...problem, file: problem.file ?? file })}\n`);
+  return false;
+}

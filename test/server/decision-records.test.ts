@@ -1,0 +1,169 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { goldenTestRecords } from "../support/golden-test-records.ts";
+import { PROJECT_ROOT } from "../support/run-cli.ts";
+import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../support/server-process.ts";
+
+/**
+ * Decision records from real server processes: one per answered evaluation under concurrent
+ * single and batch requests, with and without workers; masked members in no output; every record
+ * of a drain written; SIGUSR1 reopening the file; a file that cannot be written, with and without
+ * RULE_SERVER_DECISION_RECORDS_REQUIRED.
+ */
+const work = mkdtempSync(join(tmpdir(), "rule-server-records-"));
+const rules = join(work, "rules");
+cpSync(join(PROJECT_ROOT, "rules"), rules, { recursive: true });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const MASK = "/data/debtor/iban,/actor/id";
+const auth = { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" };
+/** The requests of the example's golden tests, each debtor IBAN and actor id made a secret of its own. */
+const requests = goldenTestRecords(rules).map((line, index) => {
+  const request = (JSON.parse(line) as { request: Record<string, any> }).request;
+  if (request.data?.debtor !== undefined) request.data.debtor.iban = `SECRETIBAN${index}`;
+  if (request.actor !== undefined) request.actor.id = `secret-actor-${index}`;
+  return request;
+});
+const secrets = (text: string): string[] => [...text.matchAll(/SECRETIBAN\d+|secret-actor-\d+/g)].map((match) => match[0]);
+
+const evaluate = (server: ServerProcess, request: object): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(request) });
+const recordsIn = (file: string): Record<string, any>[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)) : []);
+
+for (const workers of ["0", "2"]) {
+  describe(`with ${workers} workers`, () => {
+    test("one record per answered evaluation, single and batch items, under concurrent load; masked members in no output", async () => {
+      const file = join(work, `records-${workers}.jsonl`);
+      const server = await startServer(serverEnvironment(rules, { RULE_SERVER_WORKERS: workers, RULE_SERVER_DECISION_RECORDS: file, RULE_SERVER_DECISION_MASK: MASK }));
+      let answered = 0;
+      try {
+        const singles = Array.from({ length: 120 }, (_, index) => requests[index % requests.length]!);
+        for (let start = 0; start < singles.length; start += 30) {
+          const responses = await Promise.all(singles.slice(start, start + 30).map((request) => evaluate(server, request)));
+          answered += responses.filter((response) => response.status === 200).length;
+        }
+        const batches = await Promise.all(
+          [0, 1, 2].map(() => fetch(`${server.url}/evaluations/batch`, { method: "POST", headers: auth, body: JSON.stringify({ items: [...requests, { ruleset: "no.such.ruleset", entity: "X", operation: "create", data: {} }] }) })),
+        );
+        for (const batch of batches) answered += ((await batch.json()) as { results: { status: number }[] }).results.filter((result) => result.status === 200).length;
+        expect(answered).toBe(120 + 3 * requests.length);
+      } finally {
+        server.signal("SIGTERM");
+        await server.exited;
+      }
+      const written = recordsIn(file);
+      expect(written).toHaveLength(answered);
+      expect(new Set(written.map((record) => record.requestId)).size).toBe(120 + 3);
+      const withDebtor = written.find((record) => record.request.data?.debtor !== undefined)!;
+      expect(withDebtor.request.data.debtor.iban).toBe("***");
+      expect(withDebtor.masked).toContain("/data/debtor/iban");
+      expect(Object.keys(written[0]!).slice(0, 8)).toEqual(["time", "requestId", "ruleset", "version", "checksum", "channel", "request", "decision"]);
+      expect(secrets(readFileSync(file, "utf8"))).toEqual([]);
+      expect(secrets(server.output())).toEqual([]);
+    });
+  });
+}
+
+test("a drain writes the record of every request answered before the process exits", async () => {
+  const file = join(work, "drain.jsonl");
+  const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: file, DRAIN_SECONDS: "1" }));
+  let answered = 0;
+  let stop = false;
+  const client = async (): Promise<void> => {
+    while (!stop) {
+      try {
+        const response = await evaluate(server, requests[answered % requests.length]!);
+        if (response.status === 200) answered++;
+        await response.arrayBuffer();
+      } catch {
+        return;
+      }
+    }
+  };
+  const clients = Array.from({ length: 4 }, () => client());
+  await Bun.sleep(300);
+  server.signal("SIGTERM");
+  await server.exited;
+  stop = true;
+  await Promise.all(clients);
+  expect(answered).toBeGreaterThan(10);
+  expect(recordsIn(file)).toHaveLength(answered);
+});
+
+test("SIGUSR1 opens the file again: after logrotate moved it, records go on in a new file", async () => {
+  const file = join(work, "rotated.jsonl");
+  const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: file }));
+  try {
+    for (let index = 0; index < 3; index++) await evaluate(server, requests[index]!);
+    await Bun.sleep(50);
+    renameSync(file, `${file}.1`);
+    // Moved but not yet signalled: records still go to the moved file, as logrotate expects.
+    await evaluate(server, requests[3]!);
+    await Bun.sleep(50);
+    server.signal("SIGUSR1");
+    await Bun.sleep(100);
+    for (let index = 4; index < 6; index++) await evaluate(server, requests[index]!);
+    await Bun.sleep(50);
+    expect([recordsIn(`${file}.1`).length, recordsIn(file).length]).toEqual([4, 2]);
+  } finally {
+    await server.kill();
+  }
+});
+
+describe("a records file that cannot be written", () => {
+  test("evaluations are still answered, a warn line and the metric say so", async () => {
+    const directory = join(work, "gone");
+    mkdirSync(directory);
+    const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: join(directory, "records.jsonl") }));
+    try {
+      await evaluate(server, requests[0]!);
+      rmSync(directory, { recursive: true, force: true });
+      for (let index = 0; index < 3; index++) expect((await evaluate(server, requests[index]!)).status).toBe(200);
+      const warned = await server.waitForLog((line) => line.msg === "decision records cannot be written; evaluations are answered without them");
+      expect(warned).toMatchObject({ level: "warn", required: false });
+      const metrics = await (await fetch(`${server.url}/metrics`, { headers: auth })).text();
+      expect(Number(/rule_server_decision_records_failed_total (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.kill();
+    }
+  });
+
+  test("with RULE_SERVER_DECISION_RECORDS_REQUIRED=1 evaluations are answered 503 until records can be written again", async () => {
+    const directory = join(work, "required");
+    mkdirSync(directory);
+    const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: join(directory, "records.jsonl"), RULE_SERVER_DECISION_RECORDS_REQUIRED: "1" }));
+    try {
+      expect((await evaluate(server, requests[0]!)).status).toBe(200);
+      rmSync(directory, { recursive: true, force: true });
+      let refused: Response | undefined;
+      for (let attempt = 0; attempt < 20 && refused === undefined; attempt++) {
+        const response = await evaluate(server, requests[0]!);
+        if (response.status === 503) refused = response;
+        await Bun.sleep(20);
+      }
+      expect(refused?.status).toBe(503);
+      expect(((await refused!.json()) as { title: string }).title).toBe("decision records cannot be written");
+      mkdirSync(directory);
+      await Bun.sleep(1100);
+      expect((await evaluate(server, requests[1]!)).status).toBe(200);
+      await server.waitForLog((line) => line.msg === "decision records are written again");
+    } finally {
+      await server.kill();
+    }
+  });
+});
+
+test("stdout: records are JSON lines among the log lines; a bad mask is a fatal setting", async () => {
+  const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: "stdout" }));
+  try {
+    await evaluate(server, requests[0]!);
+    const record = await server.waitForLog((line) => line.request !== undefined && line.decision !== undefined);
+    expect(record).toMatchObject({ ruleset: requests[0]!.ruleset, channel: "server" });
+  } finally {
+    await server.kill();
+  }
+  const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts")], { env: serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: "stdout", RULE_SERVER_DECISION_MASK: "data.iban" }), stdout: "pipe" });
+  expect(await new Response(child.stdout).text()).toContain("RULE_SERVER_DECISION_MASK takes JSON Pointers into the request");
+  expect(await child.exited).toBe(1);
+});
