@@ -52,14 +52,3 @@ export function offsetAt(text: string, position: Position): number {
   }
   return Math.min(text.length, offset + position.character);
 }
-
-/** The position of a 0-based offset. */
-export function positionOf(text: string, offset: number): Position {
-  let line = 0;
-  let lineStart = 0;
-  for (let at = text.indexOf("\n"); at !== -1 && at < offset; at = text.indexOf("\n", at + 1)) {
-    line++;
-    lineStart = at + 1;
-  }
-  return { line, character: offset - lineStart };
-}

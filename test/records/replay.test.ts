@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ReplaySummary } from "../../src/records/replay/replay-summary.ts";
 import { goldenTestRecords } from "../support/golden-test-records.ts";
 import { PROJECT_ROOT, runCli } from "../support/run-cli.ts";
 
@@ -29,17 +30,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-interface Summary {
-  records: number;
-  replayed: number;
-  unchanged: number;
-  allowToDeny: number;
-  denyToAllow: number;
-  changed: number;
-  unreplayable: Record<string, number>;
-  rules: Record<string, { nowFires: number; noLongerFires: number }>;
-  changes: { line: number; requestId?: string; decision: { before: string; after: string }; nowFires: string[]; explained?: { rule: string; status: string }[] }[];
-}
+/** The JSON summary, with the changes as the command writes them. */
+type Summary = Omit<ReplaySummary, "changes"> & { changes: (ReplaySummary["changes"][number] & { explained?: { rule: string; status: string }[] })[] };
 const replay = async (args: readonly string[], input = ""): Promise<{ status: number; summary: Summary; stdout: string }> => {
   const run = await runCli(["replay", ...args], input);
   return { status: run.status, stdout: run.stdout, summary: args.includes("json") ? (JSON.parse(run.stdout) as Summary) : (undefined as never) };
