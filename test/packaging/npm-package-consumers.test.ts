@@ -244,6 +244,17 @@ describe("TypeScript", () => {
   });
 });
 
+test("every import of rule-server in the project's README names an export of the installed package", () => {
+  const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+  const imports = fencedBlocks(readme).flatMap((block) => [...block.text.matchAll(/^import \{([^}]*)\} from "(rule-server(?:\/[\w-]+)?)";/gm)]);
+  expect(imports.map((match) => match[2]).sort()).toEqual(["rule-server/client", "rule-server/engine"]);
+  for (const [, names, specifier] of imports) {
+    const entry = specifier === "rule-server/client" ? "client" : "engine";
+    const exported = exportedNames(readFileSync(join(installed.project, "node_modules", "rule-server", `${entry}.d.ts`), "utf8"));
+    for (const name of names!.split(",").map((part) => part.trim().replace(/^type\s+/, ""))) expect(exported, `${specifier}: ${name}`).toContain(name);
+  }
+});
+
 /** The few declarations of React the README's example uses (a script, so that they are ambient); the package itself needs none. */
 const REACT_HOOKS = `
 declare module "react" {
