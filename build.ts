@@ -155,7 +155,7 @@ async function writeImage(dist: string, provenance: BuildProvenance, built: Read
   return file;
 }
 
-interface BuildRequest {
+export interface BuildRequest {
   readonly browser: boolean;
   readonly targets: readonly Target[];
   readonly image: boolean;
@@ -165,7 +165,7 @@ interface BuildRequest {
   readonly dist: string;
 }
 
-function buildRequest(args: readonly string[]): BuildRequest {
+export function buildRequest(args: readonly string[]): BuildRequest {
   const out = args.indexOf("--out");
   if (out !== -1 && args[out + 1] === undefined) throw new Error("--out needs a directory");
   const dist = out === -1 ? DIST : resolve(args[out + 1]!);

@@ -1,6 +1,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { buildRequest } from "../../build.ts";
 import packageJson from "../../package.json" with { type: "json" };
 import { bundleBrowserModule } from "../../src/bundling/browser-module-bundle.ts";
 import { buildRelease } from "../support/build-release.ts";
@@ -27,6 +28,13 @@ test("build.ts package writes npm/<name>-<version>.tgz and a SHA256SUMS naming i
   const check = Bun.spawnSync(["sha256sum", "--check", "SHA256SUMS"], { cwd: installed.dist });
   expect(check.stdout.toString()).toBe(`npm/${TARBALL}: OK\n`);
   expect(check.exitCode).toBe(0);
+});
+
+test("make package builds the npm package alone; make build ships it with everything else", () => {
+  expect(readFileSync(join(import.meta.dir, "..", "..", "Makefile"), "utf8")).toMatch(/^package: install\n\t\$\(BUN\) build\.ts package$/m);
+  expect(buildRequest(["package"])).toMatchObject({ npmPackage: true, browser: false, targets: [], image: false, vsix: false });
+  expect(buildRequest([])).toMatchObject({ npmPackage: true, browser: true, vsix: true });
+  expect(buildRequest([]).targets.length).toBe(6);
 });
 
 test("the tarball holds the two entry points with their types, package.json, the README and the licenses, nothing else", () => {
