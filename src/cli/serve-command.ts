@@ -3,19 +3,30 @@ import { ConfigurationError } from "../server/config/server-options.ts";
 import { Logger } from "../server/logging/logger.ts";
 import { createServer } from "../server/rule-server.ts";
 import { SnapshotError } from "../server/snapshot/rules-snapshot.ts";
+import { resolveProcesses } from "../server/supervisor/process-count.ts";
+import { SERVING_PROCESS_VARIABLE } from "../server/supervisor/serving-messages.ts";
+import { runServingProcess } from "../server/supervisor/serving-process.ts";
+import { SupervisedServer } from "../server/supervisor/supervised-server.ts";
 
 /**
  * `rule-server` with no command: the server with options from the environment. Invalid settings
  * and a missing token end with a fatal line and status 1 before any rules load; SIGHUP reloads;
- * SIGTERM and SIGINT drain, and a second one ends the drain at once; SIGUSR1 reopens the decision records file.
+ * SIGTERM and SIGINT drain, and a second one ends the drain at once. With RULE_SERVER_PROCESSES
+ * above 1 this process supervises serving processes (src/server/supervisor/), each started as
+ * `rule-server serve` again; SIGUSR1 reopens the decision records file.
  */
 export async function runServeCommand(): Promise<number> {
-  const logger = new Logger();
+  if (process.env[SERVING_PROCESS_VARIABLE] !== undefined) return runServingProcess();
+  let logger = new Logger();
   let server;
+  let supervised: SupervisedServer | undefined;
   try {
     const options = readEnvironment(process.env);
+    const processes = resolveProcesses(options.processes);
+    logger = processes.logger;
     if (options.openModeIgnored) logger.warn("RULE_SERVER_ALLOW_OPEN is ignored because RULE_SERVER_TOKEN is set");
-    server = createServer(options);
+    supervised = processes.count > 1 ? new SupervisedServer(options, processes.count) : undefined;
+    server = supervised ?? createServer(options);
     if (options.allowOpen) logger.warn("open mode: every endpoint is served without a token; acceptable only on a private network");
     await server.listen();
   } catch (error) {
@@ -25,10 +36,12 @@ export async function runServeCommand(): Promise<number> {
     return 1;
   }
   const running = server;
+  const gaveUp = supervised?.failed;
   process.on("SIGHUP", () => void running.reload("SIGHUP"));
   // logrotate moves the records file, then sends SIGUSR1: records go on in a new file at the same path.
   process.on("SIGUSR1", () => running.reopenDecisionRecords());
   return new Promise<number>((resolve) => {
+    void gaveUp?.then(resolve);
     let signals = 0;
     const onStop = (signal: string): void => {
       signals++;

@@ -20,6 +20,11 @@ export interface Readiness {
   loadedAt: string;
   /** Number of rulesets served. */
   rulesets: number;
+  /**
+   * The process that answered. With `RULE_SERVER_PROCESSES` above 1 several processes
+   * serve the port, and this names the one the connection reached.
+   */
+  pid?: number;
   lastReload?: LastReload;
 }
 

@@ -4,6 +4,7 @@ import { listenHost } from "./listen-host.ts";
 import { DEFAULT_BATCH_LIMITS, HTTP_BODY_CEILING, isBatchMaxBytes, isBatchMaxItems } from "./batch-limits.ts";
 import { isSchemaEnforcement, type SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
+import { readProcessesSetting, type ProcessesSetting } from "../supervisor/processes-setting.ts";
 import { recordMaskProblem } from "../../records/record-mask.ts";
 
 /** Every variable the stand-alone server reads. */
@@ -19,6 +20,7 @@ export const ENVIRONMENT_VARIABLES = [
   "RULES_REFRESH_CRON",
   "RULES_REFRESH_TZ",
   "RULE_SERVER_WORKERS",
+  "RULE_SERVER_PROCESSES",
   "RULE_EVALUATION_TIMEOUT_MS",
   "RULE_SERVER_EXPLORER",
   "RULE_SERVER_SCHEMA_ENFORCEMENT",
@@ -31,6 +33,8 @@ export const ENVIRONMENT_VARIABLES = [
 export interface EnvironmentOptions extends ServerOptions {
   /** `RULE_SERVER_ALLOW_OPEN` was set while a token was given: it is ignored, with a warning. */
   readonly openModeIgnored: boolean;
+  /** RULE_SERVER_PROCESSES: how many processes serve the port (supervisor/processes-setting.ts). */
+  readonly processes: ProcessesSetting;
 }
 
 /**
@@ -51,6 +55,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   const hostname = hostText === undefined || hostText === "" ? undefined : listenHost(hostText);
   if (hostText !== undefined && hostText !== "" && hostname === undefined) problems.push(`HOST must be an IP address or a host name, got ${JSON.stringify(hostText)}`);
   const workers = integer("RULE_SERVER_WORKERS", 0, (n) => Number.isSafeInteger(n), "a non-negative integer");
+  const processes = readProcessesSetting(env.RULE_SERVER_PROCESSES, process.platform);
+  if (!processes.ok) problems.push(processes.problem);
   const evaluationTimeoutMs = integer("RULE_EVALUATION_TIMEOUT_MS", 5000, (n) => n > 0 && Number.isSafeInteger(n), "a positive integer");
   const batchMaxItems = integer("RULE_SERVER_BATCH_MAX_ITEMS", DEFAULT_BATCH_LIMITS.maxItems, isBatchMaxItems, "a positive integer");
   const batchMaxBytes = integer("RULE_SERVER_BATCH_MAX_BYTES", DEFAULT_BATCH_LIMITS.maxBytes, isBatchMaxBytes, `a positive integer of at most ${HTTP_BODY_CEILING} (128 MiB)`);
@@ -86,6 +92,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     token,
     allowOpen: token === undefined && allowOpen,
     openModeIgnored: token !== undefined && allowOpen,
+    processes: processes.ok ? processes.setting : { kind: "count", count: 1 },
     workers,
     evaluationTimeoutMs,
     batchMaxItems,

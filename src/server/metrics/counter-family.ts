@@ -35,7 +35,24 @@ export class CounterFamily implements MetricFamily {
     familyHeader(lines, this.name, "counter", this.help);
     for (const cell of this.cells.values()) lines.push(`${this.name}${cell.labels} ${sampleValue(cell.value)}`);
   }
+
+  /** Every cell as [label set, value], for the process that sums the family over processes. */
+  samples(): CounterSample[] {
+    return [...this.cells.values()].map((cell) => [cell.labels, cell.value]);
+  }
+
+  /** Renders the family with other processes' samples added to it, label set by label set. */
+  renderSum(lines: string[], others: readonly (readonly CounterSample[])[]): void {
+    const sums = new Map<string, number>();
+    for (const cell of this.cells.values()) sums.set(cell.labels, cell.value);
+    for (const samples of others) for (const [labels, value] of samples) sums.set(labels, (sums.get(labels) ?? 0) + value);
+    familyHeader(lines, this.name, "counter", this.help);
+    for (const [labels, value] of sums) lines.push(`${this.name}${labels} ${sampleValue(value)}`);
+  }
 }
+
+/** One counter of a family as another process reports it: its rendered label set and its value. */
+export type CounterSample = readonly [labels: string, value: number];
 
 /** A counter family whose cells are found by two label values without building a key (the request path). */
 export class TwoLabelCounters {

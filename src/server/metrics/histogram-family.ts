@@ -49,13 +49,38 @@ export class HistogramFamily implements MetricFamily {
   }
 
   render(lines: string[]): void {
+    this.renderCells(lines, this.cells.values());
+  }
+
+  /** Every cell as plain data, for the process that sums the family over processes. */
+  samples(): HistogramSample[] {
+    return [...this.cells.values()].map((cell) => ({ labels: cell.labels, bucketCounts: [...cell.bucketCounts], sum: cell.sum, count: cell.count }));
+  }
+
+  /** Renders the family with other processes' samples added to it, bucket by bucket, label set by label set. */
+  renderSum(lines: string[], others: readonly (readonly HistogramSample[])[]): void {
+    const sums = new Map<string, { labels: readonly (readonly [string, string])[]; bucketCounts: number[]; sum: number; count: number }>();
+    for (const sample of [...this.samples(), ...others.flat()]) {
+      const key = sample.labels.map(([, value]) => value).join("\u0000");
+      const total = sums.get(key);
+      if (total === undefined) sums.set(key, { labels: sample.labels, bucketCounts: [...sample.bucketCounts], sum: sample.sum, count: sample.count });
+      else {
+        sample.bucketCounts.forEach((count, index) => (total.bucketCounts[index] = (total.bucketCounts[index] ?? 0) + count));
+        total.sum += sample.sum;
+        total.count += sample.count;
+      }
+    }
+    this.renderCells(lines, sums.values());
+  }
+
+  private renderCells(lines: string[], cells: Iterable<HistogramSample>): void {
     familyHeader(lines, this.name, "histogram", this.help);
-    for (const cell of this.cells.values()) {
+    for (const cell of cells) {
       const names = cell.labels.map(([name]) => name);
       const values = cell.labels.map(([, value]) => value);
       let cumulative = 0;
       for (let index = 0; index <= this.bounds.length; index++) {
-        cumulative += cell.bucketCounts[index]!;
+        cumulative += cell.bucketCounts[index] ?? 0;
         const bound = index < this.bounds.length ? sampleValue(this.bounds[index]!) : "+Inf";
         lines.push(`${this.name}_bucket${labelSet([...names, "le"], [...values, bound])} ${cumulative}`);
       }
@@ -63,4 +88,12 @@ export class HistogramFamily implements MetricFamily {
       lines.push(`${this.name}_sum${labels} ${sampleValue(cell.sum)}`, `${this.name}_count${labels} ${cell.count}`);
     }
   }
+}
+
+/** One histogram of a family as plain data: label names and values, a count per bucket (not cumulative), sum and count. */
+export interface HistogramSample {
+  readonly labels: readonly (readonly [string, string])[];
+  readonly bucketCounts: readonly number[];
+  readonly sum: number;
+  readonly count: number;
 }

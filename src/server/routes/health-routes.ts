@@ -12,7 +12,8 @@ export const health: RouteHandler = () => jsonResponse({ status: "ok" }, 200, { 
  * text: only a request with the token sees them (the log has them too).
  */
 export const readiness: RouteHandler = (request, { snapshot, draining, lastReload, token }) => {
-  const body: Record<string, unknown> = { status: draining ? "draining" : "ready", loadedAt: snapshot.loadedAt, rulesets: snapshot.rulesets.size };
+  // `pid`: which process answered, since with RULE_SERVER_PROCESSES several serve the port.
+  const body: Record<string, unknown> = { status: draining ? "draining" : "ready", loadedAt: snapshot.loadedAt, rulesets: snapshot.rulesets.size, pid: process.pid };
   if (lastReload !== undefined) body.lastReload = lastReload.problems === undefined || token.accepts(request) ? lastReload : withoutProblems(lastReload);
   return jsonResponse(body, draining ? 503 : 200, { "Cache-Control": "no-store" });
 };

@@ -25,6 +25,11 @@ export class CachePolicy {
     private readonly byRuleset: ReadonlyMap<string, CacheRule>,
   ) {}
 
+  /** The rules as plain data: a serving process of several builds the same policy from them (RULE_SERVER_PROCESSES). */
+  get rules(): { readonly fallback: CacheRule; readonly byRuleset: readonly (readonly [string, CacheRule])[] } {
+    return { fallback: this.fallback, byRuleset: [...this.byRuleset] };
+  }
+
   /** Cache-Control of a public response; `pinned` when the request named the checksum being served. */
   cacheControl(rulesetId: string, pinned: boolean): string {
     const rule = this.byRuleset.get(rulesetId) ?? this.fallback;

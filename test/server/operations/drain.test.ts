@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { connect, type Socket } from "node:net";
+import { keepAliveClient, type Outcome } from "../../support/keep-alive-client.ts";
 import { rulesDirectory } from "../../support/rules-directory.ts";
 import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
 import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
@@ -20,63 +20,6 @@ test("from the first moment of the drain, answers carry Connection: close", asyn
     rules.remove();
   }
 });
-
-type Outcome = "complete" | "partial" | "none";
-
-/**
- * A keep-alive client on a raw socket: one request at a time, a new connection when the server
- * closes one, never a retry. Stops at the first request that gets no complete answer.
- */
-async function keepAliveClient(port: number, name: string, outcomes: Map<string, Outcome>, connections: { count: number }): Promise<void> {
-  for (let sequence = 0; ; ) {
-    const socket = await new Promise<Socket | undefined>((resolve) => {
-      const candidate = connect(port, "127.0.0.1", () => resolve(candidate));
-      candidate.once("error", () => resolve(undefined));
-    });
-    if (socket === undefined) return;
-    connections.count++;
-    let buffer = Buffer.alloc(0);
-    let closed = false;
-    let wake: (() => void) | undefined;
-    socket.on("data", (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      wake?.();
-    });
-    socket.on("close", () => {
-      closed = true;
-      wake?.();
-    });
-    socket.on("error", () => undefined);
-    for (;;) {
-      const id = `${name}-${sequence++}`;
-      outcomes.set(id, "none");
-      socket.write(`GET /rulesets HTTP/1.1\r\nHost: test\r\nX-Request-Id: ${id}\r\n\r\n`);
-      let closeAfter = false;
-      for (;;) {
-        const end = buffer.indexOf("\r\n\r\n");
-        if (end !== -1) {
-          const head = buffer.subarray(0, end).toString("latin1");
-          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? "0");
-          if (buffer.length >= end + 4 + length) {
-            outcomes.set(id, "complete");
-            closeAfter = /\r\nconnection: *close/i.test(head);
-            buffer = buffer.subarray(end + 4 + length);
-            break;
-          }
-        }
-        if (closed) {
-          if (buffer.length > 0) outcomes.set(id, "partial");
-          return;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-      if (closeAfter) {
-        socket.end();
-        break;
-      }
-    }
-  }
-}
 
 test("a drain under keep-alive load, with a slow evaluation in flight on a worker, loses no request the server read", async () => {
   const rules = rulesDirectory({ "shop.slow.bundle.json": slowBundle() });

@@ -1,0 +1,45 @@
+import type { CounterSample } from "../metrics/counter-family.ts";
+import type { HistogramSample } from "../metrics/histogram-family.ts";
+import type { MetricsState } from "../metrics/server-metrics.ts";
+
+/**
+ * The last counts reported by serving processes that have stopped. They stay in the server's sums,
+ * so that its counters never go down when a process is replaced (Prometheus would read a reset);
+ * what a process counted after its last report is lost with it. Kept summed: one entry per label
+ * set however many processes stopped.
+ */
+export class RetiredCounts {
+  private readonly counters = new Map<string, Map<string, number>>();
+  private readonly histograms = new Map<string, Map<string, { labels: HistogramSample["labels"]; bucketCounts: number[]; sum: number; count: number }>>();
+
+  add(state: MetricsState): void {
+    for (const [family, samples] of Object.entries(state.counters)) {
+      const sums = this.counters.get(family) ?? new Map<string, number>();
+      this.counters.set(family, sums);
+      for (const [labels, value] of samples) sums.set(labels, (sums.get(labels) ?? 0) + value);
+    }
+    for (const [family, samples] of Object.entries(state.histograms)) {
+      const sums = this.histograms.get(family) ?? new Map();
+      this.histograms.set(family, sums);
+      for (const sample of samples) {
+        const key = sample.labels.map(([, value]) => value).join("\u0000");
+        const total = sums.get(key);
+        if (total === undefined) sums.set(key, { labels: sample.labels, bucketCounts: [...sample.bucketCounts], sum: sample.sum, count: sample.count });
+        else {
+          sample.bucketCounts.forEach((count, index) => (total.bucketCounts[index] = (total.bucketCounts[index] ?? 0) + count));
+          total.sum += sample.sum;
+          total.count += sample.count;
+        }
+      }
+    }
+  }
+
+  /** As one more process's counts, holding no memory (the processes are gone). */
+  state(): MetricsState {
+    const counters: Record<string, CounterSample[]> = {};
+    for (const [family, sums] of this.counters) counters[family] = [...sums];
+    const histograms: Record<string, HistogramSample[]> = {};
+    for (const [family, sums] of this.histograms) histograms[family] = [...sums.values()];
+    return { counters, histograms, residentBytes: 0 };
+  }
+}

@@ -1,0 +1,53 @@
+import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
+import type { JsonObject } from "../../engine/value/json-value.ts";
+import { CachePolicy, type CacheRule } from "../snapshot/cache-policy.ts";
+import { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import { serveRuleset, type ServedRuleset } from "../snapshot/served-ruleset.ts";
+
+/**
+ * The rules the supervisor loaded, as plain data sent to every serving process: each process
+ * builds its snapshot from the very bundles the supervisor checked, rather than reading the files
+ * again, so no process can serve a version the supervisor did not accept (files may change between
+ * two reads), and every process has the same `loadedAt`.
+ */
+export interface RulesImage {
+  readonly generation: number;
+  readonly loadedAt: string;
+  readonly rulesets: readonly ImagedRuleset[];
+  readonly cachePolicy: { readonly fallback: CacheRule; readonly byRuleset: readonly (readonly [string, CacheRule])[] };
+  readonly missingOperators: readonly { readonly ruleset: string; readonly operators: string[] }[];
+}
+
+interface ImagedRuleset {
+  readonly bundle: JsonObject;
+  /** What the list entry takes from a source document (absent for a ruleset read from a bundle file). */
+  readonly source?: { readonly metadata: { readonly title: string; readonly status: string }; readonly scope: readonly { readonly level: string; readonly id: string }[] };
+}
+
+export function imageOf(snapshot: RulesSnapshot): RulesImage {
+  const rulesets: ImagedRuleset[] = [];
+  for (const [id, served] of snapshot.rulesets) {
+    const bundle = snapshot.bundles.get(id);
+    if (bundle === undefined) throw new Error(`the snapshot has no bundle for ruleset ${id}`);
+    rulesets.push(served.fromBundle ? { bundle } : { bundle, source: sourceOf(served) });
+  }
+  return { generation: snapshot.generation, loadedAt: snapshot.loadedAt, rulesets, cachePolicy: snapshot.cachePolicy.rules, missingOperators: snapshot.missingOperators };
+}
+
+function sourceOf({ entry }: ServedRuleset): NonNullable<ImagedRuleset["source"]> {
+  return { metadata: { title: entry.title ?? "", status: entry.status ?? "draft" }, scope: entry.scope ?? [] };
+}
+
+/** The snapshot a serving process serves: built as the supervisor's was, from the same bundles. */
+export function snapshotOf(image: RulesImage, operators: CustomOperators): RulesSnapshot {
+  const served = new Map<string, ServedRuleset>();
+  const bundles = new Map<string, JsonObject>();
+  for (const { bundle, source } of image.rulesets) {
+    const ruleset = LoadedRuleset.fromBundle(bundle, operators);
+    served.set(ruleset.id, serveRuleset(bundle, ruleset, source as JsonObject | undefined));
+    bundles.set(ruleset.id, bundle);
+  }
+  const cachePolicy = new CachePolicy(image.cachePolicy.fallback, new Map(image.cachePolicy.byRuleset));
+  return new RulesSnapshot(served, cachePolicy, image.loadedAt, image.missingOperators.map((missing) => ({ ruleset: missing.ruleset, operators: [...missing.operators] })), bundles, image.generation);
+}

@@ -1,0 +1,184 @@
+import { NO_CUSTOM_OPERATORS } from "../../engine/expression/custom-operators.ts";
+import { readEnvironment, type EnvironmentOptions } from "../config/read-environment.ts";
+import { ConfigurationError } from "../config/server-options.ts";
+import { HttpError } from "../http/http-error.ts";
+import { Logger, type LogSink } from "../logging/logger.ts";
+import { flushStandardOutput, writeToStandardOutput } from "../logging/standard-output.ts";
+import { ServerMetrics } from "../metrics/server-metrics.ts";
+import { RuleServer } from "../rule-server.ts";
+import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import { withPid } from "./pid-log-sink.ts";
+import { snapshotOf } from "./rules-image.ts";
+import type { FromServing, ToServing } from "./serving-messages.ts";
+
+/** How long `/metrics` waits for the supervisor's sum before answering 503. */
+const SCRAPE_TIMEOUT_MS = 5000;
+
+/**
+ * A serving process (RULE_SERVER_PROCESSES above 1), started by the supervisor with an IPC channel:
+ * it listens on the shared port with the rules it is sent, takes every reload's outcome from the
+ * supervisor, drains or stops when told, and ends at once when the channel closes, since that means
+ * the supervisor is gone (no process is left holding the port). Resolves with the exit status.
+ */
+export function runServingProcess(): Promise<number> {
+  const log = withPid(writeToStandardOutput);
+  const logger = new Logger(log);
+  if (process.send === undefined) {
+    logger.fatal("this process was started as a serving process, but not by a rule-server supervisor");
+    return Promise.resolve(1);
+  }
+  let options: EnvironmentOptions;
+  try {
+    options = readEnvironment(process.env);
+  } catch (error) {
+    logger.fatal("invalid configuration", { problems: error instanceof ConfigurationError ? error.problems : [String(error)] });
+    return Promise.resolve(1);
+  }
+  return new Promise<number>((resolve) => new ServingProcess(options, log, logger, resolve).begin());
+}
+
+class ServingProcess {
+  private server: RuleServer | undefined;
+  private current: RulesSnapshot | undefined;
+  private readonly metrics = new ServerMetrics(() => this.current);
+  /** Messages that change what is served, one after the other. */
+  private queue: Promise<void> = Promise.resolve();
+  private readonly scrapes = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
+  private nextScrape = 0;
+  private ending = false;
+
+  constructor(
+    private readonly options: EnvironmentOptions,
+    private readonly log: LogSink,
+    private readonly logger: Logger,
+    private readonly end: (status: number) => void,
+  ) {
+    this.metrics.exposition = () => this.wholeServerExposition();
+  }
+
+  begin(): void {
+    process.on("message", (message) => this.received(message as ToServing));
+    process.on("disconnect", () => this.orphaned());
+    // Reloads are the supervisor's: a SIGHUP sent to the whole group must not end this process.
+    process.on("SIGHUP", () => undefined);
+    // A stop signal sent to the whole group (systemd's default, Ctrl-C) reaches this process too: it
+    // drains, as the supervisor tells it to; only the supervisor's `stop` cuts the drain short.
+    process.on("SIGTERM", () => this.enqueue(() => this.drain()));
+    process.on("SIGINT", () => this.enqueue(() => this.drain()));
+    // Passed on by the supervisor (or sent to the group by logrotate): the decision records file is opened again.
+    process.on("SIGUSR1", () => this.server?.reopenDecisionRecords());
+    this.send({ kind: "hello" });
+  }
+
+  private received(message: ToServing): void {
+    switch (message.kind) {
+      case "count":
+        this.send({ kind: "counts", gather: message.gather, state: this.metrics.state() });
+        return;
+      case "exposition": {
+        const scrape = this.scrapes.get(message.scrape);
+        this.scrapes.delete(message.scrape);
+        if (message.text !== undefined) scrape?.resolve(message.text);
+        else scrape?.reject(new Error(message.error ?? "no exposition"));
+        return;
+      }
+      case "stop":
+        void this.stop();
+        return;
+      case "start":
+        this.enqueue(() => this.start(message.port, message.image, message.lastReload));
+        return;
+      case "rules":
+        this.enqueue(async () => {
+          const next = snapshotOf(message.image, NO_CUSTOM_OPERATORS);
+          await this.server?.adopt(message.lastReload, next);
+          this.current = next;
+          this.send({ kind: "loaded", generation: message.image.generation });
+        });
+        return;
+      case "refused":
+        this.enqueue(() => this.server?.adopt(message.lastReload));
+        return;
+      case "drain":
+        this.enqueue(() => this.drain());
+    }
+  }
+
+  /** Runs `step` after the steps before it; a step that fails ends this process, and the supervisor starts another. */
+  private enqueue(step: () => unknown): void {
+    this.queue = this.queue
+      .then(step)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.logger.fatal("this serving process cannot go on", { error: error instanceof Error ? error.message : String(error) });
+          this.finish(1);
+        },
+      );
+  }
+
+  private async start(port: number, image: Parameters<typeof snapshotOf>[0], lastReload: Parameters<RuleServer["adopt"]>[0] | undefined): Promise<void> {
+    if (this.ending) return;
+    const rules = snapshotOf(image, NO_CUSTOM_OPERATORS);
+    this.current = rules;
+    // Only the supervisor checks the files: the schedule is its own.
+    this.server = new RuleServer({ ...this.options, port, refresh: { mode: "manual" }, log: this.log }, { metrics: this.metrics, serving: { rules } });
+    const listening = await this.server.listen();
+    if (lastReload !== undefined) await this.server.adopt(lastReload);
+    // Its `serving process listening` line goes out before the supervisor can say that all listen.
+    await flushStandardOutput();
+    this.send({ kind: "listening", port: listening.port });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.ending) return;
+    if (this.server === undefined) return this.finish(0);
+    await this.server.drain();
+    this.finish(0);
+  }
+
+  private async stop(): Promise<void> {
+    if (this.ending) return;
+    await this.server?.stop();
+    this.finish(0);
+  }
+
+  /** The supervisor is gone: nothing may keep the port, so the requests in flight are cut. */
+  private orphaned(): void {
+    if (this.ending) return;
+    this.logger.warn("the supervisor is gone; this serving process stops at once");
+    void (this.server?.stop() ?? Promise.resolve()).finally(() => this.finish(1));
+  }
+
+  private finish(status: number): void {
+    if (this.ending) return;
+    this.ending = true;
+    for (const scrape of this.scrapes.values()) scrape.reject(new Error("the process is ending"));
+    this.end(status);
+  }
+
+  /** `/metrics` in this process: the supervisor sums every process's counts, this one's sent with the request. */
+  private wholeServerExposition(): Promise<string> {
+    const scrape = ++this.nextScrape;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.scrapes.delete(scrape);
+        reject(new HttpError(503, "the supervisor did not sum the metrics in time; try again"));
+      }, SCRAPE_TIMEOUT_MS);
+      const settle = <T>(then: (value: T) => void) => (value: T) => {
+        clearTimeout(timer);
+        then(value);
+      };
+      this.scrapes.set(scrape, { resolve: settle(resolve), reject: settle((error: Error) => reject(new HttpError(503, `the metrics of the whole server cannot be summed: ${error.message}`))) });
+      if (!this.send({ kind: "scrape", scrape, state: this.metrics.state() })) this.scrapes.get(scrape)?.reject(new Error("the supervisor cannot be reached"));
+    });
+  }
+
+  private send(message: FromServing): boolean {
+    try {
+      return process.send?.(message) ?? false;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,356 @@
+import type { Subprocess } from "bun";
+import type { Logger } from "../logging/logger.ts";
+import { writeToStandardOutput } from "../logging/standard-output.ts";
+import type { MetricsState, ServerMetrics } from "../metrics/server-metrics.ts";
+import type { LastReload } from "../snapshot/last-reload.ts";
+import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import { relayLines } from "./log-relay.ts";
+import { portInUse } from "./port-check.ts";
+import type { Supervision } from "./process-role.ts";
+import { QUICK_STOP_MS, RestartBackoff } from "./restart-backoff.ts";
+import { RetiredCounts } from "./retired-counts.ts";
+import { imageOf, type RulesImage } from "./rules-image.ts";
+import { SERVING_PROCESS_VARIABLE, type FromServing, type ToServing } from "./serving-messages.ts";
+
+/** How long a scrape waits for the other serving processes' counts; one that is late is summed with its previous counts. */
+const GATHER_TIMEOUT_MS = 2000;
+/** After `stop`, how long a serving process may take to end before it is killed. */
+const STOP_GRACE_MS = 10_000;
+
+/** The serving processes could not be started, or cannot keep running. */
+export class ServingProcessesError extends Error {
+  readonly code = "SERVING_PROCESSES_FAILED" as const;
+  override readonly name = "ServingProcessesError";
+}
+
+interface Member {
+  readonly child: Subprocess<"ignore", "pipe", "inherit">;
+  readonly spawnedAt: number;
+  /** Sent `start`, after it said hello. */
+  started: boolean;
+  listening: boolean;
+  /** The generation of the rules it was started with, then of the newest it has loaded. */
+  startGeneration: number;
+  loadedGeneration: number;
+  /** Its counts at its last report (a scrape), kept when it stops. */
+  state: MetricsState | undefined;
+  /** Scrapes waiting for its counts. */
+  readonly gathers: Map<number, () => void>;
+  readonly listened: Promise<number>;
+  readonly resolveListened: (port: number) => void;
+  readonly rejectListened: (error: Error) => void;
+  /** Its log lines, passed on until it closes its output. */
+  readonly relayed: Promise<void>;
+}
+
+type Phase = "starting" | "serving" | "draining" | "stopping" | "failed";
+
+/**
+ * The supervisor's serving processes (RULE_SERVER_PROCESSES above 1): it starts them with the rules
+ * it loaded, shares every reload's outcome with them, drains or stops them together, starts one that
+ * stopped again (with back-off, and gives up when they keep stopping right after they start), and
+ * answers a scrape any of them receives with the whole server's metrics. Their log lines go out
+ * through its standard output.
+ */
+export class ServingProcesses implements Supervision {
+  private readonly members = new Set<Member>();
+  private phase: Phase = "starting";
+  private port = 0;
+  private image: RulesImage | undefined;
+  private current: RulesSnapshot | undefined;
+  private lastReload: LastReload | undefined;
+  private readonly backoff = new RestartBackoff();
+  private readonly restartTimers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly retired = new RetiredCounts();
+  private loadWaiters: { readonly generation: number; readonly resolve: () => void }[] = [];
+  private nextGather = 0;
+  private finish: (status: number) => void = () => undefined;
+  /** Resolves once every serving process has ended after a drain or stop (0), or when the supervisor gave up (1). */
+  readonly finished = new Promise<number>((resolve) => (this.finish = resolve));
+
+  constructor(
+    readonly processes: number,
+    readonly workers: number,
+    private readonly address: { readonly port: number; readonly hostname: string | undefined },
+    private readonly logger: Logger,
+    private readonly metrics: ServerMetrics,
+    private readonly command: readonly string[] = servingProcessCommand(),
+  ) {}
+
+  /** The rules being served, for the metrics' gauges. */
+  get served(): RulesSnapshot | undefined {
+    return this.current;
+  }
+
+  /** Serving processes that listen now. */
+  get running(): number {
+    let count = 0;
+    for (const member of this.members) if (member.listening) count++;
+    return count;
+  }
+
+  async start(snapshot: RulesSnapshot): Promise<number> {
+    this.image = imageOf(snapshot);
+    this.current = snapshot;
+    if (this.address.port !== 0) {
+      const problem = portInUse(this.address.port, this.address.hostname);
+      if (problem !== undefined) throw new ServingProcessesError(problem);
+    }
+    this.port = this.address.port;
+    try {
+      // With PORT=0 the first process picks the port, and the others join it there.
+      this.port = await this.spawn().listened;
+      const others = Array.from({ length: this.processes - 1 }, () => this.spawn());
+      await Promise.all(others.map((member) => member.listened));
+    } catch (error) {
+      this.phase = "failed";
+      this.stopAll();
+      await this.ended();
+      throw error;
+    }
+    this.phase = "serving";
+    return this.port;
+  }
+
+  async share(lastReload: LastReload, next?: RulesSnapshot): Promise<void> {
+    this.lastReload = lastReload;
+    if (next === undefined) {
+      this.broadcast({ kind: "refused", lastReload });
+      return;
+    }
+    let image: RulesImage;
+    try {
+      image = imageOf(next);
+    } catch (error) {
+      this.logger.error("the new rules could not be sent to the serving processes", { error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    this.image = image;
+    this.current = next;
+    this.broadcast({ kind: "rules", image, lastReload });
+    await new Promise<void>((resolve) => {
+      this.loadWaiters.push({ generation: image.generation, resolve });
+      this.settleLoadWaiters();
+    });
+  }
+
+  /** Every serving process drains at once (readiness 503, `Connection: close`, DRAIN_SECONDS); none is started again. */
+  drain(): void {
+    if (this.phase === "draining" || this.phase === "stopping" || this.phase === "failed") return;
+    this.phase = "draining";
+    this.cancelRestarts();
+    for (const member of this.members) {
+      if (member.started) this.send(member, { kind: "drain" });
+      else member.child.kill("SIGKILL");
+    }
+    this.checkEnded();
+  }
+
+  /** Every serving process stops at once, cutting the requests in flight. */
+  stop(): void {
+    if (this.phase === "stopping" || this.phase === "failed") return;
+    this.phase = "stopping";
+    this.stopAll();
+    this.checkEnded();
+  }
+
+  /** Passes a signal on to every serving process (SIGUSR1: reopen the decision records file). */
+  signal(name: NodeJS.Signals): void {
+    for (const member of this.members) member.child.kill(name);
+  }
+
+  private stopAll(): void {
+    this.cancelRestarts();
+    for (const member of this.members) {
+      if (member.started) this.send(member, { kind: "stop" });
+      else member.child.kill("SIGKILL");
+    }
+    const timer = setTimeout(() => {
+      for (const member of this.members) member.child.kill("SIGKILL");
+    }, STOP_GRACE_MS);
+    timer.unref();
+  }
+
+  private cancelRestarts(): void {
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
+  }
+
+  private spawn(): Member {
+    let resolveListened: (port: number) => void = () => undefined;
+    let rejectListened: (error: Error) => void = () => undefined;
+    const listened = new Promise<number>((resolve, reject) => {
+      resolveListened = resolve;
+      rejectListened = reject;
+    });
+    // A restarted process that fails is handled where it ends, not where it would have listened.
+    listened.catch(() => undefined);
+    let member: Member | undefined;
+    const child = Bun.spawn([...this.command], {
+      env: { ...process.env, [SERVING_PROCESS_VARIABLE]: "1" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "inherit",
+      serialization: "json",
+      ipc: (message) => {
+        if (member !== undefined) this.received(member, message as FromServing);
+      },
+    });
+    const spawned: Member = {
+      child,
+      spawnedAt: performance.now(),
+      started: false,
+      listening: false,
+      startGeneration: -1,
+      loadedGeneration: -1,
+      state: undefined,
+      gathers: new Map(),
+      listened,
+      resolveListened,
+      rejectListened,
+      relayed: relayLines(child.stdout, writeToStandardOutput).catch(() => undefined),
+    };
+    member = spawned;
+    this.members.add(spawned);
+    void child.exited.then((status) => this.exited(spawned, status, child.signalCode === null ? null : String(child.signalCode)));
+    return spawned;
+  }
+
+  private received(member: Member, message: FromServing): void {
+    switch (message.kind) {
+      case "hello":
+        if ((this.phase !== "starting" && this.phase !== "serving") || this.image === undefined) {
+          member.child.kill("SIGKILL");
+          return;
+        }
+        member.started = true;
+        member.startGeneration = this.image.generation;
+        this.send(member, { kind: "start", port: this.port, image: this.image, ...(this.lastReload === undefined ? {} : { lastReload: this.lastReload }) });
+        return;
+      case "listening":
+        member.listening = true;
+        member.loadedGeneration = Math.max(member.loadedGeneration, member.startGeneration);
+        member.resolveListened(message.port);
+        this.settleLoadWaiters();
+        return;
+      case "loaded":
+        member.loadedGeneration = Math.max(member.loadedGeneration, message.generation);
+        this.settleLoadWaiters();
+        return;
+      case "counts":
+        member.state = message.state;
+        member.gathers.get(message.gather)?.();
+        return;
+      case "scrape":
+        member.state = message.state;
+        void this.answerScrape(member, message.scrape);
+    }
+  }
+
+  private async exited(member: Member, status: number, signal: string | null): Promise<void> {
+    // Its last lines go out before anything said about its end.
+    await member.relayed;
+    this.members.delete(member);
+    if (member.state !== undefined) this.retired.add(member.state);
+    for (const resolve of member.gathers.values()) resolve();
+    const how = signal === null ? `status ${status}` : signal;
+    member.rejectListened(new ServingProcessesError(`a serving process stopped before it listened (${how})`));
+    this.settleLoadWaiters();
+    if (this.phase === "serving") this.restart(member, status, signal);
+    this.checkEnded();
+  }
+
+  private restart(member: Member, status: number, signal: string | null): void {
+    const ranMs = performance.now() - member.spawnedAt;
+    const decision = this.backoff.stopped(ranMs);
+    if (!decision.restart) {
+      this.phase = "failed";
+      this.logger.fatal("serving processes keep stopping right after they start; the server stops", { stops: decision.quickStops, withinSeconds: QUICK_STOP_MS / 1000, lastStatus: status, lastSignal: signal });
+      this.stopAll();
+      return;
+    }
+    this.metrics.countProcessRestart();
+    this.logger.warn("a serving process stopped; another is started", { servingPid: member.child.pid, status, signal, ranSeconds: Math.round(ranMs / 100) / 10, restartInMs: decision.delayMs });
+    const timer = setTimeout(() => {
+      this.restartTimers.delete(timer);
+      if (this.phase === "serving") this.spawn();
+    }, decision.delayMs);
+    this.restartTimers.add(timer);
+  }
+
+  /** After a drain, a stop or giving up, the group has ended once its last process has. */
+  private checkEnded(): void {
+    if (this.phase === "starting" || this.phase === "serving" || this.members.size > 0) return;
+    this.finish(this.phase === "failed" ? 1 : 0);
+  }
+
+  /** Resolves once no serving process is left (each leaves the set after its output is relayed). */
+  private async ended(): Promise<void> {
+    while (this.members.size > 0) await Bun.sleep(20);
+  }
+
+  /** Resolves the reloads every started process has loaded (a process still starting is counted once it listens). */
+  private settleLoadWaiters(): void {
+    const behind = (generation: number): boolean => {
+      for (const member of this.members) if (member.started && member.loadedGeneration < generation) return true;
+      return false;
+    };
+    this.loadWaiters = this.loadWaiters.filter((waiter) => {
+      const waiting = behind(waiter.generation);
+      if (!waiting) waiter.resolve();
+      return waiting;
+    });
+  }
+
+  private broadcast(message: ToServing): void {
+    for (const member of this.members) if (member.started) this.send(member, message);
+  }
+
+  /** False when the process can no longer be told anything (it is ending). */
+  private send(member: Member, message: ToServing): boolean {
+    try {
+      member.child.send(message);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async answerScrape(asking: Member, scrape: number): Promise<void> {
+    try {
+      const states = await this.gather(asking);
+      this.send(asking, { kind: "exposition", scrape, text: this.metrics.renderSum(states) });
+    } catch (error) {
+      this.send(asking, { kind: "exposition", scrape, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** The counts of every serving process (asked afresh of all but `asking`, which sent its own) and of those that stopped. */
+  private async gather(asking: Member): Promise<MetricsState[]> {
+    const gather = ++this.nextGather;
+    const asked = [...this.members].filter((member) => member !== asking && member.listening);
+    const replies = asked.map(
+      (member) =>
+        new Promise<void>((resolve) => {
+          member.gathers.set(gather, resolve);
+          if (!this.send(member, { kind: "count", gather })) resolve();
+        }),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(replies), new Promise<void>((resolve) => (timer = setTimeout(resolve, GATHER_TIMEOUT_MS)))]);
+    clearTimeout(timer);
+    for (const member of asked) member.gathers.delete(gather);
+    const states: MetricsState[] = [this.retired.state()];
+    for (const member of this.members) if (member.state !== undefined) states.push(member.state);
+    return states;
+  }
+}
+
+/**
+ * How this process is started again as a serving process: a compiled executable runs its own entry
+ * point (`rule-server serve`); from source, Bun runs the same main module with the same flags.
+ */
+export function servingProcessCommand(): string[] {
+  const compiled = Bun.main.includes("$bunfs") || Bun.main.includes("~BUN");
+  return compiled ? [process.execPath, "serve"] : [process.execPath, ...process.execArgv, Bun.main, "serve"];
+}
