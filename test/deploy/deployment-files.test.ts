@@ -36,6 +36,11 @@ describe("systemd unit", () => {
   test("gives the drain time to finish before systemd escalates", () => {
     expect(Number.parseInt(one("TimeoutStopSec")!, 10)).toBeGreaterThan(Number(environment.DRAIN_SECONDS));
   });
+  test("serves from one process per CPU it may use, and sends SIGTERM to the supervisor alone", () => {
+    expect(environment.RULE_SERVER_PROCESSES).toBe("auto");
+    // The supervisor drains every serving process; systemd's default would signal them all at once.
+    expect(one("KillMode")).toBe("mixed");
+  });
   test("is sandboxed, with the rules directory read-only", () => {
     expect(one("DynamicUser")).toBe("yes");
     expect(one("ProtectSystem")).toBe("strict");
@@ -45,8 +50,9 @@ describe("systemd unit", () => {
   });
 });
 
-describe("Kubernetes manifests", () => {
-  const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server.yaml"), "utf8")).map((document) => document.toJS());
+/** What the two variants share: rules from a ConfigMap (rule-server.yaml), or from git through git-sync. */
+for (const file of ["rule-server.yaml", "rule-server-git-sync.yaml"]) describe(`Kubernetes manifests (${file})`, () => {
+  const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", file), "utf8")).map((document) => document.toJS());
   const byKind = (kind: string): any => documents.find((document) => document.kind === kind);
   const deployment = byKind("Deployment");
   const container = deployment.spec.template.spec.containers[0];
@@ -69,10 +75,10 @@ describe("Kubernetes manifests", () => {
     expect(() => readEnvironment({ ...env, RULE_SERVER_TOKEN: "from-the-secret" })).not.toThrow();
     expect(env.RULES_REFRESH).toBe("interval");
   });
-  test("read the rules from a read-only ConfigMap volume at RULES_DIR", () => {
-    const mount = container.volumeMounts.find((volume: any) => volume.mountPath === env.RULES_DIR);
-    expect(mount.readOnly).toBe(true);
-    expect(deployment.spec.template.spec.volumes.find((volume: any) => volume.name === mount.name).configMap).toBeDefined();
+  test("serve from one process per CPU of the limit, a CPU limit set (without one, auto takes the node's CPUs)", () => {
+    expect(env.RULE_SERVER_PROCESSES).toBe("auto");
+    expect(container.resources.limits.cpu).toBeDefined();
+    expect(container.resources.limits.memory).toBeDefined();
   });
   test("give the drain time before the pod is killed, after a preStop sleep that lets endpoints go first", () => {
     const preStopSeconds = container.lifecycle.preStop.sleep.seconds;
@@ -93,16 +99,77 @@ describe("Kubernetes manifests", () => {
     expect(container.resources.requests.cpu).toBeDefined();
     expect(container.resources.requests.memory).toBeDefined();
   });
-  test("run the image `make image` writes, tagged with this version, as its user, rules dir and port", () => {
+  test("run the image `make image` writes, tagged with this version, as its user and port", () => {
     expect(container.image).toBe(`registry.example.com/rule-server:${packageJson.version}`);
     // The image's entry point starts the server; the manifest does not replace it.
     expect(container.command).toBeUndefined();
     expect(deployment.spec.template.spec.securityContext.runAsUser).toBe(IMAGE.uid);
     expect(deployment.spec.template.spec.securityContext.runAsGroup).toBe(IMAGE.gid);
-    expect(env.RULES_DIR).toBe(IMAGE.rulesDir);
     expect(container.ports[0].containerPort).toBe(IMAGE.port);
   });
   test("keep replicas available through disruptions", () => {
     expect(byKind("PodDisruptionBudget").spec.minAvailable).toBeLessThan(deployment.spec.replicas);
+  });
+});
+
+describe("the ConfigMap variant", () => {
+  const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server.yaml"), "utf8")).map((document) => document.toJS());
+  const spec = documents.find((document) => document.kind === "Deployment").spec.template.spec;
+  const container = spec.containers[0];
+  const rulesDir = container.env.find((entry: any) => entry.name === "RULES_DIR").value;
+
+  test("reads the rules from a read-only ConfigMap volume at RULES_DIR, the image's", () => {
+    expect(rulesDir).toBe(IMAGE.rulesDir);
+    const mount = container.volumeMounts.find((volume: any) => volume.mountPath === rulesDir);
+    expect(mount.readOnly).toBe(true);
+    expect(spec.volumes.find((volume: any) => volume.name === mount.name).configMap).toBeDefined();
+  });
+});
+
+describe("the git-sync variant", () => {
+  const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server-git-sync.yaml"), "utf8")).map((document) => document.toJS());
+  const spec = documents.find((document) => document.kind === "Deployment").spec.template.spec;
+  const server = spec.containers.find((container: any) => container.name === "rule-server");
+  const env = Object.fromEntries(server.env.filter((entry: any) => entry.value !== undefined).map((entry: any) => [entry.name, entry.value]));
+  const gitSyncs = [...spec.initContainers, ...spec.containers].filter((container: any) => String(container.image).startsWith("registry.k8s.io/git-sync/git-sync:v4."));
+  /** A git-sync flag's value (`--root=/git`), true for a bare flag, undefined when absent. */
+  const flag = (container: any, name: string): string | true | undefined => {
+    for (const arg of container.args as string[]) {
+      if (arg === `--${name}`) return true;
+      if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
+    }
+    return undefined;
+  };
+  const [first, sidecar] = [gitSyncs.find((container: any) => flag(container, "one-time") === true), gitSyncs.find((container: any) => flag(container, "one-time") === undefined)];
+
+  test("checks the repository out once before the server starts, then keeps it in sync beside it", () => {
+    expect(spec.initContainers.map((container: any) => container.name)).toContain(first.name);
+    expect(spec.containers.map((container: any) => container.name)).toContain(sidecar.name);
+    expect(flag(sidecar, "period")).toBeDefined();
+    for (const name of ["repo", "ref", "root", "link"]) expect(flag(first, name), name).toBe(flag(sidecar, name));
+  });
+  test("RULES_DIR is the link git-sync swaps, in a volume both git-syncs write and the server only reads", () => {
+    const root = flag(sidecar, "root") as string;
+    expect(env.RULES_DIR === `${root}/${flag(sidecar, "link")}` || String(env.RULES_DIR).startsWith(`${root}/${flag(sidecar, "link")}/`)).toBe(true);
+    const serverMount = server.volumeMounts.find((mount: any) => mount.mountPath === root);
+    expect(serverMount.readOnly).toBe(true);
+    expect(spec.volumes.find((volume: any) => volume.name === serverMount.name).emptyDir).toBeDefined();
+    for (const gitSync of gitSyncs) {
+      const mount = gitSync.volumeMounts.find((candidate: any) => candidate.mountPath === root);
+      expect(mount.name).toBe(serverMount.name);
+      expect(mount.readOnly).not.toBe(true);
+    }
+  });
+  test("picks each swap up on an interval", () => {
+    expect(env.RULES_REFRESH).toBe("interval");
+    expect(() => readEnvironment({ ...env, RULE_SERVER_TOKEN: "from-the-secret" })).not.toThrow();
+  });
+  test("runs git-sync unprivileged on a read-only root file system, with resource requests", () => {
+    for (const gitSync of gitSyncs) {
+      expect(gitSync.securityContext.allowPrivilegeEscalation).toBe(false);
+      expect(gitSync.securityContext.readOnlyRootFilesystem).toBe(true);
+      expect(gitSync.securityContext.runAsUser).toBeGreaterThan(0);
+      expect(gitSync.resources.requests.memory).toBeDefined();
+    }
   });
 });

@@ -57,7 +57,7 @@ test("SHA256SUMS covers the executable and the archive, and sha256sum agrees", (
 test("it unpacks into one directory holding exactly what the README's table lists", () => {
   expect(readdirSync(unpacked)).toEqual([DIRECTORY]);
   const documented = documentedPaths();
-  expect(documented).toEqual(["rule-server", "README.md", "LICENSE", "deploy/systemd/rule-server.service", "deploy/kubernetes/rule-server.yaml", "rules/", "BUILD-INFO.json"]);
+  expect(documented).toEqual(["rule-server", "README.md", "LICENSE", "deploy/systemd/rule-server.service", "deploy/kubernetes/rule-server.yaml", "deploy/kubernetes/rule-server-git-sync.yaml", "rules/", "BUILD-INFO.json"]);
   const files = filesUnder(join(unpacked, DIRECTORY));
   for (const file of files) expect(documented.some((path) => path === file || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
   for (const path of documented) expect(files.some((file) => file === path || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
