@@ -29,7 +29,7 @@ export function pinned(core: string | undefined, command: readonly string[]): st
 }
 
 /** CPU seconds used so far by a process and by its main thread, from /proc (undefined elsewhere). */
-function cpuSeconds(pid: number): { process: number; mainThread: number } | undefined {
+export function cpuSeconds(pid: number): { process: number; mainThread: number } | undefined {
   const read = (path: string): number | undefined => {
     if (!existsSync(path)) return undefined;
     // The fields after the command name (which may hold spaces) start at ") ".

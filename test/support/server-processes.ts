@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import type { ServerProcess } from "./server-process.ts";
 
@@ -28,7 +28,7 @@ export async function requestOnNewConnection(port: number, method: string, path:
     });
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("end", () => resolve(Buffer.concat(chunks)));
-    socket.on("error", reject);
+    socket.on("error", (error) => reject(new Error(`${method} ${path} on port ${port}: ${error.message}`)));
   });
   const end = raw.indexOf("\r\n\r\n");
   if (end === -1) throw new Error(`no complete answer: ${JSON.stringify(raw.toString("latin1"))}`);
@@ -74,11 +74,16 @@ export function supervisorPid(server: ServerProcess): number {
   return server.logs().find((line) => line.msg === "listening")!.pid as number;
 }
 
-/** Whether a process exists and is not a zombie (an orphan's parent may never reap it). */
+/**
+ * Whether a process is still there: not reaped, and not a zombie all of whose threads have ended.
+ * A killed process's leader turns zombie before its other threads have ended, and until the last
+ * one has, its files (a listening socket) are still open. An orphan's zombie may never be reaped.
+ */
 export function alive(pid: number): boolean {
   try {
     const state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
-    return state !== undefined && state !== "Z" && state !== "X";
+    if (state !== "Z" && state !== "X") return true;
+    return readdirSync(`/proc/${pid}/task`).length > 1;
   } catch {
     return false;
   }

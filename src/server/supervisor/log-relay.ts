@@ -1,21 +1,37 @@
+import { flushStandardOutput } from "../logging/standard-output.ts";
+
 /**
  * A serving process's standard output, passed on whole lines at a time to the supervisor's, so that
  * the server's log is one stream whose lines never interleave: pipes keep a write whole only up to
- * 4 KiB, and processes write their lines in larger batches. Resolves when the process closes it.
+ * 4 KiB, and processes write their lines in larger batches. The bytes go on as they came, never
+ * decoded: every request's line passes here. Resolves when the process closes its output.
  */
-export async function relayLines(stream: ReadableStream<Uint8Array>, write: (lines: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let partial = "";
+export async function relayLines(stream: ReadableStream<Uint8Array>, write: (lines: Uint8Array) => void = passOn): Promise<void> {
+  let partial: Uint8Array | undefined;
   for await (const chunk of stream) {
-    const text = partial + decoder.decode(chunk, { stream: true });
-    const end = text.lastIndexOf("\n");
+    const end = chunk.lastIndexOf(NEWLINE);
     if (end === -1) {
-      partial = text;
+      partial = joined(partial, chunk);
       continue;
     }
-    write(end === text.length - 1 ? text : text.slice(0, end + 1));
-    partial = end === text.length - 1 ? "" : text.slice(end + 1);
+    write(joined(partial, chunk.subarray(0, end + 1)));
+    partial = end + 1 < chunk.length ? chunk.slice(end + 1) : undefined;
   }
-  partial += decoder.decode();
-  if (partial !== "") write(`${partial}\n`);
+  if (partial !== undefined) write(joined(partial, Uint8Array.of(NEWLINE)));
+}
+
+const NEWLINE = 10;
+
+function joined(first: Uint8Array | undefined, second: Uint8Array): Uint8Array {
+  if (first === undefined) return second;
+  const both = new Uint8Array(first.length + second.length);
+  both.set(first);
+  both.set(second, first.length);
+  return both;
+}
+
+/** To this process's standard output, after the lines this process logged before them. */
+function passOn(lines: Uint8Array): void {
+  void flushStandardOutput();
+  process.stdout.write(lines);
 }

@@ -3,7 +3,7 @@ import { readEnvironment, type EnvironmentOptions } from "../config/read-environ
 import { ConfigurationError } from "../config/server-options.ts";
 import { HttpError } from "../http/http-error.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
-import { flushStandardOutput, writeToStandardOutput } from "../logging/standard-output.ts";
+import { batchStandardOutput, flushStandardOutput, writeToStandardOutput } from "../logging/standard-output.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { RuleServer } from "../rule-server.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
@@ -13,6 +13,8 @@ import type { FromServing, ToServing } from "./serving-messages.ts";
 
 /** How long `/metrics` waits for the supervisor's sum before answering 503. */
 const SCRAPE_TIMEOUT_MS = 5000;
+/** How long log lines wait to go out together: the supervisor relays each batch (log-relay.ts). */
+const LOG_BATCH_MS = 20;
 
 /**
  * A serving process (RULE_SERVER_PROCESSES above 1), started by the supervisor with an IPC channel:
@@ -21,6 +23,7 @@ const SCRAPE_TIMEOUT_MS = 5000;
  * the supervisor is gone (no process is left holding the port). Resolves with the exit status.
  */
 export function runServingProcess(): Promise<number> {
+  batchStandardOutput(LOG_BATCH_MS);
   const log = withPid(writeToStandardOutput);
   const logger = new Logger(log);
   if (process.send === undefined) {

@@ -1,6 +1,5 @@
 import type { Subprocess } from "bun";
 import type { Logger } from "../logging/logger.ts";
-import { writeToStandardOutput } from "../logging/standard-output.ts";
 import type { MetricsState, ServerMetrics } from "../metrics/server-metrics.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
@@ -208,7 +207,7 @@ export class ServingProcesses implements Supervision {
       listened,
       resolveListened,
       rejectListened,
-      relayed: relayLines(child.stdout, writeToStandardOutput).catch(() => undefined),
+      relayed: relayLines(child.stdout).catch(() => undefined),
     };
     member = spawned;
     this.members.add(spawned);
