@@ -2,6 +2,7 @@ import { Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq, parseAllDo
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
 import { positionAt, type SourcePosition } from "./source-position.ts";
+import { mendIndentation, type MendedIndentation } from "./yaml-indentation.ts";
 import { yamlLocator } from "./yaml-locator.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
 import { YAML_11_FLAVOURS, describeReading, readPlainScalarAsYaml11, sameAsYaml12 } from "./yaml-1-1-readings.ts";
@@ -14,9 +15,15 @@ import { YAML_11_FLAVOURS, describeReading, readPlainScalarAsYaml11, sameAsYaml1
  * that are not scalars, and every unquoted scalar a YAML 1.1 parser reads as another value
  * (see yaml-1-1-readings.ts). A number too large for a double, or not a number (`.inf`, `.nan`,
  * `1e999`), is SOURCE_INVALID; one with more than 15 significant digits is reported
- * (NUMBER_NOT_PORTABLE) but kept.
+ * (NUMBER_NOT_PORTABLE) but kept. A text that does not parse for a mis-indented line is told so
+ * once, at that line, in place of what the parser says after it (see yaml-indentation.ts).
  */
 export function readYamlSource(text: string, file: string): SourceRead {
+  return readYaml(text, file, true);
+}
+
+/** `mend`: look for mis-indented lines when the text does not parse (not again in the text they are mended in). */
+function readYaml(text: string, file: string, mend: boolean): SourceRead {
   const problems: SourceProblem[] = [];
   const lineCounter = new LineCounter();
   const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
@@ -46,20 +53,15 @@ export function readYamlSource(text: string, file: string): SourceRead {
 
   let documents: Document.Parsed[];
   try {
-    documents = parseAllDocuments(text, {
-      schema: "core",
-      version: "1.2",
-      customTags: [],
-      merge: false,
-      uniqueKeys: false,
-      logLevel: "silent",
-      prettyErrors: true,
-      lineCounter,
-    }) as Document.Parsed[];
+    documents = parseYaml(text, lineCounter);
   } catch (error) {
     invalid(`the YAML cannot be read: ${error instanceof Error ? error.message : String(error)}`, undefined);
     return { ok: false, problems };
   }
+  const errors = documents.flatMap((document) => document.errors);
+  const misread = errors.length > 0 && !errors.some((error) => firstLine(error.message) === TOO_DEEP);
+  const mended = mend && misread ? mendIndentation(text, documents, (mendedText) => parseYaml(mendedText, new LineCounter())) : undefined;
+  if (mended !== undefined) return withSlips(readYaml(mended.text, file, false), mended, file);
   // The stream's top-level tokens show what the composed documents hide: byte order marks and directives.
   // Anchors, tags and aliases are found there too, each at its own place.
   try {
@@ -104,6 +106,29 @@ export function readYamlSource(text: string, file: string): SourceRead {
     tooDeep();
   }
   return finishRead(value ?? null, problems, locate);
+}
+
+function parseYaml(text: string, lineCounter: LineCounter): Document.Parsed[] {
+  return parseAllDocuments(text, {
+    schema: "core",
+    version: "1.2",
+    customTags: [],
+    merge: false,
+    uniqueKeys: false,
+    logLevel: "silent",
+    prettyErrors: true,
+    lineCounter,
+  }) as Document.Parsed[];
+}
+
+/**
+ * The slips, each once at its line, in place of the parser errors they cause; then what the mended
+ * text has to report besides (an anchor, a YAML 1.1 boolean), at its place in the original text.
+ */
+function withSlips(read: SourceRead, mended: MendedIndentation, file: string): SourceRead {
+  const slips: SourceProblem[] = mended.slips.map(({ line, column, message }) => ({ code: "SOURCE_INVALID", message, file, line, column }));
+  const others = read.problems.map((problem) => (problem.line === undefined || problem.column === undefined ? problem : { ...problem, column: mended.originalColumn(problem.line, problem.column) }));
+  return finishRead(read.ok ? read.value : (read.salvaged ?? null), [...slips, ...others], () => undefined);
 }
 
 /** What a refused document holds as far as it could be read (to name its ruleset), or null. */
