@@ -6,13 +6,15 @@ import { parse as parseYaml } from "yaml";
 import { currencyRuleset } from "../support/currency-ruleset.ts";
 import { logWatcher } from "../support/log-watcher.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
+import { readinessOfEach } from "../support/server-processes.ts";
 
 /**
  * The release executable used the way a user gets it: dist/rule-server-linux-x64 copied into an
  * empty directory and run with no Bun, no sources and no node_modules (hidden by a mount
  * namespace where the platform allows one). It serves with workers, matches with RE2 (loaded from
  * the executable when a pattern outside the linear subset first needs it), reloads on
- * SIGHUP, drains on SIGTERM, serves the explorer page, and runs check and compile.
+ * SIGHUP, drains on SIGTERM, serves the explorer page, runs check and compile, and starts itself
+ * again as the serving processes of RULE_SERVER_PROCESSES.
  */
 const TOKEN = "binary-test-token";
 
@@ -110,6 +112,33 @@ test("serves with two workers, evaluates rules that use matches, reloads on SIGH
     child.kill("SIGTERM");
     await waitFor(/"msg":"draining"/);
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
+    expect(await child.exited).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+}, 60000);
+
+test("serves from two processes, each the executable started again, reloading both on SIGHUP", async () => {
+  const child = Bun.spawn(hideNodeModules(`'${executable}'`), {
+    cwd: home,
+    env: { PATH: "/usr/bin:/bin", RULES_DIR: "rules", PORT: "0", RULE_SERVER_TOKEN: TOKEN, RULE_SERVER_PROCESSES: "2", RULE_SERVER_WORKERS: "1", DRAIN_SECONDS: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const output = logWatcher(child.stdout as ReadableStream<Uint8Array>, 15000);
+  try {
+    await output.waitFor(/"msg":"listening"[^\n]*"processes":2/);
+    const port = Number(/"msg":"listening".*"port":(\d+)/.exec(output.log())![1]);
+    const answered = await readinessOfEach(port, [1, 2]);
+    expect(answered.size).toBe(2);
+    expect(answered.has(child.pid)).toBe(false);
+    child.kill("SIGHUP");
+    await output.waitFor(/"msg":"rules reloaded","trigger":"SIGHUP"/);
+    const reloads = [...(await readinessOfEach(port, [1, 2])).values()].map((answer) => answer.lastReload?.outcome === "reloaded" && answer.lastReload.at);
+    expect(reloads.length).toBe(2);
+    expect(reloads[0]).toBeString();
+    expect(reloads[1]).toBe(reloads[0]!);
+    child.kill("SIGTERM");
     expect(await child.exited).toBe(0);
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
