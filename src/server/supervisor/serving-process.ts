@@ -6,9 +6,10 @@ import { Logger, type LogSink } from "../logging/logger.ts";
 import { batchStandardOutput, flushStandardOutput, writeToStandardOutput } from "../logging/standard-output.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { RuleServer } from "../rule-server.ts";
+import type { LastReload } from "../snapshot/last-reload.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { withPid } from "./pid-log-sink.ts";
-import { snapshotOf } from "./rules-image.ts";
+import { snapshotOf, type RulesImage } from "./rules-image.ts";
 import type { FromServing, ToServing } from "./serving-messages.ts";
 
 /** How long `/metrics` waits for the supervisor's sum before answering 503. */
@@ -80,7 +81,6 @@ class ServingProcess {
         return;
       case "exposition": {
         const scrape = this.scrapes.get(message.scrape);
-        this.scrapes.delete(message.scrape);
         if (message.text !== undefined) scrape?.resolve(message.text);
         else scrape?.reject(new Error(message.error ?? "no exposition"));
         return;
@@ -120,7 +120,7 @@ class ServingProcess {
       );
   }
 
-  private async start(port: number, image: Parameters<typeof snapshotOf>[0], lastReload: Parameters<RuleServer["adopt"]>[0] | undefined): Promise<void> {
+  private async start(port: number, image: RulesImage, lastReload: LastReload | undefined): Promise<void> {
     if (this.ending) return;
     const rules = snapshotOf(image, NO_CUSTOM_OPERATORS);
     this.current = rules;
@@ -151,6 +151,8 @@ class ServingProcess {
     if (this.ending) return;
     this.logger.warn("the supervisor is gone; this serving process stops at once");
     void (this.server?.stop() ?? Promise.resolve()).finally(() => this.finish(1));
+    // Its standard output may lead nowhere now: a write that never completes must not keep it alive.
+    setTimeout(() => process.exit(1), 2000).unref();
   }
 
   private finish(status: number): void {
@@ -170,10 +172,12 @@ class ServingProcess {
       }, SCRAPE_TIMEOUT_MS);
       const settle = <T>(then: (value: T) => void) => (value: T) => {
         clearTimeout(timer);
+        this.scrapes.delete(scrape);
         then(value);
       };
-      this.scrapes.set(scrape, { resolve: settle(resolve), reject: settle((error: Error) => reject(new HttpError(503, `the metrics of the whole server cannot be summed: ${error.message}`))) });
-      if (!this.send({ kind: "scrape", scrape, state: this.metrics.state() })) this.scrapes.get(scrape)?.reject(new Error("the supervisor cannot be reached"));
+      const waiting = { resolve: settle(resolve), reject: settle((error: Error) => reject(new HttpError(503, `the metrics of the whole server cannot be summed: ${error.message}`))) };
+      this.scrapes.set(scrape, waiting);
+      if (!this.send({ kind: "scrape", scrape, state: this.metrics.state() })) waiting.reject(new Error("the supervisor cannot be reached"));
     });
   }
 

@@ -350,6 +350,7 @@ export class ServingProcesses implements Supervision {
  * point (`rule-server serve`); from source, Bun runs the same main module with the same flags.
  */
 export function servingProcessCommand(): string[] {
-  const compiled = Bun.main.includes("$bunfs") || Bun.main.includes("~BUN");
+  // A compiled executable's modules live in its embedded file system, /$bunfs/.
+  const compiled = Bun.main.includes("$bunfs");
   return compiled ? [process.execPath, "serve"] : [process.execPath, ...process.execArgv, Bun.main, "serve"];
 }

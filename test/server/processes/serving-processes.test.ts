@@ -149,6 +149,20 @@ test("a drain under keep-alive load loses no request the server read; the superv
   });
 }, 30000);
 
+test("a second signal during the drain cuts every serving process at once", async () => {
+  await withServer({ DRAIN_SECONDS: "20" }, async (server) => {
+    const serving = servingPids(server);
+    server.signal("SIGTERM");
+    await server.waitForLog((line) => line.msg === "draining" && line.pid === supervisorPid(server));
+    const drainingSince = Date.now();
+    server.signal("SIGINT");
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - drainingSince).toBeLessThan(10_000);
+    expect(await allGone(serving)).toBe(true);
+    expect(server.logs().filter((line) => line.msg === "stopped serving, requests in flight were cut").map((line) => line.pid).sort()).toEqual([...serving, supervisorPid(server)].sort());
+  });
+}, 30000);
+
 test("kill -9 of a serving process: another is started, the port answers all the while, and the counters do not go down", async () => {
   await withServer({}, async (server) => {
     const [victim, survivor] = servingPids(server);
