@@ -22,7 +22,8 @@ export interface Supervision {
   start(snapshot: RulesSnapshot): Promise<number>;
   /**
    * A reload's outcome for every serving process: with `next`, resolves once each has those rules
-   * (or has stopped); without, a refusal, which changes nothing but `lastReload`. Never rejects.
+   * (or has stopped), and rejects only when they cannot be sent, before any process has them;
+   * without, a refusal, which changes nothing but `lastReload`.
    */
   share(lastReload: LastReload, next?: RulesSnapshot): Promise<void>;
 }

@@ -15,6 +15,8 @@ import { SERVING_PROCESS_VARIABLE, type FromServing, type ToServing } from "./se
 const GATHER_TIMEOUT_MS = 2000;
 /** After `stop`, how long a serving process may take to end before it is killed. */
 const STOP_GRACE_MS = 10_000;
+/** At start-up, how long the serving processes may take to listen (with workers, each loads the rules in each). */
+const START_TIMEOUT_MS = 120_000;
 
 /** The serving processes could not be started, or cannot keep running. */
 export class ServingProcessesError extends Error {
@@ -96,16 +98,22 @@ export class ServingProcesses implements Supervision {
       if (problem !== undefined) throw new ServingProcessesError(problem);
     }
     this.port = this.address.port;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ServingProcessesError(`the serving processes did not all listen within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    });
     try {
       // With PORT=0 the first process picks the port, and the others join it there.
-      this.port = await this.spawn().listened;
+      this.port = await Promise.race([this.spawn().listened, late]);
       const others = Array.from({ length: this.processes - 1 }, () => this.spawn());
-      await Promise.all(others.map((member) => member.listened));
+      await Promise.race([Promise.all(others.map((member) => member.listened)), late]);
     } catch (error) {
       this.phase = "failed";
       this.stopAll();
       await this.ended();
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
     this.phase = "serving";
     return this.port;
@@ -117,13 +125,8 @@ export class ServingProcesses implements Supervision {
       this.broadcast({ kind: "refused", lastReload });
       return;
     }
-    let image: RulesImage;
-    try {
-      image = imageOf(next);
-    } catch (error) {
-      this.logger.error("the new rules could not be sent to the serving processes", { error: error instanceof Error ? error.message : String(error) });
-      return;
-    }
+    // Throws before any process has them: the reload is then refused, and nothing changes anywhere.
+    const image = imageOf(next);
     this.image = image;
     this.current = next;
     this.broadcast({ kind: "rules", image, lastReload });
