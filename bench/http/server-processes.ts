@@ -36,12 +36,12 @@ async function startPortPrinter(script: readonly string[]): Promise<BenchServer>
 /** How rule-server is started: from source by default, or a release executable. */
 const FROM_SOURCE = [process.execPath, join(ROOT, "src", "main.ts")];
 
-/** rule-server on a rules directory; resolves once it listens, with the time that took. */
-export async function startRuleServer(rulesDir: string, workers: number, command: readonly string[] = FROM_SOURCE): Promise<BenchServer & { startupMs: number }> {
+/** rule-server on a rules directory, with `env` beside the bench's own settings; resolves once it listens, with the time that took. */
+export async function startRuleServer(rulesDir: string, workers: number, command: readonly string[] = FROM_SOURCE, env: Record<string, string> = {}): Promise<BenchServer & { startupMs: number }> {
   const started = performance.now();
   const child = Bun.spawn(pinned(PINNING?.server, command), {
     cwd: ROOT,
-    env: { ...process.env, RULES_DIR: rulesDir, PORT: "0", RULE_SERVER_TOKEN: BENCH_TOKEN, DRAIN_SECONDS: "0", RULE_SERVER_WORKERS: String(workers) },
+    env: { ...process.env, RULES_DIR: rulesDir, PORT: "0", RULE_SERVER_TOKEN: BENCH_TOKEN, DRAIN_SECONDS: "0", RULE_SERVER_WORKERS: String(workers), ...env },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -11,8 +11,9 @@
  * those of a server whose code the JIT has compiled, as a server in production runs, and not of its
  * first seconds (which the start-up figures of startup.ts cover).
  * Targets: the shop ruleset at 55% of the baseline or more, the rules/ example at 35% or more,
- * p99 under 4 ms. Batches of shop requests (batch-figures.ts) run in the same rounds and are
- * printed beside the single shop requests. Prints figures; asserts nothing.
+ * p99 under 4 ms, schema enforcement `warn` at most 1.10x the time of `off` (schema-enforcement.ts
+ * measures that pair alone, in more rounds). Batches of shop requests (batch-figures.ts) run in
+ * the same rounds and are printed beside the single shop requests. Prints figures; asserts nothing.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +22,7 @@ import { BENCH_TOKEN, startBareServer, startEngineOnlyServer, startRuleServer, t
 import { median } from "../measure.ts";
 import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
 import { BATCH_CONNECTIONS, BATCH_ITEMS, batchOf, printBatchRows, requireEveryItemEvaluated } from "./batch-figures.ts";
+import { printEnforcementCost } from "./enforcement-cost.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const SECONDS = process.env.BENCH_SECONDS ?? "5";
@@ -52,6 +54,7 @@ const SHOP_ENGINE = "engine alone in Bun.serve, shop ruleset";
 const SHOP_SERVER = "rule-server, shop ruleset, 0 workers";
 const EXAMPLE_ENGINE = "engine alone in Bun.serve, rules/ example";
 const EXAMPLE_SERVER = "rule-server, rules/ example, 0 workers";
+const EXAMPLE_UNCHECKED = "the same, schema enforcement off";
 const SHOP_BATCH = `rule-server, shop ruleset, batches of ${BATCH_ITEMS}, 0 workers`;
 
 interface Row {
@@ -73,7 +76,8 @@ interface Contender {
   readonly items?: number;
 }
 
-function postScript(directory: string, name: string, body: unknown): string {
+/** A wrk script that POSTs `body` with the bench token. */
+export function postScript(directory: string, name: string, body: unknown): string {
   const script = join(directory, `${name}.lua`);
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${BENCH_TOKEN}"\n`);
   return script;
@@ -173,6 +177,7 @@ export async function benchHttp(): Promise<void> {
       { name: SHOP_SERVER, start: () => startRuleServer(shopRules, 0), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
       { name: EXAMPLE_ENGINE, start: () => startEngineOnlyServer(rulesDir), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: EXAMPLE_SERVER, start: () => startRuleServer(rulesDir, 0), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
+      { name: EXAMPLE_UNCHECKED, start: () => startRuleServer(rulesDir, 0, undefined, { RULE_SERVER_SCHEMA_ENFORCEMENT: "off" }), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: "rule-server, rules/ example, 1 worker", start: () => startRuleServer(rulesDir, 1), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: "rule-server, rules/ example, 2 workers", start: () => startRuleServer(rulesDir, 2), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
       { name: SHOP_BATCH, start: () => startRuleServer(shopRules, 0), path: "/evaluations/batch", script: shopBatch, probe: batchOf(SHOP_REQUEST), connections: BATCH_CONNECTIONS, items: BATCH_ITEMS },
@@ -182,6 +187,9 @@ export async function benchHttp(): Promise<void> {
       { name: "shop", target: 0.55, engineAlone: SHOP_ENGINE, ruleServer: SHOP_SERVER },
       { name: "rules/ example", target: 0.35, engineAlone: EXAMPLE_ENGINE, ruleServer: EXAMPLE_SERVER },
     ]);
+    const warn = rows.find((row) => row.name === EXAMPLE_SERVER)!.runs;
+    const off = rows.find((row) => row.name === EXAMPLE_UNCHECKED)!.runs;
+    printEnforcementCost(warn, off);
     printBatchRows(
       rows
         .filter((row) => row.name === SHOP_SERVER || row.name === SHOP_BATCH)

@@ -117,13 +117,14 @@ export class LoadedRuleset {
     const enforcement = options.schemaEnforcement ?? "off";
     if (options.explain === undefined && enforcement === "off") return evaluateCheckedRequest(this.plan(channel), request, tally);
     const resolved = this.resolveChannel(channel);
-    const warnings = enforcement === "off" ? [] : this.requestWarnings(request, resolved);
-    if (enforcement === "reject" && warnings.length > 0) throw new RequestMisfitError(warnings);
+    const plan = this.plan(resolved);
+    const warnings = enforcement === "off" ? undefined : RequestFit.of(plan).warnings(request);
+    if (enforcement === "reject" && warnings!.length > 0) throw new RequestMisfitError(warnings!);
     const result =
       options.explain === undefined
-        ? evaluateCheckedRequest(this.plan(resolved), request, tally)
-        : explainCheckedRequest(request, options.explain, this.plan(resolved), () => this.tracedPlan(resolved), tally);
-    if (warnings.length > 0) result.warnings = warnings;
+        ? evaluateCheckedRequest(plan, request, tally)
+        : explainCheckedRequest(request, options.explain, plan, () => this.tracedPlan(resolved), tally);
+    if (warnings !== undefined && warnings.length > 0) result.warnings = warnings;
     return result;
   }
 

@@ -1,4 +1,4 @@
-import { EvaluationError, fail } from "../errors.ts";
+import { fail } from "../errors.ts";
 import { expectBoolean } from "../expression/argument-checks.ts";
 import { Scope } from "../expression/scope.ts";
 import { compare } from "../number/arithmetic.ts";
@@ -15,6 +15,7 @@ import { mayAccept, type ActionRule, type ComputeRule, type PreparedRule, type S
 import { checkRequestShape } from "./request-shape.ts";
 import { fitsView, runsOnTrigger } from "./rule-selection.ts";
 import type { EvaluationObserver } from "./evaluation-observer.ts";
+import { failedClosedFinding, failureDetail } from "./failed-closed.ts";
 import { WorkingData } from "./working-data.ts";
 
 /**
@@ -37,8 +38,10 @@ export function evaluateCheckedRequest(plan: EvaluationPlan, request: JsonObject
   return evaluation.run();
 }
 
-export const EVALUATION_ERROR_CODE = "RULE-EVALUATION-ERROR";
-export const EVALUATION_ERROR_MESSAGE = "This rule could not be evaluated.";
+/** The fields of the finding a rule run per item gives for one item. */
+function itemFields(rule: ValidationRule, index: number): string[] {
+  return rule.fields.map((field) => `${rule.forEach!.pointer}/${index}${field}`);
+}
 
 interface Write {
   readonly value: JsonValue;
@@ -164,21 +167,9 @@ class Evaluation {
 
   /** A rule that could not be evaluated: the fixed finding of section 8. */
   private failedClosed(rule: PreparedRule, error: unknown): void {
-    const detail = error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+    const detail = failureDetail(error);
     this.observer?.ruleFailed(rule, detail);
-    this.findings.push({
-      rule: rule.id,
-      code: EVALUATION_ERROR_CODE,
-      severity: "error",
-      message: EVALUATION_ERROR_MESSAGE,
-      fields: [],
-      blocking: true,
-      status: "open",
-      resolution: "none",
-      source: rule.origin,
-      args: {},
-      detail,
-    });
+    this.findings.push(failedClosedFinding(rule, detail));
   }
 
   /** A second write of a different value: an error unless the earlier, higher-priority rule wins. */
@@ -286,11 +277,13 @@ class Evaluation {
     const scope = this.scope;
     if (rule.typeName !== undefined) {
       try {
-        for (const bound of this.plan.fieldsOfType(this.entity, rule.typeName)) {
-          scope.value = bound.read(this.working.root);
-          scope.field = bound.pointer;
-          this.observer?.iterationStarted(rule, bound.pointer);
-          if (this.violated(rule)) this.found(rule, this.finding(rule, [bound.pointer], chain));
+        const bound = this.plan.fieldsOfType(this.entity, rule.typeName);
+        for (let index = 0; index < bound.length; index++) {
+          const { pointer, read } = bound[index]!;
+          scope.value = read(this.working.root);
+          scope.field = pointer;
+          if (this.observer?.iterationStarted(rule, pointer, index === bound.length - 1) === true) this.runAgainIfShown(rule, [pointer], chain);
+          else if (this.violated(rule)) this.found(rule, this.finding(rule, [pointer], chain));
         }
       } finally {
         scope.value = null;
@@ -303,8 +296,8 @@ class Evaluation {
       try {
         for (let index = 0; index < list.length; index++) {
           scope.item = list[index]!;
-          this.observer?.iterationStarted(rule, `${rule.forEach.pointer}/${index}`);
-          if (this.violated(rule)) this.found(rule, this.finding(rule, rule.fields.map((field) => `${rule.forEach!.pointer}/${index}${field}`), chain));
+          if (this.observer?.iterationStarted(rule, `${rule.forEach.pointer}/${index}`, index === list.length - 1) === true) this.runAgainIfShown(rule, itemFields(rule, index), chain);
+          else if (this.violated(rule)) this.found(rule, this.finding(rule, itemFields(rule, index), chain));
         }
       } finally {
         scope.item = null;
@@ -312,6 +305,30 @@ class Evaluation {
     } else {
       if (this.violated(rule)) this.found(rule, this.finding(rule, [...rule.fields], chain));
     }
+  }
+
+  /**
+   * An item or field the observer did not trace (EvaluationObserver.iterationStarted) is run again,
+   * traced, when it fires or fails, before its finding: evaluation is pure, so the second run gives
+   * the same values and raises the same error (the first run's is the one raised).
+   */
+  private runAgainIfShown(rule: ValidationRule, fields: string[], chain: MessageChain): void {
+    const again = (): void => {
+      this.observer!.retracing?.(rule);
+      try {
+        if (this.violated(rule)) this.finding(rule, fields, chain);
+      } catch {}
+    };
+    let finding: Finding | undefined;
+    try {
+      if (this.violated(rule)) finding = this.finding(rule, fields, chain);
+    } catch (error) {
+      again();
+      throw error;
+    }
+    if (finding === undefined) return;
+    again();
+    this.found(rule, finding);
   }
 
   private found(rule: ValidationRule, finding: Finding): void {

@@ -7,8 +7,14 @@ import type { PreparedRule } from "./prepared-rule.ts";
 export interface EvaluationObserver {
   /** A selected rule starts: once, also when it runs per item or per bound field. */
   ruleStarted(rule: PreparedRule): void;
-  /** A rule that runs per item or per bound field starts on the one at `pointer`. */
-  iterationStarted(rule: PreparedRule, pointer: string): void;
+  /**
+   * A rule that runs per item or per bound field starts on the one at `pointer` (`last`: no other
+   * follows). True asks for it to be run again, between `retracing` and the finding, if it fires
+   * or fails: an observer that shows only the last or the first firing one need not trace the rest.
+   */
+  iterationStarted(rule: PreparedRule, pointer: string, last: boolean): boolean | void;
+  /** The item or field whose `iterationStarted` asked for it is run again: it fired or failed. */
+  retracing?(rule: PreparedRule): void;
   /** A rule's `when` was evaluated (once per item or field). */
   whenDecided(rule: PreparedRule, holds: boolean): void;
   /** The rule produced a finding, an effect or a command. */

@@ -15,25 +15,24 @@ export function decidingLeaves(node: ExplainedNode, at: string): string[] {
   return leaves;
 }
 
+const NO_ARGS: readonly ExplainedNode[] = [];
+
 function collect(node: ExplainedNode, at: string, leaves: string[]): void {
-  const operator = isValueObject(node.expr) ? operatorOf(node.expr as Record<string, never>) : undefined;
-  const args = node.args ?? [];
-  const follow = (index: number): void => collect(args[index]!, `${at}/args/${index}`, leaves);
-  switch (typeof node.value === "boolean" ? operator : undefined) {
+  const value = node.value;
+  const operator = typeof value === "boolean" && isValueObject(node.expr) ? operatorOf(node.expr as Record<string, never>) : undefined;
+  const args = node.args ?? NO_ARGS;
+  switch (operator) {
     case "and":
-    case "or": {
+    case "or":
       // The arguments that agree with the result decided it: a false `and` is false by its false arguments.
-      args.forEach((arg, index) => {
-        if (arg.value === node.value) follow(index);
-      });
+      for (let index = 0; index < args.length; index++) if (args[index]!.value === value) collect(args[index]!, `${at}/args/${index}`, leaves);
       return;
-    }
     case "not":
-      if (args[0]?.value !== undefined) follow(0);
+      if (args[0]?.value !== undefined) collect(args[0], `${at}/args/0`, leaves);
       return;
     case "if": {
       const branch = args[0]?.value === true ? 1 : 2;
-      if (args[branch]?.value !== undefined) follow(branch);
+      if (args[branch]?.value !== undefined) collect(args[branch]!, `${at}/args/${branch}`, leaves);
       return;
     }
     default:

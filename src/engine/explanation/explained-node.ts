@@ -1,50 +1,57 @@
 import type { JsonValue } from "../value/json-value.ts";
+import type { Value } from "../value/value-kind.ts";
 import type { ExplainedNode } from "./explanation.ts";
-import type { TraceRecord } from "./expression-trace.ts";
+import { isShownAsIs, readableValue } from "./readable-value.ts";
 
-/** The node of an expression that was never evaluated. */
+/**
+ * The nodes of a full explanation, made as the traced nodes finish (expression-trace.ts): each is
+ * made once, with its members in the order the JSON shows them (expr, value or error, truncated,
+ * item, args), and never rebuilt. A node that is the same in every explanation (an expression
+ * never evaluated, a literal's value) is made once, when the plan is prepared, and shared, frozen,
+ * as PlanIndex shares the entries that say only a status.
+ */
+
+/** The node of an expression that was never evaluated (made once per place, shared). */
 export function skippedNode(expression: unknown): ExplainedNode {
-  return { expr: expression as JsonValue, skipped: true };
+  return Object.freeze({ expr: expression as JsonValue, skipped: true });
 }
 
-/** A traced evaluation as an explanation shows it: the node, its value, its arguments in order. */
-export function explainedNode(record: TraceRecord): ExplainedNode {
-  const site = record.site;
-  // Most nodes are leaves with a value that was not cut: one object of one shape.
-  if (site.rawArgs === undefined && record.error === undefined && record.value !== undefined && !record.truncated) return { expr: site.expression as JsonValue, value: record.value };
-  const node: ExplainedNode = { expr: site.expression as JsonValue };
-  if (record.error !== undefined) node.error = record.error;
-  else if (record.value !== undefined) {
-    node.value = record.value;
-    if (record.truncated) node.truncated = true;
+/** The node of a literal once evaluated, which is always the same (made once per place, shared); undefined for a number too large to leave the engine. */
+export function literalNode(literal: JsonValue): ExplainedNode | undefined {
+  try {
+    return Object.freeze(valuedNode(literal, literal, undefined, undefined));
+  } catch {
+    return undefined;
   }
-  const rawArgs = site.rawArgs;
-  if (rawArgs === undefined) return node;
-  const args = new Array<ExplainedNode | undefined>(rawArgs.length);
-  const children = record.children ?? [];
-  if (site.collection && children.length > 2) {
-    // The list once, then the body once per item: shown for the item that decided.
-    const items = children.filter((child) => child.index === 1);
-    const item = decidingItem(site.operator!, items);
-    node.item = item;
-    args[1] = explainedNode(items[item]!);
-    for (const child of children) if (child.index !== 1) args[child.index] = explainedNode(child);
-  } else {
-    for (const child of children) args[child.index] ??= explainedNode(child);
-    if (site.collection && children.length === 2) node.item = 0;
-  }
-  for (let index = 0; index < rawArgs.length; index++) args[index] ??= skippedNode(rawArgs[index]);
-  node.args = args as ExplainedNode[];
+}
+
+/** A node that gave a value. Throws, leaving no node, for a value that cannot leave the engine (a number too large). */
+export function valuedNode(expr: JsonValue, value: Value, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+  if (item === undefined && isShownAsIs(value)) return args === undefined ? { expr, value: value as JsonValue } : { expr, value: value as JsonValue, args };
+  const cut = { truncated: false };
+  const node: ExplainedNode = { expr, value: readableValue(value, cut) };
+  if (cut.truncated) node.truncated = true;
+  return withArgs(node, args, item);
+}
+
+/** A node that raised the error its rule failed closed with. */
+export function raisingNode(expr: JsonValue, error: string, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+  return withArgs({ expr, error }, args, item);
+}
+
+/** A node that gave a value that could not be shown (a number too large to leave the engine). */
+export function bareNode(expr: JsonValue, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+  return withArgs({ expr }, args, item);
+}
+
+function withArgs(node: ExplainedNode, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+  if (item !== undefined) node.item = item;
+  if (args !== undefined) node.args = args;
   return node;
 }
 
-/**
- * The item a collection's body is shown for: the one that decided the result (the first false
- * item of `all`, the first true one of `some` and `none`), otherwise the first.
- */
-function decidingItem(operator: string, calls: readonly TraceRecord[]): number {
-  const wanted = operator === "all" ? false : operator === "some" || operator === "none" ? true : undefined;
-  if (wanted === undefined) return 0;
-  const index = calls.findIndex((call) => call.value === wanted);
-  return index === -1 ? 0 : index;
+/** The argument slots of a finished node, with the arguments never evaluated filled in with their skipped nodes. */
+export function filledArgs(slots: (ExplainedNode | undefined)[], skipped: readonly ExplainedNode[]): ExplainedNode[] {
+  for (let index = 0; index < slots.length; index++) slots[index] ??= skipped[index];
+  return slots as ExplainedNode[];
 }

@@ -2,16 +2,16 @@ import type { EvaluationObserver } from "../evaluation/evaluation-observer.ts";
 import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
 import { EXPRESSION_ROLES, type PreparedRule } from "../evaluation/prepared-rule.ts";
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
-import { listAt, objectAt } from "../value/json-access.ts";
-import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import type { JsonObject } from "../value/json-value.ts";
 import { decidingLeaves } from "./deciding-leaves.ts";
-import { explainedNode, skippedNode } from "./explained-node.ts";
 import type { ExplainedNode, Explanation, ExplainMode, RuleExplanation, RuleStatus } from "./explanation.ts";
-import { rootOf, type ExpressionTrace, type TraceSink } from "./expression-trace.ts";
+import type { ExpressionTrace } from "./expression-trace.ts";
+import { RuleRoots } from "./rule-roots.ts";
 import { resolutionOutcomes } from "./resolution-outcomes.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
 import { unmatchedNames } from "./unmatched-names.ts";
 import { PlanIndex } from "./plan-index.ts";
+import type { NamedExpression, TreeLayout } from "./tree-layout.ts";
 
 /** What a rule did while it ran, as bits: evaluations keep one byte per rule. */
 const STARTED = 1;
@@ -32,10 +32,8 @@ export class ExplanationRecorder implements EvaluationObserver {
   private failures: (string | undefined)[] | undefined;
   /** The item or field shown for a rule run per item or field, by position. */
   private fields: (string | undefined)[] | undefined;
-  /** In full mode, where each rule's expressions store their traced roots, by position. */
-  private readonly sinks: (TraceSink | undefined)[] | undefined;
-  /** Where a frozen rule's later evaluations are recorded, to be thrown away. */
-  private readonly discarded: TraceSink = { roots: undefined };
+  /** In full mode, the traced roots of each rule that ran. */
+  private readonly roots: RuleRoots | undefined;
 
   constructor(
     private readonly plan: EvaluationPlan,
@@ -43,20 +41,42 @@ export class ExplanationRecorder implements EvaluationObserver {
     private readonly trace: ExpressionTrace | undefined,
   ) {
     this.state = new Uint8Array(plan.manifestRuleCount);
-    this.sinks = trace === undefined ? undefined : new Array(plan.manifestRuleCount);
+    if (trace !== undefined) {
+      this.roots = new RuleRoots(plan.manifestRuleCount);
+      trace.roots = this.roots.log;
+      trace.quiet = false;
+    }
   }
 
   ruleStarted(rule: PreparedRule): void {
     this.state[rule.position]! |= STARTED;
-    if (this.trace !== undefined) this.trace.sink = this.sinks![rule.position] = { roots: undefined };
+    if (this.trace !== undefined) {
+      this.roots!.started(rule.position);
+      this.trace.quiet = false;
+    }
   }
 
-  iterationStarted(rule: PreparedRule, pointer: string): void {
-    if ((this.state[rule.position]! & FROZEN) !== 0) return;
+  /**
+   * The trees shown for a rule run per item or field are those of the last one, or of the first
+   * that fired (or the one that failed): the others are evaluated untraced, and one of them that
+   * fires or fails is run again, traced (`retracing`).
+   */
+  iterationStarted(rule: PreparedRule, pointer: string, last: boolean): boolean {
+    if ((this.state[rule.position]! & FROZEN) !== 0) {
+      this.trace!.quiet = true;
+      return false;
+    }
     (this.fields ??= [])[rule.position] = pointer;
+    if (this.trace === undefined) return false;
     // Each item or field starts with no trees: what is shown all comes from the one named.
-    const sink = this.sinks?.[rule.position];
-    if (sink !== undefined) sink.roots = undefined;
+    this.roots!.restart(rule.position);
+    this.trace.quiet = !last;
+    return !last;
+  }
+
+  retracing(rule: PreparedRule): void {
+    this.roots!.restart(rule.position);
+    this.trace!.quiet = false;
   }
 
   whenDecided(rule: PreparedRule, holds: boolean): void {
@@ -66,10 +86,10 @@ export class ExplanationRecorder implements EvaluationObserver {
   ruleFired(rule: PreparedRule): void {
     const state = this.state[rule.position]!;
     this.state[rule.position] = state | FIRED;
-    // The first item or field that fired is the one shown: later ones record where nobody reads.
+    // The first item or field that fired is the one shown: its span of roots ends here, and later ones run untraced.
     if ((state & FROZEN) === 0 && this.trace !== undefined && this.fields?.[rule.position] !== undefined) {
       this.state[rule.position]! |= FROZEN;
-      this.trace.sink = this.discarded;
+      this.roots!.freeze(rule.position);
     }
   }
 
@@ -117,61 +137,37 @@ export class ExplanationRecorder implements EvaluationObserver {
     const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status };
     if (failure !== undefined) entry.message = failure;
     if (shownField !== undefined) entry.field = shownField;
-    if (this.mode === "full") this.addTrees(rule, (state & FIRED) !== 0, this.sinks![rule.position]?.roots, entry);
+    if (this.mode === "full") this.addTrees(rule, (state & FIRED) !== 0, entry, index.treeLayout(rule));
     return entry;
   }
 
   /** The traced expressions of a rule that ran, and the leaves that decided a false `when` or a failed `assert`. */
-  private addTrees(rule: PreparedRule, fired: boolean, roots: TraceSink["roots"], entry: RuleExplanation): void {
-    const layout = treeLayout(rule);
-    const tree = (role: string, expression: JsonValue): ExplainedNode => {
-      const record = rootOf(roots, role);
-      return record === undefined ? skippedNode(expression) : explainedNode(record);
-    };
-    if (layout.when !== undefined) entry.when = tree(EXPRESSION_ROLES.when, layout.when);
-    if (layout.assert !== undefined) entry.assert = tree(EXPRESSION_ROLES.assert, layout.assert);
-    if (layout.assign !== undefined) entry.assign = layout.assign.map((expression, index) => tree(EXPRESSION_ROLES.assign(index), expression));
-    if (fired && layout.args !== undefined) {
-      const args: Record<string, ExplainedNode> = {};
-      for (const [name, expression] of layout.args) args[name] = tree(EXPRESSION_ROLES.arg(name), expression);
-      entry.args = args;
+  private addTrees(rule: PreparedRule, fired: boolean, entry: RuleExplanation, layout: TreeLayout): void {
+    // The traced nodes are the explanation's nodes; an expression never evaluated has its skipped node.
+    const roots = this.roots!;
+    const position = rule.position;
+    if (layout.when !== undefined) entry.when = roots.rootOf(position, EXPRESSION_ROLES.when) ?? layout.when;
+    if (layout.assert !== undefined) entry.assert = roots.rootOf(position, EXPRESSION_ROLES.assert) ?? layout.assert;
+    if (layout.assign !== undefined) {
+      const assign = new Array<ExplainedNode>(layout.assign.length);
+      for (let i = 0; i < assign.length; i++) assign[i] = roots.rootOf(position, layout.assign[i]![0]) ?? layout.assign[i]![1];
+      entry.assign = assign;
     }
+    if (fired && layout.args !== undefined) entry.args = namedTrees(roots, position, layout.args);
     if (fired && layout.commands !== undefined) {
-      entry.commands = layout.commands.map((command, index) => {
-        const payload: Record<string, ExplainedNode> = {};
-        for (const [name, expression] of command.payload) payload[name] = tree(EXPRESSION_ROLES.commandPayload(index, name), expression);
-        return { idempotencyKey: command.key.map((part, partIndex) => tree(EXPRESSION_ROLES.commandKey(index, partIndex), part)), payload };
-      });
+      entry.commands = layout.commands.map((command) => ({ idempotencyKey: command.key.map(([role, skipped]) => roots.rootOf(position, role) ?? skipped), payload: namedTrees(roots, position, command.payload) }));
     }
     if (entry.status === "when-false" && entry.when !== undefined) entry.because = decidingLeaves(entry.when, "/when");
     else if (rule.kind === "validation" && entry.status === "fired" && entry.assert !== undefined) entry.because = decidingLeaves(entry.assert, "/assert");
   }
 }
 
-/** The expressions of a rule as its manifest entry holds them, in the places a full explanation shows them. */
-interface TreeLayout {
-  readonly when: JsonValue | undefined;
-  readonly assert: JsonValue | undefined;
-  readonly assign: readonly JsonValue[] | undefined;
-  /** Finding args, shown only when the rule fired; absent when it has none. */
-  readonly args: readonly (readonly [string, JsonValue])[] | undefined;
-  readonly commands: readonly { readonly key: readonly JsonValue[]; readonly payload: readonly (readonly [string, JsonValue])[] }[] | undefined;
-}
-
-const layouts = new WeakMap<PreparedRule, TreeLayout>();
-
-function treeLayout(rule: PreparedRule): TreeLayout {
-  let layout = layouts.get(rule);
-  if (layout !== undefined) return layout;
-  const source = rule.source;
-  const args = rule.kind === "validation" ? Object.entries(objectAt(objectAt(source.finding).args)) : [];
-  layout = {
-    when: Object.hasOwn(source, "when") ? (source.when ?? null) : undefined,
-    assert: rule.kind === "validation" ? (source.assert ?? null) : undefined,
-    assign: rule.kind === "compute" ? listAt(source.assign).map((assignment) => objectAt(assignment).value ?? null) : undefined,
-    args: args.length > 0 ? args : undefined,
-    commands: rule.kind === "action" ? listAt(source.commands).map((command) => ({ key: listAt(objectAt(command).idempotencyKey), payload: Object.entries(objectAt(objectAt(command).payload)) })) : undefined,
-  };
-  layouts.set(rule, layout);
-  return layout;
+/** The trees of named expressions (finding args, a command's payload), by name. */
+function namedTrees(roots: RuleRoots, position: number, named: readonly NamedExpression[]): Record<string, ExplainedNode> {
+  const trees: Record<string, ExplainedNode> = {};
+  for (let i = 0; i < named.length; i++) {
+    const [name, role, skipped] = named[i]!;
+    trees[name] = roots.rootOf(position, role) ?? skipped;
+  }
+  return trees;
 }

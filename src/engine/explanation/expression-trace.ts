@@ -1,108 +1,224 @@
-import { EvaluationError } from "../errors.ts";
+import { failureDetail } from "../evaluation/failed-closed.ts";
 import { callArguments, operatorOf } from "../expression/expression-shape.ts";
 import type { NodeTracer } from "../expression/node-tracer.ts";
 import type { Node } from "../expression/prepared-node.ts";
 import type { JsonValue } from "../value/json-value.ts";
-import { isValueObject } from "../value/value-kind.ts";
-import { recordReadable } from "./readable-value.ts";
-
-/** Operators whose second argument is evaluated once per item of the first. */
-const COLLECTIONS = new Set(["all", "some", "none", "sum", "map", "filter"]);
-
-/** What is known of a traced node when it is prepared, so that explaining reads no expression twice. */
-export interface TraceSite {
-  readonly expression: unknown;
-  /** The arguments as written, for an `{op|fn, args}` node. */
-  readonly rawArgs: readonly unknown[] | undefined;
-  readonly operator: string | undefined;
-  /** A collection operator, whose body (argument 1) is evaluated once per item. */
-  readonly collection: boolean;
-}
+import { isValueObject, type Value } from "../value/value-kind.ts";
+import { bareNode, filledArgs, literalNode, raisingNode, skippedNode, valuedNode } from "./explained-node.ts";
+import type { ExplainedNode } from "./explanation.ts";
 
 /**
- * What one evaluation of one node gave: its value (copied when recorded, since the working data
- * changes later) or its error, and the evaluations of its arguments in the order they ran, one
- * record per evaluation (a collection's body is evaluated once per item).
+ * The operators whose second argument (the body) is evaluated once per item of the first, with
+ * the value a body must give for its item to be the one shown: the first false item of `all`, the
+ * first true one of `some` and `none`; the others (and those with no such item) show the first.
  */
-export interface TraceRecord {
-  readonly site: TraceSite;
-  /** The record of the node whose argument this one is; undefined for a root's holder. */
-  readonly parent: TraceRecord | undefined;
-  /** Set once the node has a value: `undefined` means none (an error, or still running). */
-  value: JsonValue | undefined;
-  truncated: boolean;
-  error: string | undefined;
-  /** This node's place among its parent's arguments. */
-  readonly index: number;
-  /** The evaluations of its arguments in the order they ran (a collection's body once per item); leaves have none. */
-  children: TraceRecord[] | undefined;
-}
+const COLLECTIONS = new Map<string, boolean | undefined>([
+  ["all", false],
+  ["some", true],
+  ["none", true],
+  ["sum", undefined],
+  ["map", undefined],
+  ["filter", undefined],
+]);
 
-const ROOT_SITE: TraceSite = { expression: null, rawArgs: undefined, operator: undefined, collection: false };
+/** The nodes of a node's arguments while it runs, by place; those still empty when it finishes were skipped. */
+type Slots = (ExplainedNode | undefined)[];
 
-/**
- * Where the expressions of the rule being explained store their root records: role and record
- * in turn, in the order they ran (a rule has a few; a list is cheaper than a map per rule).
- */
-export interface TraceSink {
-  roots: (string | TraceRecord)[] | undefined;
-}
-
-/** The last root recorded for a role. */
-export function rootOf(roots: readonly (string | TraceRecord)[] | undefined, role: string): TraceRecord | undefined {
-  if (roots === undefined) return undefined;
-  for (let i = roots.length - 2; i >= 0; i -= 2) if (roots[i] === role) return roots[i + 1] as TraceRecord;
-  return undefined;
+/** The collection being evaluated: its slots, and which item's body slot 1 shows. */
+interface BodyChoice {
+  readonly slots: Slots;
+  readonly wanted: boolean | undefined;
+  /** How many items' bodies finished after the first. */
+  later: number;
+  /** The item whose body slot 1 holds. */
+  shown: number;
 }
 
 /**
- * Records the values of traced nodes while a plan prepared with it evaluates (full
- * explanations). Evaluation is synchronous, so one tracer serves its plan: the recorder points
- * `roots` at the rule being explained before the rule runs, and every expression of the rule
- * stores its root record there under its role, the last evaluation winning.
+ * Makes the explained nodes of traced expressions while a plan prepared with it evaluates (full
+ * explanations): each node, as it finishes, becomes its node of the explanation (its value copied,
+ * since the working data changes later) in its parent's argument slots, so that explaining builds
+ * no second tree. Evaluation is synchronous, so one tracer serves its plan: the recorder of the
+ * evaluation running gives it `roots`, where each root node is appended under its role.
  */
 export class ExpressionTrace implements NodeTracer {
-  /** Where the expressions of the rule being explained store their records. */
-  sink: TraceSink = { roots: undefined };
-  private open: TraceRecord | undefined;
+  /** Role and root node in turn (RuleRoots.log). */
+  roots: (string | ExplainedNode)[] = [];
+  /** The slots of the node running now (a root's holder when it is the root). */
+  private open: Slots = [undefined];
+  /** The innermost collection running, for its body's second and later items. */
+  private body: BodyChoice | undefined;
+  /** Roots never nest (function bodies are not traced), so they share one holder. */
+  private readonly holder: Slots = [undefined];
+  /**
+   * Set while the recorder needs no trees (an item or field that is not the last of its rule, or
+   * one after the shown one): every node just evaluates.
+   */
+  quiet = false;
 
   node(inner: Node, expression: unknown, index: number): Node {
+    const expr = expression as JsonValue;
     const rawArgs = isValueObject(expression) ? callArguments(expression) : undefined;
-    const operator = rawArgs === undefined ? undefined : operatorOf(expression as Record<string, never>);
-    const site: TraceSite = { expression, rawArgs, operator, collection: operator !== undefined && COLLECTIONS.has(operator) };
-    // No try here: a node that throws leaves `open` at itself, and its root marks the chain (below).
-    return (scope, base) => {
-      const parent = this.open;
-      const record: TraceRecord = { site, parent, index, value: undefined, truncated: false, error: undefined, children: undefined };
-      if (parent !== undefined) (parent.children ??= []).push(record);
-      this.open = record;
-      const value = inner(scope, base);
-      this.open = parent;
-      recordReadable(record, value);
-      return value;
-    };
+    if (rawArgs === undefined) {
+      const literal = typeof expression !== "object" || expression === null ? literalNode(expr) : undefined;
+      return literal !== undefined ? this.literal(inner, literal, index) : this.leaf(inner, expr, index);
+    }
+    const operator = operatorOf(expression as Record<string, never>);
+    if (operator !== undefined && COLLECTIONS.has(operator)) return this.collection(inner, expr, rawArgs, index, COLLECTIONS.get(operator));
+    return this.call(inner, expr, rawArgs, index);
   }
 
   root(inner: Node, role: string): Node {
     return (scope, base) => {
-      const holder: TraceRecord = { site: ROOT_SITE, parent: undefined, index: 0, value: undefined, truncated: false, error: undefined, children: undefined };
+      if (this.quiet) return inner(scope, base);
+      const holder = this.holder;
+      holder[0] = undefined;
       this.open = holder;
+      let value: Value;
       try {
-        return inner(scope, base);
+        value = inner(scope, base);
       } catch (error) {
-        // The error went up through every node still open: each of them raised it.
-        const text = errorText(error);
-        for (let record: TraceRecord | undefined = this.open; record !== undefined && record !== holder; record = record.parent) record.error = text;
+        this.keep(role);
         throw error;
-      } finally {
-        this.open = undefined;
-        const record = holder.children?.[0];
-        if (record !== undefined) (this.sink.roots ??= []).push(role, record);
       }
+      this.keep(role);
+      return value;
     };
+  }
+
+  /** Stores the root node a root's holder got, under its role. */
+  private keep(role: string): void {
+    const node = this.holder[0];
+    if (node !== undefined) this.roots.push(role, node);
+  }
+
+  /** A literal: its node is made once, and placed each time it is evaluated. */
+  private literal(inner: Node, node: ExplainedNode, index: number): Node {
+    return (scope, base) => {
+      if (this.quiet) return inner(scope, base);
+      let value: Value;
+      try {
+        // The literal itself, unless it sits deeper than expressions may nest.
+        value = inner(scope, base);
+      } catch (error) {
+        this.place(index, raisingNode(node.expr, failureDetail(error), undefined, undefined));
+        throw error;
+      }
+      this.place(index, node);
+      return value;
+    };
+  }
+
+  /** Any other literal, a variable, or a node that is not an expression: no arguments. */
+  private leaf(inner: Node, expr: JsonValue, index: number): Node {
+    return (scope, base) => {
+      if (this.quiet) return inner(scope, base);
+      let value: Value | undefined;
+      let node: ExplainedNode;
+      try {
+        value = inner(scope, base);
+        node = valuedNode(expr, value, undefined, undefined);
+      } catch (error) {
+        // Raised by the node, or by its value as it left (then it is shown bare, as if still running).
+        this.place(index, value === undefined ? raisingNode(expr, failureDetail(error), undefined, undefined) : bareNode(expr, undefined, undefined));
+        throw error;
+      }
+      this.place(index, node);
+      return value;
+    };
+  }
+
+  /** An operator or function call: its arguments' nodes fill its slots while it runs. */
+  private call(inner: Node, expr: JsonValue, rawArgs: readonly unknown[], index: number): Node {
+    const count = rawArgs.length;
+    const skipped = rawArgs.map(skippedNode);
+    return (scope, base) => {
+      if (this.quiet) return inner(scope, base);
+      const outer = this.open;
+      const slots = emptySlots(count);
+      this.open = slots;
+      let value: Value | undefined;
+      let node: ExplainedNode;
+      try {
+        value = inner(scope, base);
+        this.open = outer;
+        node = valuedNode(expr, value, filledArgs(slots, skipped), undefined);
+      } catch (error) {
+        this.open = outer;
+        const args = filledArgs(slots, skipped);
+        this.place(index, value === undefined ? raisingNode(expr, failureDetail(error), args, undefined) : bareNode(expr, args, undefined));
+        throw error;
+      }
+      this.place(index, node);
+      return value;
+    };
+  }
+
+  /** A collection operator: its body's slot shows the item that decided (BodyChoice). */
+  private collection(inner: Node, expr: JsonValue, rawArgs: readonly unknown[], index: number, wanted: boolean | undefined): Node {
+    const count = rawArgs.length;
+    const skipped = rawArgs.map(skippedNode);
+    return (scope, base) => {
+      if (this.quiet) return inner(scope, base);
+      const outer = this.open;
+      const outerBody = this.body;
+      const slots = emptySlots(count);
+      const body: BodyChoice = { slots, wanted, later: 0, shown: 0 };
+      this.open = slots;
+      this.body = body;
+      let value: Value | undefined;
+      let node: ExplainedNode;
+      try {
+        value = inner(scope, base);
+        this.open = outer;
+        this.body = outerBody;
+        const item = shownItem(body);
+        node = valuedNode(expr, value, filledArgs(slots, skipped), item);
+      } catch (error) {
+        this.open = outer;
+        this.body = outerBody;
+        const item = shownItem(body);
+        const args = filledArgs(slots, skipped);
+        this.place(index, value === undefined ? raisingNode(expr, failureDetail(error), args, item) : bareNode(expr, args, item));
+        throw error;
+      }
+      this.place(index, node);
+      return value;
+    };
+  }
+
+  /** Puts a finished node in its parent's slot: the first evaluation of an argument is the one shown, but for a collection's body. */
+  private place(index: number, node: ExplainedNode): void {
+    const slots = this.open;
+    if (slots[index] === undefined) slots[index] = node;
+    else if (this.body !== undefined && this.body.slots === slots) chooseItem(this.body, node);
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+/** Another item's body finished: it replaces the one shown if it is the first to give the deciding value. */
+function chooseItem(body: BodyChoice, node: ExplainedNode): void {
+  body.later++;
+  if (body.wanted !== undefined && body.slots[1]!.value !== body.wanted && node.value === body.wanted) {
+    body.slots[1] = node;
+    body.shown = body.later;
+  }
+}
+
+/** The item a collection's body is shown for, once the body ran (asked before its slots are filled). */
+function shownItem(body: BodyChoice): number | undefined {
+  return body.slots[1] === undefined ? undefined : body.shown;
+}
+
+/** Slots for a node's arguments: literals for the usual few (cheaper than `new Array`). */
+function emptySlots(count: number): Slots {
+  switch (count) {
+    case 1:
+      return [undefined];
+    case 2:
+      return [undefined, undefined];
+    case 3:
+      return [undefined, undefined, undefined];
+    default:
+      return new Array(count);
+  }
 }

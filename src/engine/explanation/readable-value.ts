@@ -1,5 +1,6 @@
 import type { JsonValue } from "../value/json-value.ts";
 import { toLeavingValue } from "../value/leaving-value.ts";
+import { isDecimal } from "../number/decimal.ts";
 import { toWireNumber } from "../number/wire-number.ts";
 import type { Value } from "../value/value-kind.ts";
 
@@ -9,36 +10,54 @@ const MAX_MEMBERS = 50;
 const MAX_DEPTH = 8;
 
 /**
- * Stores on a trace record a copy of a value as it leaves the engine, kept readable: strings past
- * 200 characters and lists or objects past 50 members are cut, and `truncated` says so. A copy,
- * because the working data an expression read is changed by later rules. Most values are null,
- * booleans, short strings or plain numbers: nothing to copy or cut.
+ * Whether a value is shown exactly as it is: null, a boolean, a string of at most 200 characters
+ * or a whole number below 10^15 (what leaving the engine keeps as it is). Most values are such,
+ * and need neither a copy nor a cut.
  */
-export function recordReadable(record: { value: JsonValue | undefined; truncated: boolean }, value: Value): void {
-  if (value === null || typeof value === "boolean" || (typeof value === "string" && value.length <= MAX_STRING)) record.value = value;
-  else if (typeof value === "number") record.value = toWireNumber(value);
-  else record.value = readableCopy(toLeavingValue(value), record, 0);
+export function isShownAsIs(value: Value): boolean {
+  if (typeof value === "boolean" || value === null) return true;
+  if (typeof value === "string") return value.length <= MAX_STRING;
+  // -0 leaves as 0.
+  return typeof value === "number" && Number.isInteger(value) && value < 1e15 && value > -1e15 && (value !== 0 || 1 / value > 0);
 }
 
-function readableCopy(value: JsonValue, state: { truncated: boolean }, depth: number): JsonValue {
+/**
+ * A value as it leaves the engine, kept readable: strings past 200 characters and lists or
+ * objects past 50 members (or nested past 8) are cut, and `cut.truncated` says so. Containers are
+ * copied, because the working data an expression read is changed by later rules. Throws, as
+ * leaving the engine does, for a number too large to leave, even one in a part that is cut.
+ */
+export function readableValue(value: Value, cut: { truncated: boolean }): JsonValue {
+  return readableCopy(value, cut, 0);
+}
+
+function readableCopy(value: Value, cut: { truncated: boolean }, depth: number): JsonValue {
   if (typeof value === "string") {
     if (value.length <= MAX_STRING) return value;
-    state.truncated = true;
+    cut.truncated = true;
     return value.slice(0, MAX_STRING);
   }
-  if (value === null || typeof value !== "object") return value;
+  if (value === null || typeof value === "boolean") return value;
+  if (typeof value === "number" || isDecimal(value)) return toWireNumber(value);
   if (depth >= MAX_DEPTH) {
-    state.truncated = true;
+    toLeavingValue(value);
+    cut.truncated = true;
     return Array.isArray(value) ? [] : {};
   }
   if (Array.isArray(value)) {
-    if (value.length > MAX_MEMBERS) state.truncated = true;
-    return value.slice(0, MAX_MEMBERS).map((item) => readableCopy(item, state, depth + 1));
+    const shown = Math.min(value.length, MAX_MEMBERS);
+    for (let i = shown; i < value.length; i++) toLeavingValue(value[i]!);
+    if (value.length > shown) cut.truncated = true;
+    const copy = new Array<JsonValue>(shown);
+    for (let i = 0; i < shown; i++) copy[i] = readableCopy(value[i]!, cut, depth + 1);
+    return copy;
   }
   const keys = Object.keys(value);
-  if (keys.length > MAX_MEMBERS) state.truncated = true;
+  const shown = Math.min(keys.length, MAX_MEMBERS);
+  for (let i = shown; i < keys.length; i++) toLeavingValue(value[keys[i]!]!);
+  if (keys.length > shown) cut.truncated = true;
   // No prototype: a member named __proto__ stays a member.
   const copy: Record<string, JsonValue> = Object.create(null);
-  for (const key of keys.slice(0, MAX_MEMBERS)) copy[key] = readableCopy(value[key]!, state, depth + 1);
+  for (let i = 0; i < shown; i++) copy[keys[i]!] = readableCopy(value[keys[i]!]!, cut, depth + 1);
   return copy;
 }

@@ -1,7 +1,7 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import { closestName } from "../names/closest-name.ts";
 import type { DeclaredNames } from "../names/declared-names.ts";
-import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import type { JsonObject } from "../value/json-value.ts";
 import { SchemaValidator } from "./schema-validator.ts";
 import type { RequestWarning } from "./request-warning.ts";
 
@@ -44,27 +44,32 @@ export class RequestFit {
     }
     const validator = entityKnown ? this.validator(entity) : undefined;
     if (validator !== undefined) {
-      for (const member of ["data", "original"] as const) {
-        const value = request[member];
-        if (value === undefined || value === null) continue;
-        for (const violation of validator.validate(value as JsonValue)) {
-          warnings.push(withSuggestion({ code: "DATA_INVALID", pointer: `/${member}${violation.pointer}`, message: violation.message }, violation.didYouMean));
-        }
-      }
+      dataWarnings(validator, request, "data", warnings);
+      dataWarnings(validator, request, "original", warnings);
     }
     return warnings;
   }
 
   private validator(entity: string): SchemaValidator | undefined {
-    if (!this.validators.has(entity)) {
+    let validator = this.validators.get(entity);
+    if (validator === undefined && !this.validators.has(entity)) {
       const embedded = this.plan.entitySchemas[entity];
-      this.validators.set(entity, embedded === undefined ? undefined : new SchemaValidator(embedded));
+      this.validators.set(entity, (validator = embedded === undefined ? undefined : new SchemaValidator(embedded)));
     }
-    return this.validators.get(entity);
+    return validator;
   }
 }
 
 const fits = new WeakMap<EvaluationPlan, RequestFit>();
+
+/** How `data` or `original`, when the request has it, does not fit the entity's schema. */
+function dataWarnings(validator: SchemaValidator, request: JsonObject, member: "data" | "original", warnings: RequestWarning[]): void {
+  const value = request[member];
+  if (value === undefined || value === null) return;
+  for (const violation of validator.validate(value)) {
+    warnings.push(withSuggestion({ code: "DATA_INVALID", pointer: `/${member}${violation.pointer}`, message: violation.message }, violation.didYouMean));
+  }
+}
 
 function withSuggestion(warning: RequestWarning, didYouMean: string | undefined): RequestWarning {
   if (didYouMean !== undefined) warning.didYouMean = didYouMean;

@@ -1,7 +1,7 @@
 import { closestName } from "../names/closest-name.ts";
 import { compare } from "../number/arithmetic.ts";
 import { canonicalNumberText } from "../number/canonical-number.ts";
-import { isDecimal, type NumberValue } from "../number/decimal.ts";
+import type { NumberValue } from "../number/decimal.ts";
 import { canonicalJson } from "../value/canonical-json.ts";
 import { codePointLength } from "../value/code-points.ts";
 import type { JsonValue } from "../value/json-value.ts";
@@ -10,8 +10,9 @@ import type { EmbeddedSchema, SchemaViolation } from "./entity-schema.ts";
 import { escapePointerToken } from "../value/json-pointer-token.ts";
 import { isNumberValue, isValueObject, type Value } from "../value/value-kind.ts";
 import { isMultipleOf } from "./decimal-multiple.ts";
-import type { JsonType } from "./json-type.ts";
+import { hasType } from "./json-type.ts";
 import { ANYTHING, SchemaGraph, type SchemaNode } from "./schema-graph.ts";
+import { SchemaFit } from "./schema-fit.ts";
 import { characters, items, listed, members, noneMatched, number, shown, typeMessage } from "./violation-messages.ts";
 
 export { embedSchema, type EmbeddedSchema, type SchemaViolation } from "./entity-schema.ts";
@@ -92,19 +93,34 @@ export class SchemaValidator {
   private readonly root: SchemaNode;
   private readonly definitions: ReadonlyMap<string, SchemaNode>;
 
+  /** Whether a value fits at all, without saying why not: most values do, and the walk is for those that do not. */
+  private readonly fit: SchemaFit;
+
   constructor(embedded: EmbeddedSchema) {
     const graph = new SchemaGraph(embedded);
     this.root = graph.root;
     this.definitions = graph.definitions;
+    this.fit = new SchemaFit(graph.definitions);
   }
 
   /** Every violation, in document order of the value, at most `limit` (default 50). Never throws on any JSON value. */
   validate(value: JsonValue, limit: number = DEFAULT_LIMIT): SchemaViolation[] {
     const most = Number.isNaN(limit) ? DEFAULT_LIMIT : Math.floor(limit);
     if (!(most > 0)) return [];
-    const walk = new Walk(most, [], new Set());
+    if (this.fit.fits(this.root, value) === true) return [];
+    return this.walk(value, most);
+  }
+
+  /** What `validate` does for a value that does not fit: the walk, which says where and why (also for tests of SchemaFit). */
+  walk(value: JsonValue, limit: number): SchemaViolation[] {
+    const walk = new Walk(limit, [], new Set());
     this.validateAt(walk, value, [this.root], 0);
     return walk.violations;
+  }
+
+  /** Whether a value fits with no violation, without the walk; undefined where only the walk can tell (SchemaFit). */
+  fits(value: JsonValue): boolean | undefined {
+    return this.fit.fits(this.root, value);
   }
 
   /** Checks `value` (at walk.path, `depth` deep) against every node of `nodes`. */
@@ -307,27 +323,6 @@ export class SchemaValidator {
   }
 }
 
-
-
-
-function hasType(value: unknown, type: JsonType): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "number":
-      return isNumberValue(value);
-    case "integer":
-      return typeof value === "number" ? Number.isInteger(value) : isDecimal(value) && value.isInteger();
-    case "object":
-      return isValueObject(value);
-    case "array":
-      return Array.isArray(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
-  }
-}
 
 
 

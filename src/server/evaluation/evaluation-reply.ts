@@ -132,7 +132,8 @@ export function evaluationFailed(message: string): HttpError {
 /** An evaluation with an explanation or a schema check; a request refused under `reject` is a 422 listing why. */
 function evaluateWithOptions(loaded: LoadedRuleset, request: JsonObject, channel: "server" | "client", options: AnswerOptions): EvaluationResult {
   try {
-    return loaded.evaluateChecked(request, channel, tally, options.explain === undefined ? { schemaEnforcement: options.schemaEnforcement } : { explain: options.explain, schemaEnforcement: options.schemaEnforcement });
+    // The answer options are the evaluation's options, made once per thread (answerOptionsFor): nothing to build per request.
+    return loaded.evaluateChecked(request, channel, tally, options);
   } catch (error) {
     if (error instanceof RequestMisfitError) throw new HttpError(422, "the request does not fit the ruleset", { members: { warnings: error.warnings } });
     throw error;

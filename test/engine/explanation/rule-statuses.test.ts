@@ -140,6 +140,22 @@ test("a rule run per field shows the trees of one field only: the last one, or t
   expect(fired).toMatchObject({ status: "fired", field: "/b", when: { value: true }, assert: { value: false, args: [{ value: -7 }, { value: 0 }] } });
 });
 
+test("a rule run per field or item shows the one that failed before the last, with its error, or the first that fired, with its args", () => {
+  const money = validation("v.money", { target: { type: "Money" }, finding: { code: "M", message: "m", args: { v: { var: "value" } } }, assert: { op: "gte", args: [{ var: "value" }, 0] } });
+  const items = validation("v.items", { forEach: "/items", assert: { op: "gt", args: [{ var: "item.n" }, 0] } });
+  const perField = LoadedRuleset.fromManifest({ ...manifest("server", [money, items]), fieldTypes: { Order: { "/a": "Money", "/b": "Money", "/c": "Money" } } });
+  const data = { a: 5, b: "x", c: -1, items: [{ n: 1 }, { n: "y" }, { n: 2 }] };
+  const [moneyEntry, itemsEntry] = perField.evaluate({ entity: "Order", operation: "create", data }, "server", { explain: "full" }).explanation!.rules;
+  expect(moneyEntry).toEqual({
+    rule: "v.money", kind: "validation", status: "error", message: "gte expects a number, got string", field: "/b",
+    assert: { expr: money.assert!, error: "gte expects a number, got string", args: [{ expr: { var: "value" }, value: "x" }, { expr: 0, skipped: true }] },
+  });
+  expect(itemsEntry).toMatchObject({ status: "error", field: "/items/1", assert: { error: "gt expects a number, got string", args: [{ value: "y" }, { expr: 0, skipped: true }] } });
+  // The first that fired, before the last, is shown with its finding args.
+  const fired = perField.evaluate({ entity: "Order", operation: "create", data: { a: -5, b: 3, c: -1 } }, "server", { explain: "full" }).explanation!.rules[0]!;
+  expect(fired).toMatchObject({ status: "fired", field: "/a", assert: { value: false, args: [{ value: -5 }, { value: 0 }] }, args: { v: { expr: { var: "value" }, value: -5 } } });
+});
+
 test("collections show the item that decided; long values are cut and say so", () => {
   const items = Array.from({ length: 60 }, (_, index) => ({ amount: index === 7 ? -1 : index + 1, note: "x".repeat(index === 0 ? 300 : 1) }));
   const collections = LoadedRuleset.fromManifest(manifest("server", [validation("v.items", { assert: { op: "all", args: [{ var: "data.items" }, { op: "gt", args: [{ var: "item.amount" }, 0] }] } })]));

@@ -1,0 +1,62 @@
+/**
+ * What schema enforcement `warn` (the default) costs a single request over HTTP: rule-server with
+ * no workers on the rules/ example, once with `warn` and once with `off`, driven by wrk as
+ * throughput.ts drives it (which measures the same pair among its servers, in fewer rounds). The
+ * two alternate in every round (warn first in even rounds, off first in odd ones), so that drift
+ * on a shared machine falls on both alike; the figure is the median over the rounds of the ratio
+ * of their times per request. Target: warn at most 1.10x the time of off. Prints figures; asserts
+ * nothing.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { median } from "../measure.ts";
+import { BENCH_TOKEN, startRuleServer } from "./server-processes.ts";
+import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
+import { printEnforcementCost } from "./enforcement-cost.ts";
+import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
+
+const RULES = join(import.meta.dir, "..", "..", "rules");
+const SECONDS = process.env.BENCH_SECONDS ?? "5";
+const WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "3";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "6");
+const ENFORCEMENTS = ["warn", "off"] as const;
+
+async function measureOnce(enforcement: string, script: string): Promise<WrkFigures> {
+  const server = await startRuleServer(RULES, 0, undefined, { RULE_SERVER_SCHEMA_ENFORCEMENT: enforcement });
+  try {
+    const url = `${server.url}/evaluations`;
+    const answer = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(EXAMPLE_REQUEST) });
+    const body = (await answer.json()) as { warnings?: unknown };
+    // The example fits its schema: a warning would mean the two servers answer differently.
+    if (answer.status !== 200 || body.warnings !== undefined) throw new Error(`${enforcement}: the bench request is answered ${answer.status}: ${JSON.stringify(body)}`);
+    await wrk(url, script, server.pid, WARMUP);
+    return await wrk(url, script, server.pid, SECONDS);
+  } finally {
+    server.stop();
+  }
+}
+
+export async function benchSchemaEnforcementHttp(): Promise<void> {
+  if (PINNING) Bun.spawnSync(["taskset", "-a", "-p", "-c", PINNING.load, String(process.pid)], { stdout: "ignore" });
+  const scratch = mkdtempSync(join(tmpdir(), "rule-server-bench-"));
+  try {
+    const script = postScript(scratch, "example", EXAMPLE_REQUEST);
+    const runs = { warn: [] as WrkFigures[], off: [] as WrkFigures[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const enforcement of round % 2 === 0 ? ENFORCEMENTS : [...ENFORCEMENTS].reverse()) runs[enforcement].push(await measureOnce(enforcement, script));
+    }
+    console.log(`\nSchema enforcement over HTTP, rules/ example, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`);
+    for (const enforcement of ENFORCEMENTS) {
+      const rates = runs[enforcement].map((run) => Math.round(run.requestsPerSecond));
+      const micros = runs[enforcement].map((run) => run.processMicros);
+      const cpu = micros.some((value) => value === undefined) ? "" : `, ${median(micros as number[]).toFixed(1)} CPU µs per request`;
+      console.log(`  ${enforcement.padEnd(4)} ${median(rates).toLocaleString("en-US").padStart(9)} req/s (rounds: ${rates.join(", ")})${cpu}`);
+    }
+    printEnforcementCost(runs.warn, runs.off);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await benchSchemaEnforcementHttp();
