@@ -1,0 +1,59 @@
+/**
+ * What decision records cost a single request over HTTP: rule-server with no workers on the
+ * rules/ example, records off against records written to a file with a mask of two members,
+ * driven by wrk as throughput.ts drives it, alternating in every round so that drift on a shared
+ * machine falls on both alike. Target: records at most 1.10x the time per request of none.
+ * Prints figures; asserts nothing.
+ */
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { median } from "../measure.ts";
+import { BENCH_TOKEN, startRuleServer } from "./server-processes.ts";
+import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
+import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
+
+const RULES = join(import.meta.dir, "..", "..", "rules");
+const SECONDS = process.env.BENCH_SECONDS ?? "5";
+const WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "3";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "4");
+
+async function measureOnce(records: string | undefined, script: string): Promise<WrkFigures> {
+  const env: Record<string, string> = records === undefined ? {} : { RULE_SERVER_DECISION_RECORDS: records, RULE_SERVER_DECISION_MASK: "/data/debtor/iban,/actor/id" };
+  const server = await startRuleServer(RULES, 0, undefined, env);
+  try {
+    const url = `${server.url}/evaluations`;
+    const answer = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(EXAMPLE_REQUEST) });
+    if (answer.status !== 200) throw new Error(`the bench request is answered ${answer.status}`);
+    await wrk(url, script, server.pid, WARMUP);
+    return await wrk(url, script, server.pid, SECONDS);
+  } finally {
+    server.stop();
+  }
+}
+
+export async function benchDecisionRecordsHttp(): Promise<void> {
+  if (PINNING) Bun.spawnSync(["taskset", "-a", "-p", "-c", PINNING.load, String(process.pid)], { stdout: "ignore" });
+  const scratch = mkdtempSync(join(tmpdir(), "rule-server-bench-records-"));
+  try {
+    const script = postScript(scratch, "example", EXAMPLE_REQUEST);
+    const file = join(scratch, "records.jsonl");
+    const off: WrkFigures[] = [];
+    const on: WrkFigures[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round % 2 === 0) off.push(await measureOnce(undefined, script));
+      on.push(await measureOnce(file, script));
+      if (round % 2 === 1) off.push(await measureOnce(undefined, script));
+    }
+    const rate = (runs: readonly WrkFigures[]): number => median(runs.map((run) => run.requestsPerSecond));
+    console.log(`\nDecision records over HTTP, rules/ example, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`);
+    console.log(`  records off   ${Math.round(rate(off)).toLocaleString("en-US").padStart(9)} req/s`);
+    console.log(`  records file  ${Math.round(rate(on)).toLocaleString("en-US").padStart(9)} req/s (${(statSync(file).size / 1048576).toFixed(0)} MiB of records written)`);
+    const ratio = median(off.map((run, round) => run.requestsPerSecond / on[round]!.requestsPerSecond));
+    console.log(`records take ${ratio.toFixed(3)}x the time per request of none (median of the rounds' ratios; target at most 1.10x)`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await benchDecisionRecordsHttp();
