@@ -103,18 +103,17 @@ export class ExplanationRecorder implements EvaluationObserver {
     const index = PlanIndex.of(this.plan);
     const order = this.plan.manifestOrder;
     const rules = new Array<RuleExplanation>(order.length);
+    const view = typeof request.view === "object" && request.view !== null && !Array.isArray(request.view) ? request.view : null;
+    const trigger = this.plan.channel === "client" ? request.trigger : undefined;
+    // Without a trigger or a view, why a rule is left out depends on the entity and operation alone.
+    const reasons = view === null && (trigger === undefined || trigger === null) ? index.reasonsFor(entity, operation) : undefined;
     let selection: SelectionRequest | undefined;
     for (let i = 0; i < order.length; i++) {
       const rule = order[i]!;
       if ((this.state[rule.position]! & STARTED) !== 0) rules[i] = this.ranEntry(rule, index);
+      else if (reasons !== undefined) rules[i] = reasons[i]!;
       else {
-        selection ??= {
-          entity,
-          operation,
-          channel: this.plan.channel,
-          trigger: request.trigger,
-          view: typeof request.view === "object" && request.view !== null && !Array.isArray(request.view) ? request.view : null,
-        };
+        selection ??= { entity, operation, channel: this.plan.channel, trigger: request.trigger, view };
         // Selected but never run: an action after a deny (or after another action failed).
         rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
       }
