@@ -74,8 +74,12 @@ export class DecisionRecordSink {
       return;
     }
     try {
-      const bytes = Buffer.from(text);
-      for (let written = 0; written < bytes.length; ) written += writeSync(this.fd, bytes, written);
+      // A string goes out without a buffer made for it; a short write (rare for a file) sends the rest as bytes.
+      const written = writeSync(this.fd, text);
+      if (written < Buffer.byteLength(text)) {
+        const bytes = Buffer.from(text);
+        for (let at = written; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+      }
     } catch (error) {
       this.fail(count, `writing the records file failed: ${error instanceof Error ? error.message : String(error)}`);
     }
