@@ -59,17 +59,8 @@ export class HistogramFamily implements MetricFamily {
 
   /** Renders the family with other processes' samples added to it, bucket by bucket, label set by label set. */
   renderSum(lines: string[], others: readonly (readonly HistogramSample[])[]): void {
-    const sums = new Map<string, { labels: readonly (readonly [string, string])[]; bucketCounts: number[]; sum: number; count: number }>();
-    for (const sample of [...this.samples(), ...others.flat()]) {
-      const key = sample.labels.map(([, value]) => value).join("\u0000");
-      const total = sums.get(key);
-      if (total === undefined) sums.set(key, { labels: sample.labels, bucketCounts: [...sample.bucketCounts], sum: sample.sum, count: sample.count });
-      else {
-        sample.bucketCounts.forEach((count, index) => (total.bucketCounts[index] = (total.bucketCounts[index] ?? 0) + count));
-        total.sum += sample.sum;
-        total.count += sample.count;
-      }
-    }
+    const sums = new Map<string, HistogramTotal>();
+    for (const sample of [...this.samples(), ...others.flat()]) addHistogramSample(sums, sample);
     this.renderCells(lines, sums.values());
   }
 
@@ -91,6 +82,26 @@ export class HistogramFamily implements MetricFamily {
 }
 
 /** One histogram of a family as plain data: label names and values, a count per bucket (not cumulative), sum and count. */
+/** A histogram's totals while samples are added to it (addHistogramSample). */
+export interface HistogramTotal {
+  readonly labels: HistogramSample["labels"];
+  bucketCounts: number[];
+  sum: number;
+  count: number;
+}
+
+/** Adds a sample to the totals of its label set, bucket by bucket (the totals' arrays are their own copies). */
+export function addHistogramSample(sums: Map<string, HistogramTotal>, sample: HistogramSample): void {
+  const key = sample.labels.map(([, value]) => value).join("\u0000");
+  const total = sums.get(key);
+  if (total === undefined) sums.set(key, { labels: sample.labels, bucketCounts: [...sample.bucketCounts], sum: sample.sum, count: sample.count });
+  else {
+    sample.bucketCounts.forEach((count, index) => (total.bucketCounts[index] = (total.bucketCounts[index] ?? 0) + count));
+    total.sum += sample.sum;
+    total.count += sample.count;
+  }
+}
+
 export interface HistogramSample {
   readonly labels: readonly (readonly [string, string])[];
   readonly bucketCounts: readonly number[];

@@ -1,5 +1,5 @@
 import type { CounterSample } from "../metrics/counter-family.ts";
-import type { HistogramSample } from "../metrics/histogram-family.ts";
+import { addHistogramSample, type HistogramSample, type HistogramTotal } from "../metrics/histogram-family.ts";
 import type { MetricsState } from "../metrics/server-metrics.ts";
 
 /**
@@ -10,7 +10,7 @@ import type { MetricsState } from "../metrics/server-metrics.ts";
  */
 export class RetiredCounts {
   private readonly counters = new Map<string, Map<string, number>>();
-  private readonly histograms = new Map<string, Map<string, { labels: HistogramSample["labels"]; bucketCounts: number[]; sum: number; count: number }>>();
+  private readonly histograms = new Map<string, Map<string, HistogramTotal>>();
 
   add(state: MetricsState): void {
     for (const [family, samples] of Object.entries(state.counters)) {
@@ -21,16 +21,7 @@ export class RetiredCounts {
     for (const [family, samples] of Object.entries(state.histograms)) {
       const sums = this.histograms.get(family) ?? new Map();
       this.histograms.set(family, sums);
-      for (const sample of samples) {
-        const key = sample.labels.map(([, value]) => value).join("\u0000");
-        const total = sums.get(key);
-        if (total === undefined) sums.set(key, { labels: sample.labels, bucketCounts: [...sample.bucketCounts], sum: sample.sum, count: sample.count });
-        else {
-          sample.bucketCounts.forEach((count, index) => (total.bucketCounts[index] = (total.bucketCounts[index] ?? 0) + count));
-          total.sum += sample.sum;
-          total.count += sample.count;
-        }
-      }
+      for (const sample of samples) addHistogramSample(sums, sample);
     }
   }
 
