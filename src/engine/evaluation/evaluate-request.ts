@@ -7,15 +7,16 @@ import { toLeavingValue } from "../value/leaving-value.ts";
 import { renderText } from "../value/rendered-text.ts";
 import { valuesEqual } from "../value/value-equality.ts";
 import type { ValueObject } from "../value/value-kind.ts";
-import type { Command, Decision, Effect, EvaluationResult, EvaluationTally, Finding, FindingStatus, Resolution } from "./evaluation-result.ts";
+import type { Command, Decision, Effect, EvaluationResult, EvaluationTally, Finding } from "./evaluation-result.ts";
 import { summarize } from "./evaluation-result.ts";
 import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
-import { mayAccept, type ActionRule, type ComputeRule, type PreparedRule, type StateEffect, type StateProperty, type StateRule, type ValidationRule } from "./prepared-rule.ts";
+import type { ActionRule, ComputeRule, PreparedRule, StateEffect, StateProperty, StateRule, ValidationRule } from "./prepared-rule.ts";
 import { checkRequestShape } from "./request-shape.ts";
 import { fitsView, runsOnTrigger } from "./rule-selection.ts";
 import type { EvaluationObserver } from "./evaluation-observer.ts";
 import { failedClosedFinding, failureDetail } from "./failed-closed.ts";
+import { RequestResolutions } from "./request-resolutions.ts";
 import { WorkingData } from "./working-data.ts";
 
 /**
@@ -73,9 +74,7 @@ class Evaluation {
   private readonly scope: Scope;
   private readonly working: WorkingData;
   private readonly selection: RuleSelection;
-  /** Read only by findings that can be resolved, so built on first use. */
-  private resolutionsByKey: Map<string, JsonObject> | undefined;
-  private actorRoles: ReadonlySet<string> | undefined;
+  private readonly resolutions: RequestResolutions;
   private readonly entity: string;
   private readonly findings: Finding[] = [];
   private readonly effects: Effect[] = [];
@@ -89,26 +88,8 @@ class Evaluation {
     const actor = objectOr(request.actor, {})!;
     this.working = new WorkingData(objectOr(request.data, {}) as ValueObject);
     this.scope = new Scope(this.working.root, request.original ?? null, actor, objectOr(request.ctx, {}), plan.params);
+    this.resolutions = new RequestResolutions(request.resolutions, actor);
     this.selection = this.selectRules(plan.select(this.entity, request.operation as string));
-  }
-
-  /** The resolution the request gives for a rule and type; most requests give none, and then nothing is built. */
-  private resolution(rule: string, type: Resolution): JsonObject | undefined {
-    const given = this.request.resolutions;
-    if (!Array.isArray(given) || given.length === 0) return undefined;
-    if (this.resolutionsByKey === undefined) {
-      this.resolutionsByKey = new Map();
-      for (const resolution of given as JsonObject[]) this.resolutionsByKey.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
-    }
-    return this.resolutionsByKey.get(`${rule}\u0000${type}`);
-  }
-
-  private get roles(): ReadonlySet<string> {
-    if (this.actorRoles === undefined) {
-      const roles = (this.scope.actor as JsonObject).roles;
-      this.actorRoles = new Set(Array.isArray(roles) ? (roles as string[]) : []);
-    }
-    return this.actorRoles;
   }
 
   get rulesTakingPart(): number {
@@ -339,22 +320,8 @@ class Evaluation {
   private finding(rule: ValidationRule, fields: string[], chain: MessageChain): Finding {
     const args: JsonObject = {};
     for (const [node, store] of rule.args) store(args, toLeavingValue(node(this.scope, 0)));
-    let status: FindingStatus = "open";
-    let resolution: Resolution = "none";
+    const { status, resolution } = this.resolutions.outcome(rule);
     const acceptance = rule.acceptance;
-    if (rule.severity === "error" && acceptance?.allowed) {
-      resolution = "accept-risk";
-      const given = this.resolution(rule.id, "accept-risk");
-      // Roles and justification matter only for a resolution given, which most requests have none of.
-      if (given !== undefined) {
-        const roleHeld = mayAccept(acceptance, this.roles);
-        const justified = !acceptance.justificationRequired || (typeof given.justification === "string" && given.justification !== "");
-        if (roleHeld && justified) status = "accepted";
-      }
-    } else if (rule.severity === "warning" && rule.acknowledgementRequired) {
-      resolution = "acknowledge";
-      if (this.resolution(rule.id, "acknowledge") !== undefined) status = "acknowledged";
-    }
     const finding: Finding = {
       rule: rule.id,
       code: rule.code,
