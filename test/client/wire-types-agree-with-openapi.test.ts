@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { conformanceOperators } from "../../src/engine/conformance-operators.ts";
 import { EngineSession } from "../../src/protocol/engine-session.ts";
-import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
-import { assertConformsToOpenApi, matchPath, openApiDocument, resolveReference } from "../support/openapi-conformance.ts";
+import { goldenJsonFiles } from "../support/golden-files.ts";
+import { assertConformsToOpenApi, conformingAnswers, matchPath, openApiDocument, resolveReference, type ConformingAnswer } from "../support/openapi-conformance.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 import { temporaryDirectory } from "../support/temp-directory.ts";
 
@@ -15,14 +14,7 @@ import { temporaryDirectory } from "../support/temp-directory.ts";
  * modes are the description's. A literal that breaks a type is refused, so the check is real.
  */
 type JsonObject = Record<string, unknown>;
-interface Answer {
-  name: string;
-  method: string;
-  path: string;
-  status: number;
-  contentType: string | null;
-  body?: unknown;
-}
+type Answer = ConformingAnswer;
 interface GoldenFile {
   bundle?: JsonObject;
   manifest?: JsonObject;
@@ -65,7 +57,7 @@ function typeCheck(name: string, source: string): { status: number; output: stri
 test("every example answer and every golden evaluation validates against the description and type-checks as the client's type", async () => {
   const lines: string[] = [`import type * as client from ${JSON.stringify(CLIENT)};`];
   const add = (value: unknown, type: string): void => void lines.push(`export const value${lines.length} = ${JSON.stringify(value)} satisfies ${type};`);
-  const answers = (JSON.parse(readFileSync(join(CASES_DIR, "openapi", "conforming-answers.json"), "utf8")) as { answers: Answer[] }).answers;
+  const answers = conformingAnswers();
   const withBodies = answers.filter((answer) => answer.body !== undefined && answer.contentType !== null && answer.method !== "HEAD");
   for (const answer of withBodies) {
     assertConformsToOpenApi(answer.method, answer.path, answer.status, answer.contentType, answer.body);

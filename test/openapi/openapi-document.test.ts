@@ -6,7 +6,7 @@ import { conformanceOperators } from "../../src/engine/conformance-operators.ts"
 import { EngineSession } from "../../src/protocol/engine-session.ts";
 import { ruleFilesOf } from "../../src/rule-files/rule-files-of-directory.ts";
 import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
-import { assertConformsToOpenApi, componentSchemaValidator, matchPath, openApiDocument, resolveReference } from "../support/openapi-conformance.ts";
+import { assertConformsToOpenApi, componentSchemaValidator, conformingAnswers, matchPath, openApiDocument, resolveReference, type ConformingAnswer } from "../support/openapi-conformance.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /**
@@ -16,19 +16,12 @@ import { PROJECT_ROOT } from "../support/run-cli.ts";
  */
 
 type JsonObject = Record<string, unknown>;
-interface Answer {
-  name: string;
-  method: string;
-  path: string;
-  status: number;
-  contentType: string | null;
-  body?: unknown;
-}
+type Answer = ConformingAnswer;
 
 const doc = openApiDocument;
 const paths = doc.paths as Record<string, Record<string, JsonObject>>;
 const components = doc.components as Record<string, Record<string, JsonObject>>;
-const answers = (JSON.parse(readFileSync(join(CASES_DIR, "openapi", "conforming-answers.json"), "utf8")) as { answers: Answer[] }).answers;
+const answers = conformingAnswers();
 const clone = <T>(value: T): T => structuredClone(value);
 const byName = (name: string): Answer => {
   const answer = answers.find((candidate) => candidate.name === name);

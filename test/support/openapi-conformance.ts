@@ -187,3 +187,18 @@ function excerpt(body: unknown): string {
 function fail(label: string, message: string): never {
   throw new Error(`OpenAPI conformance: ${label}: ${message}`);
 }
+
+/** An answer of test/cases/openapi/conforming-answers.json: a request's method, path and what it is answered. */
+export interface ConformingAnswer {
+  name: string;
+  method: string;
+  path: string;
+  status: number;
+  contentType: string | null;
+  body?: unknown;
+}
+
+/** The answers every conforming server gives, as test/cases/openapi/conforming-answers.json holds them. */
+export function conformingAnswers(): ConformingAnswer[] {
+  return (JSON.parse(readFileSync(join(import.meta.dir, "..", "cases", "openapi", "conforming-answers.json"), "utf8")) as { answers: ConformingAnswer[] }).answers;
+}
