@@ -1,7 +1,6 @@
-import { runGoldenTests } from "../compiler/golden/run-golden-tests.ts";
+import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
-import { objectAt } from "../engine/value/json-access.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { checkRuleFiles, ruleFilesNamed } from "./rule-file-checks.ts";
@@ -27,7 +26,7 @@ export function runCheckCommand(args: readonly string[]): number {
   const reports = checkRuleFiles(files, {
     operators,
     strict: parsed.flags.has("--strict"),
-    runTests: ({ source, loaded }) => runGoldenTests(loaded, objectAt(source.document).tests, source.locate === undefined ? {} : { locate: source.locate }),
+    runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
   });
   const failed = reports.some((report) => report.problems.length > 0 || report.tests.some((test) => test.failures.length > 0));
   process.stdout.write(write(reports, failed));

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
@@ -11,7 +11,7 @@ import { readBundleFile } from "../rule-files/read-bundle-file.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { formatProblem } from "./check-report/text-report.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
-import { compileSourceFile } from "./compile-source-file.ts";
+import { compileSourceFile, readRulesDirectory, type RulesDirectory } from "./compile-source-file.ts";
 import { ruleFilesNamed } from "./rule-file-checks.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -65,6 +65,13 @@ function loadRulesets(targets: readonly string[]): { ok: true; rulesets: Map<str
   const operators = customOperatorsFrom(conformanceOperators);
   const rulesets = new Map<string, LoadedRuleset>();
   let ok = true;
+  // Each directory is read once, whatever the number of rulesets in it.
+  const directories = new Map<string, RulesDirectory>();
+  const directoryOf = (file: string): RulesDirectory => {
+    let read = directories.get(dirname(file));
+    if (read === undefined) directories.set(dirname(file), (read = readRulesDirectory(dirname(file))));
+    return read;
+  };
   for (const file of ruleFilesNamed(targets)) {
     if (ruleFileKind(basename(file)) === "bundle") {
       const read = readBundleFile(file, operators);
@@ -72,7 +79,7 @@ function loadRulesets(targets: readonly string[]): { ok: true; rulesets: Map<str
       else ok = report(read.problems, file);
       continue;
     }
-    const compilation = compileSourceFile(file);
+    const compilation = compileSourceFile(file, directoryOf(file));
     if (compilation.ok) {
       const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, operators);
       rulesets.set(ruleset.id, ruleset);

@@ -1,18 +1,17 @@
+import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { TextDocuments } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { runGoldenTests } from "../compiler/golden/run-golden-tests.ts";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
-import { objectAt } from "../engine/value/json-access.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { readSourceFile, type SourceFile } from "../rule-files/source-documents.ts";
 import type { FileReport } from "../cli/check-report/file-report.ts";
 import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "../cli/compile-source-file.ts";
 import { checkRuleFiles } from "../cli/rule-file-checks.ts";
-import { pathOfUri } from "./file-uri.ts";
+import { pathOfUri, uriOfPath } from "./file-uri.ts";
 
 /** Larger sources are left out of the editor's checks (rule-server check still reads them). */
 export const MAX_CHECKED_BYTES = 1024 * 1024;
@@ -29,6 +28,9 @@ export class RulesWorkspace implements UnsavedFiles {
 
   /** The editor's text of a file, when it has the file open. */
   text(file: string): string | undefined {
+    const direct = this.documents.get(uriOfPath(file));
+    if (direct !== undefined) return direct.getText();
+    // A client may spell the URI otherwise (percent-encoding): then by path.
     for (const document of this.documents.all()) if (pathOfUri(document.uri) === file) return document.getText();
     return undefined;
   }
@@ -106,7 +108,7 @@ export class RulesWorkspace implements UnsavedFiles {
     const reports = checkRuleFiles(files.filter((file) => !this.leftOut(file)), {
       operators: this.operators,
       unsaved: this,
-      runTests: ({ source, loaded }) => runGoldenTests(loaded, objectAt(source.document).tests, source.locate === undefined ? {} : { locate: source.locate }),
+      runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
     });
     for (const file of tooLarge) {
       const megabytes = (this.sizeOf(file) / (1024 * 1024)).toFixed(1);

@@ -2,6 +2,7 @@ import { followFragment } from "../compiler/checks/entity-schema.ts";
 import type { EntitySchema } from "../compiler/checks/entity-schemas.ts";
 import { kindOfView, viewAtPath, viewOf, type SchemaView } from "../compiler/checks/schema-types.ts";
 import { isJsonObject, objectAt } from "../engine/value/json-access.ts";
+import { fragmentPath } from "../compiler/source/json-pointer.ts";
 
 /** What an entity schema says of a data path, for completion and hover. */
 export interface SchemaPlace {
@@ -37,7 +38,7 @@ function memberDescription(schema: EntitySchema, property: unknown): string | un
  * from the entity's `$ref` fragment, through local `$ref`s, `properties` and `items`.
  */
 export function schemaPropertyPath(schema: EntitySchema, fragment: string, segments: readonly string[]): string[] | undefined {
-  let path = fragment.replace(/^\//, "").split("/").filter((part) => part !== "").map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"));
+  let path = fragmentPath(fragment);
   let node = schema.schema;
   for (const segment of segments) {
     // Local references first: the property lives where the reference leads.
@@ -45,7 +46,7 @@ export function schemaPropertyPath(schema: EntitySchema, fragment: string, segme
       const target = node.$ref.slice(1);
       const followed = followFragment(schema.document, target);
       if (!("node" in followed)) return undefined;
-      path = target.replace(/^\//, "").split("/").filter((part) => part !== "");
+      path = fragmentPath(target);
       node = followed.node;
     }
     if (!isJsonObject(node)) return undefined;

@@ -1,6 +1,6 @@
 import { isJsonObject } from "../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
-import { unescapePointerToken } from "../engine/value/json-pointer-token.ts";
+import { fragmentPath } from "../compiler/source/json-pointer.ts";
 
 /** What replaces a masked member: a record shows that there was a value, never which. */
 export const MASKED_VALUE = "***";
@@ -21,7 +21,7 @@ export function parseRecordMask(text: string | undefined): RecordMask {
   for (const pointer of pointers) {
     if (!pointer.startsWith("/") || pointer === "/") throw new RecordMaskError(`RULE_SERVER_DECISION_MASK takes JSON Pointers into the request, each starting with / (such as /data/debtor/iban), not ${JSON.stringify(pointer)}`);
   }
-  return { pointers, tokens: pointers.map((pointer) => pointer.slice(1).split("/").map(unescapePointerToken)) };
+  return { pointers, tokens: pointers.map(fragmentPath) };
 }
 
 /** Why a mask setting is refused, or undefined when it reads. */

@@ -68,7 +68,8 @@ export class DecisionRecordSink {
     }
     // A file removed (or rotated away without SIGUSR1) is created again rather than written where nobody reads.
     if (this.fd !== undefined && this.removed()) this.reopen();
-    if (this.fd === undefined) this.tryOpen();
+    // While the file cannot be opened, it is tried at most once a second, not on every flush.
+    if (this.fd === undefined && Date.now() - this.lastAttempt >= RETRY_MS) this.tryOpen();
     if (this.fd === undefined) {
       this.events.failed(count, "the records file cannot be opened");
       return;

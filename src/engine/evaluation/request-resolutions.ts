@@ -43,10 +43,12 @@ export class RequestResolutions {
   }
 
   private actorRoles(): ReadonlySet<string> {
-    if (this.roles === undefined) {
-      const roles = this.actor.roles;
-      this.roles = new Set(Array.isArray(roles) ? (roles as string[]) : []);
-    }
-    return this.roles;
+    return (this.roles ??= actorRoleSet(this.actor));
   }
+}
+
+/** The roles an actor holds: the strings of its `roles` list. */
+export function actorRoleSet(actor: JsonValue | undefined): ReadonlySet<string> {
+  if (typeof actor !== "object" || actor === null || Array.isArray(actor)) return new Set();
+  return new Set(Array.isArray(actor.roles) ? actor.roles.filter((role): role is string => typeof role === "string") : []);
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from "../value/json-access.ts";
 import type { EvaluationObserver } from "../evaluation/evaluation-observer.ts";
 import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
 import { EXPRESSION_ROLES, type PreparedRule } from "../evaluation/prepared-rule.ts";
@@ -103,7 +104,7 @@ export class ExplanationRecorder implements EvaluationObserver {
     const index = PlanIndex.of(this.plan);
     const order = this.plan.manifestOrder;
     const rules = new Array<RuleExplanation>(order.length);
-    const view = typeof request.view === "object" && request.view !== null && !Array.isArray(request.view) ? request.view : null;
+    const view = isJsonObject(request.view) ? request.view : null;
     const trigger = this.plan.channel === "client" ? request.trigger : undefined;
     // Without a trigger or a view, why a rule is left out depends on the entity and operation alone.
     const reasons = view === null && (trigger === undefined || trigger === null) ? index.reasonsFor(entity, operation) : undefined;

@@ -1,6 +1,7 @@
 import type { Finding } from "../evaluation/evaluation-result.ts";
 import { mayAccept, type PreparedRule } from "../evaluation/prepared-rule.ts";
-import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import { actorRoleSet } from "../evaluation/request-resolutions.ts";
+import type { JsonObject } from "../value/json-value.ts";
 import type { ResolutionExplanation } from "./explanation.ts";
 
 /**
@@ -10,7 +11,7 @@ import type { ResolutionExplanation } from "./explanation.ts";
 export function resolutionOutcomes(request: JsonObject, rulesById: ReadonlyMap<string, PreparedRule>, findings: readonly Finding[]): ResolutionExplanation[] {
   const given = request.resolutions;
   if (!Array.isArray(given) || given.length === 0) return [];
-  const roles = new Set(actorRoles(request.actor));
+  const roles = actorRoleSet(request.actor);
   return given.map((resolution) => {
     const { rule, type } = resolution as JsonObject;
     const outcome = (applied: boolean, reason?: ResolutionExplanation["reason"]): ResolutionExplanation =>
@@ -27,9 +28,4 @@ export function resolutionOutcomes(request: JsonObject, rulesById: ReadonlyMap<s
     const roleHeld = acceptance === undefined || mayAccept(acceptance, roles);
     return outcome(false, roleHeld ? "justification-missing" : "role-not-allowed");
   });
-}
-
-function actorRoles(actor: JsonValue | undefined): string[] {
-  if (typeof actor !== "object" || actor === null || Array.isArray(actor)) return [];
-  return Array.isArray(actor.roles) ? actor.roles.filter((role): role is string => typeof role === "string") : [];
 }

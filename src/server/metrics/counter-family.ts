@@ -45,7 +45,7 @@ export class CounterFamily implements MetricFamily {
   renderSum(lines: string[], others: readonly (readonly CounterSample[])[]): void {
     const sums = new Map<string, number>();
     for (const cell of this.cells.values()) sums.set(cell.labels, cell.value);
-    for (const samples of others) for (const [labels, value] of samples) sums.set(labels, (sums.get(labels) ?? 0) + value);
+    for (const samples of others) for (const sample of samples) addCounterSample(sums, sample);
     familyHeader(lines, this.name, "counter", this.help);
     for (const [labels, value] of sums) lines.push(`${this.name}${labels} ${sampleValue(value)}`);
   }
@@ -77,4 +77,9 @@ export class TwoLabelCounters {
     }
     return cell;
   }
+}
+
+/** Adds a counter's sample to the total of its label set. */
+export function addCounterSample(sums: Map<string, number>, [labels, value]: CounterSample): void {
+  sums.set(labels, (sums.get(labels) ?? 0) + value);
 }

@@ -81,7 +81,6 @@ export class HistogramFamily implements MetricFamily {
   }
 }
 
-/** One histogram of a family as plain data: label names and values, a count per bucket (not cumulative), sum and count. */
 /** A histogram's totals while samples are added to it (addHistogramSample). */
 export interface HistogramTotal {
   readonly labels: HistogramSample["labels"];
@@ -102,6 +101,7 @@ export function addHistogramSample(sums: Map<string, HistogramTotal>, sample: Hi
   }
 }
 
+/** One histogram of a family as plain data: label names and values, a count per bucket (not cumulative), sum and count. */
 export interface HistogramSample {
   readonly labels: readonly (readonly [string, string])[];
   readonly bucketCounts: readonly number[];

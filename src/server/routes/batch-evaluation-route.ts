@@ -7,6 +7,7 @@ import type { RouteHandler } from "../http/route-context.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import { RESULT_HEADERS } from "./evaluation-route.ts";
 import { explainQuery } from "./explain-query.ts";
+import { countReply } from "../evaluation/count-reply.ts";
 
 /**
  * `POST /evaluations/batch` (DECISIONS.md, Extensions). Order of checks: the token, `explain`,
@@ -40,15 +41,8 @@ function countItems(replies: readonly EvaluationReply[], metrics: ServerMetrics,
   let oneRuleset = true;
   for (const reply of replies) {
     if (reply.status !== 200) errors++;
-    if (reply.summary !== undefined) {
-      metrics.countEvaluation(reply.summary);
-      decisions[reply.summary.decision] = (decisions[reply.summary.decision] ?? 0) + 1;
-    }
-    const warnings = reply.summary?.warnings ?? reply.refusedWarnings;
-    if (warnings !== undefined) {
-      warningCount += warnings.length;
-      metrics.countRequestWarnings(reply.ruleset!, warnings);
-    }
+    if (reply.summary !== undefined) decisions[reply.summary.decision] = (decisions[reply.summary.decision] ?? 0) + 1;
+    warningCount += countReply(reply, metrics)?.length ?? 0;
     if (reply.ruleset !== undefined) {
       if (ruleset === undefined) ruleset = reply.ruleset;
       else if (ruleset !== reply.ruleset) oneRuleset = false;

@@ -3,6 +3,7 @@ import { readLimitedBody } from "../http/request-body.ts";
 import { headersWithRequestId } from "../http/request-id.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 import { explainQuery } from "./explain-query.ts";
+import { countReply } from "../evaluation/count-reply.ts";
 
 /** An evaluation result is for the request that asked for it: never stored by a cache. */
 export const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" } as const;
@@ -21,15 +22,9 @@ export const evaluations: RouteHandler = async (request, { snapshot, token, eval
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;
   if (reply.record !== undefined) records?.write(identity.id, [reply]);
-  if (reply.summary !== undefined) {
-    Object.assign(logFields, reply.summary);
-    metrics.countEvaluation(reply.summary);
-  } else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
-  // Warnings of an evaluation (warn) or of a refusal (reject): the log line counts them, the metrics by code.
-  const warnings = reply.summary?.warnings ?? reply.refusedWarnings;
-  if (warnings !== undefined) {
-    logFields.warnings = warnings.length;
-    metrics.countRequestWarnings(reply.ruleset!, warnings);
-  }
+  if (reply.summary !== undefined) Object.assign(logFields, reply.summary);
+  else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
+  const warnings = countReply(reply, metrics);
+  if (warnings !== undefined) logFields.warnings = warnings.length;
   return new Response(reply.body, { status: reply.status, headers: headersWithRequestId(identity, reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS) });
 };

@@ -1,13 +1,12 @@
+import { sourceGoldenTests } from "../../rule-files/source-golden-tests.ts";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { compileRuleset } from "../../compiler/compile-ruleset.ts";
-import { runGoldenTests } from "../../compiler/golden/run-golden-tests.ts";
 import { RulesetResolver } from "../../compiler/resolve/resolve-ruleset.ts";
 import { readSource } from "../../compiler/source/read-source.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
 import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
-import { objectAt } from "../../engine/value/json-access.ts";
 import type { JsonObject } from "../../engine/value/json-value.ts";
 import { entitySchemaLoader } from "../../rule-files/entity-schema-files.ts";
 import { readBundleFile } from "../../rule-files/read-bundle-file.ts";
@@ -133,7 +132,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
 /** A file's text, or undefined with a problem when it cannot be read (it may vanish while a volume is swapped). */
 /** A problem per failed golden test of a source, at the line of its name. */
 function failedTestProblems(ruleset: LoadedRuleset, source: SourceFile): LoadProblem[] {
-  const outcomes = runGoldenTests(ruleset, objectAt(source.document).tests, source.locate === undefined ? {} : { locate: source.locate });
+  const outcomes = sourceGoldenTests(ruleset, source);
   return outcomes
     .filter((outcome) => outcome.failures.length > 0)
     .map((outcome) => ({

@@ -1,4 +1,4 @@
-import type { CounterSample } from "../metrics/counter-family.ts";
+import { addCounterSample, type CounterSample } from "../metrics/counter-family.ts";
 import { addHistogramSample, type HistogramSample, type HistogramTotal } from "../metrics/histogram-family.ts";
 import type { MetricsState } from "../metrics/server-metrics.ts";
 
@@ -16,7 +16,7 @@ export class RetiredCounts {
     for (const [family, samples] of Object.entries(state.counters)) {
       const sums = this.counters.get(family) ?? new Map<string, number>();
       this.counters.set(family, sums);
-      for (const [labels, value] of samples) sums.set(labels, (sums.get(labels) ?? 0) + value);
+      for (const sample of samples) addCounterSample(sums, sample);
     }
     for (const [family, samples] of Object.entries(state.histograms)) {
       const sums = this.histograms.get(family) ?? new Map();
