@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { goldenTestRecords } from "../support/golden-test-records.ts";
@@ -54,6 +54,8 @@ for (const workers of ["0", "2"]) {
       }
       const written = recordsIn(file);
       expect(written).toHaveLength(answered);
+      // Records hold requests: only the server's user may read them.
+      expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(new Set(written.map((record) => record.requestId)).size).toBe(120 + 3);
       const withDebtor = written.find((record) => record.request.data?.debtor !== undefined)!;
       expect(withDebtor.request.data.debtor.iban).toBe("***");
