@@ -11,7 +11,7 @@ import { RuleRoots } from "./rule-roots.ts";
 import { resolutionOutcomes } from "./resolution-outcomes.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
 import { unmatchedNames } from "./unmatched-names.ts";
-import { PlanIndex } from "./plan-index.ts";
+import { PlanIndex, type NamedPair } from "./plan-index.ts";
 import type { NamedExpression, TreeLayout } from "./tree-layout.ts";
 
 /** What a rule did while it ran, as bits: evaluations keep one byte per rule. */
@@ -31,8 +31,13 @@ export class ExplanationRecorder implements EvaluationObserver {
   private readonly state: Uint8Array;
   /** Why a rule failed closed, by position; made on the first failure. */
   private failures: (string | undefined)[] | undefined;
-  /** The item or field shown for a rule run per item or field, by position. */
+  /**
+   * The item or field shown for a rule run per item or field, by position: in `full` mode the
+   * last one or the first that fired; in `rules` mode only the first that fired (or the one that failed).
+   */
   private fields: (string | undefined)[] | undefined;
+  /** The item or field the running rule is on, if it runs per item or field. */
+  private current: string | undefined;
   /** In full mode, the traced roots of each rule that ran. */
   private readonly roots: RuleRoots | undefined;
 
@@ -51,6 +56,7 @@ export class ExplanationRecorder implements EvaluationObserver {
 
   ruleStarted(rule: PreparedRule): void {
     this.state[rule.position]! |= STARTED;
+    this.current = undefined;
     if (this.trace !== undefined) {
       this.roots!.started(rule.position);
       this.trace.quiet = false;
@@ -64,11 +70,12 @@ export class ExplanationRecorder implements EvaluationObserver {
    */
   iterationStarted(rule: PreparedRule, pointer: string, last: boolean): boolean {
     if ((this.state[rule.position]! & FROZEN) !== 0) {
-      this.trace!.quiet = true;
+      if (this.trace !== undefined) this.trace.quiet = true;
       return false;
     }
-    (this.fields ??= [])[rule.position] = pointer;
+    this.current = pointer;
     if (this.trace === undefined) return false;
+    this.shownFields()[rule.position] = pointer;
     // Each item or field starts with no trees: what is shown all comes from the one named.
     this.roots!.restart(rule.position);
     this.trace.quiet = !last;
@@ -88,41 +95,58 @@ export class ExplanationRecorder implements EvaluationObserver {
     const state = this.state[rule.position]!;
     this.state[rule.position] = state | FIRED;
     // The first item or field that fired is the one shown: its span of roots ends here, and later ones run untraced.
-    if ((state & FROZEN) === 0 && this.trace !== undefined && this.fields?.[rule.position] !== undefined) {
+    if ((state & FROZEN) === 0 && this.current !== undefined) {
       this.state[rule.position]! |= FROZEN;
-      this.roots!.freeze(rule.position);
+      this.shownFields()[rule.position] = this.current;
+      this.roots?.freeze(rule.position);
     }
   }
 
   ruleFailed(rule: PreparedRule, detail: string): void {
-    (this.failures ??= [])[rule.position] ??= detail;
+    (this.failures ??= new Array(this.state.length))[rule.position] ??= detail;
+    if (this.current !== undefined) this.shownFields()[rule.position] = this.current;
+  }
+
+  /** Made on the first rule run per item or field that needs one: most explanations have none. */
+  private shownFields(): (string | undefined)[] {
+    return (this.fields ??= new Array(this.state.length));
   }
 
   explanation(request: JsonObject, result: EvaluationResult): Explanation {
     const entity = request.entity as string;
     const operation = request.operation as string;
     const index = PlanIndex.of(this.plan);
+    const trigger = this.plan.channel === "client" ? request.trigger : undefined;
+    const view = isJsonObject(request.view) ? request.view : null;
+    // Without a trigger or a view, why a rule is left out depends on the entity and operation alone.
+    const pair = view === null && (trigger === undefined || trigger === null) ? index.namedBy(entity, operation) : undefined;
+    const explanation: Explanation = { rules: this.ruleEntries(request, index, pair, view), resolutions: resolutionOutcomes(request, index.rulesById, result.findings) };
+    const unmatched = pair !== undefined ? pair.unmatched : unmatchedNames(index.names, entity, operation);
+    if (unmatched !== undefined) explanation.unmatched = unmatched;
+    return explanation;
+  }
+
+  /** Every rule of the manifest in order with what it did; in `rules` mode often a list shared with earlier explanations. */
+  private ruleEntries(request: JsonObject, index: PlanIndex, pair: NamedPair | undefined, view: JsonObject | null): RuleExplanation[] {
+    // Without failures or fields shown, a `rules` list is a function of the state bytes (RuleListCache).
+    const cacheable = pair !== undefined && this.mode === "rules" && this.failures === undefined && this.fields === undefined;
+    const known = cacheable ? pair.lists.find(this.state) : undefined;
+    // Shared lists are frozen: whoever wants another list makes one (as `evaluate --rule` does).
+    if (known !== undefined) return known as RuleExplanation[];
     const order = this.plan.manifestOrder;
     const rules = new Array<RuleExplanation>(order.length);
-    const view = isJsonObject(request.view) ? request.view : null;
-    const trigger = this.plan.channel === "client" ? request.trigger : undefined;
-    // Without a trigger or a view, why a rule is left out depends on the entity and operation alone.
-    const reasons = view === null && (trigger === undefined || trigger === null) ? index.reasonsFor(entity, operation) : undefined;
     let selection: SelectionRequest | undefined;
     for (let i = 0; i < order.length; i++) {
       const rule = order[i]!;
       if ((this.state[rule.position]! & STARTED) !== 0) rules[i] = this.ranEntry(rule, index);
-      else if (reasons !== undefined) rules[i] = reasons[i]!;
+      else if (pair !== undefined) rules[i] = pair.reasons[i]!;
       else {
-        selection ??= { entity, operation, channel: this.plan.channel, trigger: request.trigger, view };
+        selection ??= { entity: request.entity as string, operation: request.operation as string, channel: this.plan.channel, trigger: request.trigger, view };
         // Selected but never run: an action after a deny (or after another action failed).
         rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
       }
     }
-    const explanation: Explanation = { rules, resolutions: resolutionOutcomes(request, index.rulesById, result.findings) };
-    const unmatched = unmatchedNames(index.names, entity, operation);
-    if (unmatched !== undefined) explanation.unmatched = unmatched;
-    return explanation;
+    return cacheable ? (pair.lists.keep(this.state, rules) as RuleExplanation[]) : rules;
   }
 
   /** The entry of a rule that ran: its status, and in `full` mode its trees. */

@@ -1,10 +1,24 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { PreparedRule } from "../evaluation/prepared-rule.ts";
-import type { NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
+import type { Explanation, NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
 import type { DeclaredNames } from "../names/declared-names.ts";
 import { treeLayout, type TreeLayout } from "./tree-layout.ts";
 import type { Channel } from "../bundle/channel.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
+import { RuleListCache } from "./rule-list-cache.ts";
+import { unmatchedNames } from "./unmatched-names.ts";
+
+/**
+ * What the explanations of requests naming one entity and operation, with no trigger and no view
+ * (most requests), have in common: made once per pair (PlanIndex.namedBy).
+ */
+export interface NamedPair {
+  /** By manifest order, the entry each rule gets when it did not run. */
+  readonly reasons: readonly RuleExplanation[];
+  /** The names the ruleset does not declare, with the closest ones; frozen. */
+  readonly unmatched: Explanation["unmatched"];
+  readonly lists: RuleListCache;
+}
 
 /**
  * What explanations read of a plan, worked out on its first explanation: the declared names, the
@@ -20,8 +34,9 @@ export class PlanIndex {
   /** By rule position. */
   private readonly layouts: (TreeLayout | undefined)[];
 
-  /** Entity and operation to the entries of the rules that did not run (see reasonsFor). */
-  private readonly reasons = new Map<string, readonly RuleExplanation[]>();
+  /** By entity, then operation (see namedBy). */
+  private readonly pairs = new Map<string, Map<string, NamedPair>>();
+  private pairCount = 0;
   private readonly order: readonly PreparedRule[];
   private readonly channel: Channel;
 
@@ -49,22 +64,27 @@ export class PlanIndex {
     return (this.layouts[rule.position] ??= treeLayout(rule));
   }
 
-  /**
-   * By manifest order, the entry each rule gets when it did not run, for a request of this entity
-   * and operation with no trigger and no view (most requests): made once per pair, kept for a
-   * bounded number of pairs.
-   */
-  reasonsFor(entity: string, operation: string): readonly RuleExplanation[] {
-    const key = `${entity}\u0000${operation}`;
-    let reasons = this.reasons.get(key);
-    if (reasons === undefined) {
-      const request: SelectionRequest = { entity, operation, channel: this.channel, trigger: undefined, view: null };
+  /** What explanations of requests naming this entity and operation share; kept for a bounded number of pairs. */
+  namedBy(entity: string, operation: string): NamedPair {
+    let operations = this.pairs.get(entity);
+    let pair = operations?.get(operation);
+    if (pair !== undefined) return pair;
+    const request: SelectionRequest = { entity, operation, channel: this.channel, trigger: undefined, view: null };
+    pair = {
       // Selected but never run: an action after a deny (or after another action failed).
-      reasons = this.order.map((rule) => this.notSelectedEntry(rule, notSelectedBecause(rule, request) ?? "decision"));
-      if (this.reasons.size >= MAX_REASON_PAIRS) this.reasons.clear();
-      this.reasons.set(key, reasons);
+      reasons: this.order.map((rule) => this.notSelectedEntry(rule, notSelectedBecause(rule, request) ?? "decision")),
+      unmatched: frozenUnmatched(unmatchedNames(this.names, entity, operation)),
+      lists: new RuleListCache(),
+    };
+    if (this.pairCount >= MAX_PAIRS) {
+      this.pairs.clear();
+      this.pairCount = 0;
+      operations = undefined;
     }
-    return reasons;
+    if (operations === undefined) this.pairs.set(entity, (operations = new Map()));
+    operations.set(operation, pair);
+    this.pairCount++;
+    return pair;
   }
 
   notSelectedEntry(rule: PreparedRule, because: NotSelectedReason): RuleExplanation {
@@ -75,4 +95,12 @@ export class PlanIndex {
 
 const indexes = new WeakMap<EvaluationPlan, PlanIndex>();
 /** Requests name few entity and operation pairs; a flood of misspelt ones must not grow the map without end. */
-const MAX_REASON_PAIRS = 256;
+const MAX_PAIRS = 256;
+
+/** Shared by every explanation of the pair: no holder may change it. */
+function frozenUnmatched(unmatched: Explanation["unmatched"]): Explanation["unmatched"] {
+  if (unmatched === undefined) return undefined;
+  if (unmatched.entity !== undefined) Object.freeze(unmatched.entity);
+  if (unmatched.operation !== undefined) Object.freeze(unmatched.operation);
+  return Object.freeze(unmatched);
+}
