@@ -29,5 +29,10 @@ export function decisionRecordJson(request: JsonObject, result: EvaluationResult
 
 /** The record's line: `time` and `requestId` first, then what the evaluating thread wrote. */
 export function recordLine(time: string, requestId: string, recordJson: string): string {
-  return `{"time":"${time}","requestId":${JSON.stringify(requestId)},${recordJson}\n`;
+  return `${recordHead(time, requestId)}${recordJson}\n`;
+}
+
+/** The start of a record's line, up to what the evaluating thread wrote (see recordLine). */
+export function recordHead(time: string, requestId: string): string {
+  return `{"time":"${time}","requestId":${JSON.stringify(requestId)},`;
 }

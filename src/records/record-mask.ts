@@ -42,13 +42,13 @@ export function recordMaskProblem(text: string | undefined): string | undefined 
 export function maskRequest(request: JsonObject, mask: RecordMask): { request: JsonObject; masked: string[] } {
   let copy = request;
   const masked: string[] = [];
-  mask.tokens.forEach((tokens, index) => {
-    const replaced = replaceAt(copy, tokens, 0);
+  for (let index = 0; index < mask.tokens.length; index++) {
+    const replaced = replaceAt(copy, mask.tokens[index]!, 0);
     if (replaced !== undefined) {
       copy = replaced as JsonObject;
       masked.push(mask.pointers[index]!);
     }
-  });
+  }
   return { request: copy, masked };
 }
 

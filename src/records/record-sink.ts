@@ -12,8 +12,13 @@ export interface RecordSinkEvents {
 
 /** Past this many bytes pending, records are written at once rather than at the end of the turn. */
 const FLUSH_BYTES = 256 * 1024;
+/** Room for the records of a turn; one record larger than the room left is written on its own. */
+const BUFFER_BYTES = 1024 * 1024;
+/** UTF-8 takes at most three bytes for each UTF-16 unit of a string. */
+const MAX_BYTES_PER_UNIT = 3;
 /** While records cannot be written, the file is tried again at most this often. */
 const RETRY_MS = 1000;
+const NEWLINE = 0x0a;
 
 /**
  * Decision records written as JSON lines, in batches: lines of one turn of the event loop go out
@@ -21,10 +26,19 @@ const RETRY_MS = 1000;
  * (SIGUSR1, for logrotate) and whenever it was removed under the server. A write that fails loses
  * the records pending (the evaluations were answered), says so once per failure, and leaves the
  * sink unavailable until the file can be written again.
+ *
+ * Records bound for a file are encoded as UTF-8 into one buffer as they come, in the parts the
+ * caller has: a record is written on every evaluation, and joining its parts and then the lines
+ * of a turn into one string copied each record twice more, and the write a third time into memory
+ * allocated for it (bench/http/decision-records.ts).
  */
 export class DecisionRecordSink {
-  private pending: string[] = [];
-  private pendingBytes = 0;
+  /** Lines for standard output, which they share with the log lines (and so with its batching). */
+  private lines: string[] = [];
+  private readonly buffer: Buffer | undefined;
+  private used = 0;
+  /** How many records the buffer holds: what a failed write loses. */
+  private records = 0;
   private scheduled = false;
   private fd: number | undefined;
   private failing = false;
@@ -34,7 +48,10 @@ export class DecisionRecordSink {
     readonly target: RecordTarget,
     private readonly events: RecordSinkEvents,
   ) {
-    if (target.kind === "file") this.tryOpen();
+    if (target.kind === "file") {
+      this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+      this.tryOpen();
+    }
   }
 
   /** Whether records can be written now; while they cannot, the file is tried again now and then. */
@@ -44,28 +61,52 @@ export class DecisionRecordSink {
     return !this.failing;
   }
 
-  write(line: string): void {
-    this.pending.push(line);
-    this.pendingBytes += line.length;
-    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
+  /** One record: its line is `head`, then `rest`, then a newline (see recordLine). */
+  write(head: string, rest: string): void {
+    const buffer = this.buffer;
+    if (buffer === undefined) {
+      this.lines.push(`${head}${rest}\n`);
+      this.schedule();
+      return;
     }
+    const room = (head.length + rest.length) * MAX_BYTES_PER_UNIT + 1;
+    if (room > buffer.length - this.used) this.flush();
+    if (room > buffer.length) {
+      this.writeBytes(Buffer.from(`${head}${rest}\n`), 1);
+      return;
+    }
+    this.used += buffer.write(head, this.used);
+    this.used += buffer.write(rest, this.used);
+    buffer[this.used++] = NEWLINE;
+    this.records++;
+    if (this.used >= FLUSH_BYTES) this.flush();
+    else this.schedule();
   }
 
   /** Writes every pending record now. */
   flush(): void {
     this.scheduled = false;
-    if (this.pending.length === 0) return;
-    const text = this.pending.join("");
-    const count = this.pending.length;
-    this.pending = [];
-    this.pendingBytes = 0;
-    if (this.target.kind === "stdout") {
+    if (this.lines.length > 0) {
+      const text = this.lines.join("");
+      this.lines = [];
       writeToStandardOutput(text);
-      return;
     }
+    if (this.used === 0) return;
+    const count = this.records;
+    const length = this.used;
+    this.used = 0;
+    this.records = 0;
+    this.writeBytes(this.buffer!.subarray(0, length), count);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes `bytes` (`count` records) to the file, or counts them lost. */
+  private writeBytes(bytes: Uint8Array, count: number): void {
     // A file removed (or rotated away without SIGUSR1) is created again rather than written where nobody reads.
     if (this.fd !== undefined && this.removed()) this.reopen();
     // While the file cannot be opened, it is tried at most once a second, not on every flush.
@@ -75,12 +116,8 @@ export class DecisionRecordSink {
       return;
     }
     try {
-      // A string goes out without a buffer made for it; a short write (rare for a file) sends the rest as bytes.
-      const written = writeSync(this.fd, text);
-      if (written < Buffer.byteLength(text)) {
-        const bytes = Buffer.from(text);
-        for (let at = written; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
-      }
+      // A short write (rare for a file) sends the rest.
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
     } catch (error) {
       this.fail(count, `writing the records file failed: ${error instanceof Error ? error.message : String(error)}`);
     }

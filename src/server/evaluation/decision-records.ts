@@ -1,7 +1,7 @@
 import { HttpError } from "../http/http-error.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
-import { recordLine } from "../../records/decision-record.ts";
+import { recordHead } from "../../records/decision-record.ts";
 import { parseRecordMask, RecordMaskError, type RecordMask } from "../../records/record-mask.ts";
 import { DecisionRecordSink } from "../../records/record-sink.ts";
 import { ConfigurationError, type ServerOptions } from "../config/server-options.ts";
@@ -13,6 +13,9 @@ import type { EvaluationReply } from "./evaluation-reply.ts";
  */
 export class DecisionRecords {
   private warned = false;
+  /** The time written last, and the millisecond it is of: many records share one (see recordTime). */
+  private timeText = "";
+  private timeMs = Number.NaN;
 
   private constructor(
     readonly sink: DecisionRecordSink,
@@ -52,8 +55,18 @@ export class DecisionRecords {
 
   /** Writes the record of each reply that has one. */
   write(requestId: string, replies: readonly EvaluationReply[]): void {
-    const time = new Date().toISOString();
-    for (const reply of replies) if (reply.record !== undefined) this.sink.write(recordLine(time, requestId, reply.record));
+    const head = recordHead(this.recordTime(), requestId);
+    for (const reply of replies) if (reply.record !== undefined) this.sink.write(head, reply.record);
+  }
+
+  /** Now, as ISO 8601 text: made once per millisecond rather than for every record. */
+  private recordTime(): string {
+    const now = Date.now();
+    if (now !== this.timeMs) {
+      this.timeMs = now;
+      this.timeText = new Date(now).toISOString();
+    }
+    return this.timeText;
   }
 
   private failed(count: number, reason: string, logger: Logger, metrics: ServerMetrics): void {

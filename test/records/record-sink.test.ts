@@ -1,0 +1,96 @@
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DecisionRecordSink } from "../../src/records/record-sink.ts";
+
+/**
+ * The sink encodes records into one buffer as they come and writes it at the end of the turn,
+ * once it holds enough, or at once for a record larger than it: whatever the sizes and
+ * characters, the file holds each line exactly, in order.
+ */
+const work = mkdtempSync(join(tmpdir(), "rule-server-record-sink-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const failures: [number, string][] = [];
+const events = { failed: (records: number, reason: string) => void failures.push([records, reason]), recovered: () => undefined };
+const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const head = (index: number): string => `{"time":"2026-11-26T00:00:00.000Z","requestId":"r${index}",`;
+
+test("lines of every size and script arrive whole and in order, one buffer or many", async () => {
+  const path = join(work, "mixed.jsonl");
+  const sink = new DecisionRecordSink({ kind: "file", path }, events);
+  const texts = ["plain", "Grüße, Überweisung", "€ 5 · 日本語 · 🧾 receipt", "\u2028 line separator", "x".repeat(300_000), "é".repeat(200_000), "🧾".repeat(150_000)];
+  const expected: string[] = [];
+  for (let index = 0; index < 60; index++) {
+    const rest = `"n":${index},"text":${JSON.stringify(texts[index % texts.length])}}`;
+    sink.write(head(index), rest);
+    expected.push(`${head(index)}${rest}\n`);
+    if (index % 7 === 0) await endOfTurn();
+  }
+  await endOfTurn();
+  expect(readFileSync(path, "utf8")).toBe(expected.join(""));
+  expect(statSync(path).mode & 0o777).toBe(0o600);
+  sink.close();
+});
+
+test("a long record of characters UTF-8 writes in four bytes, after others that nearly fill the buffer, is not cut", async () => {
+  const path = join(work, "multibyte.jsonl");
+  const sink = new DecisionRecordSink({ kind: "file", path }, events);
+  const expected: string[] = [];
+  // 240 records of about a kilobyte: just under the quarter MiB that is written at once.
+  for (let index = 0; index < 240; index++) {
+    const rest = `"pad":"${"p".repeat(1000)}"}`;
+    sink.write(head(index), rest);
+    expected.push(`${head(index)}${rest}\n`);
+  }
+  expect(readFileSync(path, "utf8")).toBe("");
+  // 250,000 receipts: half a million UTF-16 units, a million bytes of UTF-8.
+  const rest = `"text":"${"🧾".repeat(250_000)}"}`;
+  sink.write(head(240), rest);
+  expected.push(`${head(240)}${rest}\n`);
+  await endOfTurn();
+  expect(readFileSync(path, "utf8")).toBe(expected.join(""));
+  sink.close();
+});
+
+test("records are held to the end of the turn, unless they fill the buffer first", async () => {
+  const path = join(work, "turn.jsonl");
+  const sink = new DecisionRecordSink({ kind: "file", path }, events);
+  sink.write(head(0), '"small":true}');
+  expect(readFileSync(path, "utf8")).toBe("");
+  await endOfTurn();
+  expect(readFileSync(path, "utf8")).toBe(`${head(0)}"small":true}\n`);
+  // A quarter of a MiB waiting is written without waiting for the turn to end.
+  for (let index = 1; index <= 300; index++) sink.write(head(index), `"pad":"${"p".repeat(1000)}"}`);
+  expect(readFileSync(path, "utf8").split("\n").length).toBeGreaterThan(200);
+  sink.close();
+  expect(readFileSync(path, "utf8").split("\n").filter(Boolean)).toHaveLength(301);
+});
+
+test("a write that fails counts the records it held as lost, and the sink says it is unavailable", async () => {
+  const directory = join(work, "gone");
+  mkdirSync(directory);
+  const path = join(directory, "records.jsonl");
+  const sink = new DecisionRecordSink({ kind: "file", path }, events);
+  failures.length = 0;
+  for (let index = 0; index < 5; index++) sink.write(head(index), '"x":1}');
+  rmSync(directory, { recursive: true });
+  await endOfTurn();
+  // The file is gone with its directory and cannot be made again: all five are lost, none twice.
+  expect(failures.reduce((lost, [records]) => lost + records, 0)).toBe(5);
+  expect(failures.every(([, reason]) => reason.includes("cannot be opened"))).toBe(true);
+  expect(sink.available).toBe(false);
+  sink.close();
+});
+
+test("a full disk refuses the write: the records it held are counted lost", async () => {
+  // /dev/full takes the open and fails every write as a full disk does, for root and others alike.
+  const sink = new DecisionRecordSink({ kind: "file", path: "/dev/full" }, events);
+  failures.length = 0;
+  sink.write(head(0), '"x":1}');
+  sink.write(head(1), '"x":2}');
+  await endOfTurn();
+  expect(failures).toEqual([[2, expect.stringContaining("writing the records file failed")]]);
+  expect(sink.available).toBe(false);
+});
