@@ -1,7 +1,7 @@
-import { dirname, resolve } from "node:path";
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from "vscode-languageserver/node";
 import type { GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
+import { suggestedName } from "../engine/names/closest-name.ts";
 import { isWarning, type FileReport } from "../cli/check-report/file-report.ts";
 import { ruleLines } from "../cli/explanation-text.ts";
 import { uriOfPath } from "./file-uri.ts";
@@ -59,7 +59,7 @@ export function diagnosticsByFile(reports: readonly FileReport[], textOfFile: (f
 }
 
 function problemDiagnostic(problem: LoadProblem & { didYouMean?: string }, file: string, severity: DiagnosticSeverity, textOf: (file: string) => TextLines | undefined, siblings: readonly LoadProblem[]): Diagnostic {
-  const didYouMean = problem.didYouMean ?? /did you mean `([^`]+)`\?/.exec(problem.message)?.[1];
+  const didYouMean = problem.didYouMean ?? suggestedName(problem.message);
   const data: DiagnosticData = { ...(didYouMean === undefined ? {} : { didYouMean }), ...(problem.rule === undefined ? {} : { rule: problem.rule }) };
   const diagnostic: Diagnostic = {
     range: rangeAt(textOf(file), problem.line ?? 1, problem.column ?? 1),
@@ -76,11 +76,9 @@ function problemDiagnostic(problem: LoadProblem & { didYouMean?: string }, file:
 
 function relatedPlaces(problem: LoadProblem, file: string, siblings: readonly LoadProblem[], textOf: (file: string) => TextLines | undefined): DiagnosticRelatedInformation[] {
   const related: DiagnosticRelatedInformation[] = [];
-  const reference = /\(referenced at ([^:()]+):(\d+):(\d+)\)$/.exec(problem.message);
-  if (reference !== null) {
-    // The `$ref` is in a ruleset of the rules directory, which schema files are named relative to.
-    const referencing = resolve(dirname(file), reference[1]!);
-    related.push({ location: { uri: uriOfPath(referencing), range: rangeAt(textOf(referencing), Number(reference[2]), Number(reference[3])) }, message: "the $ref that names this schema" });
+  const reference = problem.referencedAt;
+  if (reference !== undefined) {
+    related.push({ location: { uri: uriOfPath(reference.file), range: rangeAt(textOf(reference.file), reference.line, reference.column ?? 1) }, message: "the $ref that names this schema" });
   }
   if (problem.code === "EXTENDS_INVALID") {
     for (const parent of siblings) {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { basename } from "node:path";
 import { caseCompiler } from "../support/compile-case.ts";
 import { goldenJsonFiles } from "../support/golden-files.ts";
+import { suggestedName } from "../../src/engine/names/closest-name.ts";
 
 /**
  * The located-problems corpus (test/cases/located-problems): broken rulesets in YAML and JSON,
@@ -18,6 +19,8 @@ interface ExpectedProblem {
   suggestion?: string;
   /** Words the message must hold (such as the place of the `$ref` that led into a schema file). */
   messageIncludes?: string;
+  /** For a problem in a schema file: `file:line:column` of the `$ref` that led to it. */
+  referencedAt?: string;
 }
 
 interface LocatedCase {
@@ -44,7 +47,8 @@ for (const file of files) {
         expect(
           problems.map((problem, index) => {
             const words = c.problems[index]?.messageIncludes;
-            const suggestion = /did you mean `([^`]+)`\?/.exec(problem.message)?.[1];
+            const suggestion = suggestedName(problem.message);
+            const reference = problem.referencedAt;
             return {
               code: problem.code,
               file: basename(problem.file ?? ""),
@@ -53,6 +57,7 @@ for (const file of files) {
               ...(problem.rule ? { rule: problem.rule } : {}),
               ...(suggestion ? { suggestion } : {}),
               ...(words !== undefined && problem.message.includes(words) ? { messageIncludes: words } : {}),
+              ...(reference === undefined ? {} : { referencedAt: `${basename(reference.file)}:${reference.line}:${reference.column}` }),
             };
           }),
         ).toEqual(c.problems);

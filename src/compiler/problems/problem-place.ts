@@ -19,7 +19,8 @@ export interface PlacedProblem extends LoadProblem {
   readonly place?: ProblemPlace;
   /**
    * The member of a ruleset that led to a problem placed in another file (an entity's `$ref` for
-   * a problem inside its schema file): the message ends by naming its file, line and column.
+   * a problem inside its schema file): located, it is `referencedAt`, and the message ends by
+   * naming its file, line and column.
    */
   readonly referencedFrom?: ProblemPlace;
 }
@@ -52,8 +53,9 @@ export function locateProblems<Problem extends PlacedProblem>(problems: readonly
   };
   const located = problems.map(({ place, referencedFrom, ...problem }): Located<Problem> => {
     const reference = locate(referencedFrom);
-    const message = reference?.line === undefined ? problem.message : `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`;
-    return { ...problem, message, ...locate(place) };
+    if (reference?.line === undefined) return { ...problem, ...locate(place) };
+    const referencedAt = { file: reference.file, line: reference.line, column: reference.column };
+    return { ...problem, message: `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`, ...locate(place), referencedAt };
   });
   const fileOrder = new Map<string | undefined, number>();
   for (const problem of located) if (!fileOrder.has(problem.file)) fileOrder.set(problem.file, fileOrder.size);

@@ -10,6 +10,11 @@ export interface LoadProblem {
   /** 1-based, in `file`, where the source has a place for the problem. */
   readonly line?: number;
   readonly column?: number;
+  /**
+   * For a problem in a file that a ruleset refers to (an entity schema named by a `$ref`), the
+   * place of the reference; the message names it too.
+   */
+  readonly referencedAt?: { readonly file: string; readonly line: number; readonly column?: number };
 }
 
 export class LoadError extends Error {

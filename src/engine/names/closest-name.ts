@@ -53,3 +53,10 @@ export function didYouMean(name: string, known: Iterable<string>): string {
   const closest = closestName(name, known);
   return closest === undefined ? "" : `: did you mean \`${closest}\`?`;
 }
+
+/** The name a message's "did you mean" (as didYouMean writes it) suggests, for tools that offer it as a fix. */
+export function suggestedName(message: string): string | undefined {
+  return SUGGESTION.exec(message)?.[1];
+}
+
+const SUGGESTION = /did you mean `([^`]+)`\?/;
