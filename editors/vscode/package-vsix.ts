@@ -14,7 +14,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { buildProvenance } from "../../src/packaging/build-provenance.ts";
-import { bundledPackages, thirdPartyNotices } from "./third-party-notices.ts";
+import { bundledPackages, thirdPartyNotices } from "../../src/packaging/third-party-notices.ts";
 
 const EXTENSION_ROOT = import.meta.dir;
 const PROJECT_ROOT = join(EXTENSION_ROOT, "..", "..");
@@ -46,7 +46,7 @@ export async function packageVsix(options: VsixOptions): Promise<string> {
   const staging = mkdtempSync(join(tmpdir(), "rule-server-vsix-"));
   try {
     const packages = await bundleClient(join(staging, manifest.main));
-    writeFileSync(join(staging, "ThirdPartyNotices.txt"), thirdPartyNotices(packages));
+    writeFileSync(join(staging, "ThirdPartyNotices.txt"), thirdPartyNotices(packages, "The extension's bundled client (dist/extension.js)"));
     copyFileSync(join(EXTENSION_ROOT, "package.json"), join(staging, "package.json"));
     copyFileSync(join(EXTENSION_ROOT, "README.md"), join(staging, "README.md"));
     // The full license text ships in the .vsix; editors/vscode/LICENSE only points at it.

@@ -7,7 +7,7 @@ import { bundleClientModule, ENGINE_SPECIFIER } from "../../bundling/client-modu
 import { moduleDeclarations } from "../../bundling/module-declarations.ts";
 import { PackagingError } from "../packaging-error.ts";
 import { npmPackageFileName, npmPackageManifest, PACKAGE_FILES } from "./package-manifest.ts";
-import { thirdPartyNotices } from "./third-party-notices.ts";
+import { thirdPartyNotices } from "../third-party-notices.ts";
 
 const ROOT = join(import.meta.dir, "..", "..", "..");
 
@@ -31,7 +31,7 @@ export async function writeNpmPackage(out: string): Promise<string> {
     writeFileSync(join(staging, "package.json"), `${JSON.stringify(npmPackageManifest(project), null, 2)}\n`);
     copyFileSync(join(import.meta.dir, "README.md"), join(staging, "README.md"));
     copyFileSync(join(ROOT, "LICENSE"), join(staging, "LICENSE"));
-    writeFileSync(join(staging, "ThirdPartyNotices.txt"), thirdPartyNotices(packages));
+    writeFileSync(join(staging, "ThirdPartyNotices.txt"), thirdPartyNotices(packages, "engine.js"));
     for (const file of [...PACKAGE_FILES, "package.json"]) chmodSync(join(staging, file), 0o644);
     const destination = join(resolve(out), "npm");
     mkdirSync(destination, { recursive: true });
