@@ -126,13 +126,12 @@ export class ExplanationRecorder implements EvaluationObserver {
     return explanation;
   }
 
-  /** Every rule of the manifest in order with what it did; in `rules` mode often a list shared with earlier explanations. */
+  /** Every rule of the manifest in order with what it did; in `rules` mode often a copy of an earlier explanation's list. */
   private ruleEntries(request: JsonObject, index: PlanIndex, pair: NamedPair | undefined, view: JsonObject | null): RuleExplanation[] {
     // Without failures or fields shown, a `rules` list is a function of the state bytes (RuleListCache).
     const cacheable = pair !== undefined && this.mode === "rules" && this.failures === undefined && this.fields === undefined;
     const known = cacheable ? pair.lists.find(this.state) : undefined;
-    // Shared lists are frozen: whoever wants another list makes one (as `evaluate --rule` does).
-    if (known !== undefined) return known as RuleExplanation[];
+    if (known !== undefined) return known;
     const order = this.plan.manifestOrder;
     const rules = new Array<RuleExplanation>(order.length);
     let selection: SelectionRequest | undefined;
@@ -146,7 +145,7 @@ export class ExplanationRecorder implements EvaluationObserver {
         rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
       }
     }
-    return cacheable ? (pair.lists.keep(this.state, rules) as RuleExplanation[]) : rules;
+    return cacheable ? pair.lists.keep(this.state, rules) : rules;
   }
 
   /** The entry of a rule that ran: its status, and in `full` mode its trees. */

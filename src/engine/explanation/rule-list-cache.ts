@@ -7,28 +7,44 @@ const MAX_LISTS = 8;
  * Whole `rules` lists of `rules`-mode explanations, by the per-rule state bytes they were built
  * from (ExplanationRecorder). For one entity and operation the list is a function of those bytes
  * alone when no rule failed and no rule run per item or field fired, and most requests repeat one
- * of a few outcomes: the list is then built once and shared, frozen, by every explanation that
- * holds it.
+ * of a few outcomes: the list is then built once and copied for each explanation that has it.
+ *
+ * Copied, not shared: a holder may sort or filter its list in place. The entries in it are
+ * shared and frozen (PlanIndex). Freezing the lists instead cost more than building them anew.
  */
 export class RuleListCache {
+  private readonly hashes: number[] = [];
   private readonly states: Uint8Array[] = [];
   private readonly lists: (readonly RuleExplanation[])[] = [];
   /** The slot the next list replaces once the cache is full. */
   private next = 0;
 
-  find(state: Uint8Array): readonly RuleExplanation[] | undefined {
+  /** A copy of the list built from `state`, if one was kept. */
+  find(state: Uint8Array): RuleExplanation[] | undefined {
+    const hash = stateHash(state);
     const states = this.states;
     search: for (let i = 0; i < states.length; i++) {
+      if (this.hashes[i] !== hash) continue;
       const known = states[i]!;
       for (let position = 0; position < state.length; position++) if (known[position] !== state[position]) continue search;
-      return this.lists[i];
+      return this.lists[i]!.slice();
     }
     return undefined;
   }
 
-  keep(state: Uint8Array, list: RuleExplanation[]): readonly RuleExplanation[] {
+  /** Keeps a copy of `list`, built from `state`, and gives `list` back. */
+  keep(state: Uint8Array, list: RuleExplanation[]): RuleExplanation[] {
     const slot = this.states.length < MAX_LISTS ? this.states.length : this.next++ % MAX_LISTS;
+    this.hashes[slot] = stateHash(state);
     this.states[slot] = state.slice();
-    return (this.lists[slot] = Object.freeze(list));
+    this.lists[slot] = list.slice();
+    return list;
   }
+}
+
+/** FNV-1a over the bytes: most lookups that miss are told apart without comparing them all. */
+function stateHash(state: Uint8Array): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < state.length; i++) hash = Math.imul(hash ^ state[i]!, 0x01000193);
+  return hash;
 }
