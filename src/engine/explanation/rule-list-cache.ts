@@ -1,7 +1,9 @@
 import type { RuleExplanation } from "./explanation.ts";
 
 /** Few states recur for one entity and operation; a flood of different ones must not grow the cache. */
-const MAX_LISTS = 8;
+const MAX_LISTS = 32;
+/** How many recent states that were not kept are remembered: a list is kept when its state comes again. */
+const RECENT_STATES = 64;
 
 /**
  * Whole `rules` lists of `rules`-mode explanations, by the per-rule state bytes they were built
@@ -18,6 +20,9 @@ export class RuleListCache {
   private readonly lists: (readonly RuleExplanation[])[] = [];
   /** The slot the next list replaces once the cache is full. */
   private next = 0;
+  /** Hashes of states seen lately and not kept: a state seen once is not worth copying its list. */
+  private readonly recent = new Int32Array(RECENT_STATES);
+  private recentAt = 0;
 
   /** A copy of the list built from `state`, if one was kept. */
   find(state: Uint8Array): RuleExplanation[] | undefined {
@@ -32,10 +37,15 @@ export class RuleListCache {
     return undefined;
   }
 
-  /** Keeps a copy of `list`, built from `state`, and gives `list` back. */
+  /** Keeps a copy of `list`, built from `state`, if the state came lately already; gives `list` back. */
   keep(state: Uint8Array, list: RuleExplanation[]): RuleExplanation[] {
+    const hash = stateHash(state);
+    if (!this.recent.includes(hash)) {
+      this.recent[this.recentAt++ % RECENT_STATES] = hash;
+      return list;
+    }
     const slot = this.states.length < MAX_LISTS ? this.states.length : this.next++ % MAX_LISTS;
-    this.hashes[slot] = stateHash(state);
+    this.hashes[slot] = hash;
     this.states[slot] = state.slice();
     this.lists[slot] = list.slice();
     return list;
@@ -46,5 +56,5 @@ export class RuleListCache {
 function stateHash(state: Uint8Array): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < state.length; i++) hash = Math.imul(hash ^ state[i]!, 0x01000193);
-  return hash;
+  return hash | 0;
 }
