@@ -33,8 +33,6 @@ const NEWLINE = 0x0a;
  * allocated for it (bench/http/decision-records.ts).
  */
 export class DecisionRecordSink {
-  /** Lines for standard output, which they share with the log lines (and so with its batching). */
-  private lines: string[] = [];
   private readonly buffer: Buffer | undefined;
   private used = 0;
   /** How many records the buffer holds: what a failed write loses. */
@@ -64,9 +62,9 @@ export class DecisionRecordSink {
   /** One record: its line is `head`, then `rest`, then a newline (see recordLine). */
   write(head: string, rest: string): void {
     const buffer = this.buffer;
+    // Standard output is shared with the log lines, which are batched by the turn already.
     if (buffer === undefined) {
-      this.lines.push(`${head}${rest}\n`);
-      this.schedule();
+      writeToStandardOutput(`${head}${rest}\n`);
       return;
     }
     const room = (head.length + rest.length) * MAX_BYTES_PER_UNIT + 1;
@@ -86,11 +84,6 @@ export class DecisionRecordSink {
   /** Writes every pending record now. */
   flush(): void {
     this.scheduled = false;
-    if (this.lines.length > 0) {
-      const text = this.lines.join("");
-      this.lines = [];
-      writeToStandardOutput(text);
-    }
     if (this.used === 0) return;
     const count = this.records;
     const length = this.used;
