@@ -46,7 +46,7 @@ export async function packageVsix(options: VsixOptions): Promise<string> {
   const staging = mkdtempSync(join(tmpdir(), "rule-server-vsix-"));
   try {
     const packages = await bundleClient(join(staging, manifest.main));
-    writeFileSync(join(staging, "ThirdPartyNotices.txt"), thirdPartyNotices(packages, "The extension's bundled client (dist/extension.js)"));
+    writeFileSync(join(staging, "ThirdPartyNotices.txt"), thirdPartyNotices(packages, "the extension's client (dist/extension.js)"));
     copyFileSync(join(EXTENSION_ROOT, "package.json"), join(staging, "package.json"));
     copyFileSync(join(EXTENSION_ROOT, "README.md"), join(staging, "README.md"));
     // The full license text ships in the .vsix; editors/vscode/LICENSE only points at it.

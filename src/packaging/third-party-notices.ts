@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PackagingError } from "./packaging-error.ts";
 
@@ -10,12 +10,12 @@ import { PackagingError } from "./packaging-error.ts";
 export function thirdPartyNotices(packageDirectories: readonly string[], bundle: string): string {
   const sections = packageDirectories.map((directory) => {
     const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { name: string; version: string; license?: string };
-    const licenseFile = existsSync(directory) ? readdirSync(directory).sort().find((name) => /^licen[cs]e/i.test(name)) : undefined;
+    const licenseFile = readdirSync(directory).sort().find((name) => /^licen[cs]e/i.test(name));
     if (licenseFile === undefined) throw new PackagingError("LICENSE_FILE_MISSING", `${manifest.name} is bundled into ${bundle} but has no license file to ship with it`);
     return `${manifest.name} ${manifest.version} (${manifest.license ?? "see below"})\n\n${readFileSync(join(directory, licenseFile), "utf8").trim()}\n`;
   });
   const rule = `\n${"-".repeat(72)}\n\n`;
-  return `${bundle} includes the following packages.\n${rule}${sections.join(rule)}`;
+  return `The following packages are bundled into ${bundle}.\n${rule}${sections.join(rule)}`;
 }
 
 /** The directory of each npm package among a bundler's inputs (its metafile, paths relative to `cwd`), once each. */

@@ -19,7 +19,7 @@ function installed(name: string, license?: [file: string, text: string]): string
 
 test("each bundled package's license file, under its name, version and license", () => {
   const notices = thirdPartyNotices([installed("left-pad", ["LICENSE", "MIT License\n\nCopyright left\n"]), installed("@scope/right", ["license.md", "ISC text"])], "engine.js");
-  expect(notices).toBe(`engine.js includes the following packages.\n\n${"-".repeat(72)}\n\nleft-pad 1.2.3 (MIT)\n\nMIT License\n\nCopyright left\n\n${"-".repeat(72)}\n\n@scope/right 1.2.3 (MIT)\n\nISC text\n`);
+  expect(notices).toBe(`The following packages are bundled into engine.js.\n\n${"-".repeat(72)}\n\nleft-pad 1.2.3 (MIT)\n\nMIT License\n\nCopyright left\n\n${"-".repeat(72)}\n\n@scope/right 1.2.3 (MIT)\n\nISC text\n`);
 });
 
 test("a bundled package without a license file stops the packaging, naming it", () => {

@@ -32,8 +32,9 @@ export class ExplanationRecorder implements EvaluationObserver {
   /** Why a rule failed closed, by position; made on the first failure. */
   private failures: (string | undefined)[] | undefined;
   /**
-   * The item or field shown for a rule run per item or field, by position: in `full` mode the
-   * last one or the first that fired; in `rules` mode only the first that fired (or the one that failed).
+   * The item or field shown for a rule run per item or field, by position: the first that fired;
+   * else, in `full` mode, the one that failed or the last one. (A rule that fails after one of its
+   * items fired keeps showing that item, with the failure's message.)
    */
   private fields: (string | undefined)[] | undefined;
   /** The item or field the running rule is on, if it runs per item or field. */
@@ -104,7 +105,6 @@ export class ExplanationRecorder implements EvaluationObserver {
 
   ruleFailed(rule: PreparedRule, detail: string): void {
     (this.failures ??= new Array(this.state.length))[rule.position] ??= detail;
-    if (this.current !== undefined) this.shownFields()[rule.position] = this.current;
   }
 
   /** Made on the first rule run per item or field that needs one: most explanations have none. */
