@@ -9,27 +9,17 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../measure.ts";
-import { BENCH_TOKEN, startRuleServer } from "./server-processes.ts";
+import { startRuleServer } from "./server-processes.ts";
+import { measureContender, SECONDS, WARMUP } from "./contender.ts";
 import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
-import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
+import { PINNING, type WrkFigures } from "./wrk.ts";
 
 const RULES = join(import.meta.dir, "..", "..", "rules");
-const SECONDS = process.env.BENCH_SECONDS ?? "5";
-const WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "3";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "4");
 
-async function measureOnce(records: string | undefined, script: string): Promise<WrkFigures> {
+function measureOnce(records: string | undefined, script: string): Promise<WrkFigures> {
   const env: Record<string, string> = records === undefined ? {} : { RULE_SERVER_DECISION_RECORDS: records, RULE_SERVER_DECISION_MASK: "/data/debtor/iban,/actor/id" };
-  const server = await startRuleServer(RULES, 0, undefined, env);
-  try {
-    const url = `${server.url}/evaluations`;
-    const answer = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(EXAMPLE_REQUEST) });
-    if (answer.status !== 200) throw new Error(`the bench request is answered ${answer.status}`);
-    await wrk(url, script, server.pid, WARMUP);
-    return await wrk(url, script, server.pid, SECONDS);
-  } finally {
-    server.stop();
-  }
+  return measureContender({ name: `records ${records ?? "off"}`, start: () => startRuleServer(RULES, 0, undefined, env), path: "/evaluations", script, probe: EXAMPLE_REQUEST });
 }
 
 export async function benchDecisionRecordsHttp(): Promise<void> {

@@ -11,30 +11,28 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../measure.ts";
-import { BENCH_TOKEN, startRuleServer } from "./server-processes.ts";
+import { startRuleServer } from "./server-processes.ts";
+import { measureContender, SECONDS, WARMUP } from "./contender.ts";
 import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
 import { printEnforcementCost } from "./enforcement-cost.ts";
-import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
+import { PINNING, type WrkFigures } from "./wrk.ts";
 
 const RULES = join(import.meta.dir, "..", "..", "rules");
-const SECONDS = process.env.BENCH_SECONDS ?? "5";
-const WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "3";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "6");
 const ENFORCEMENTS = ["warn", "off"] as const;
 
-async function measureOnce(enforcement: string, script: string): Promise<WrkFigures> {
-  const server = await startRuleServer(RULES, 0, undefined, { RULE_SERVER_SCHEMA_ENFORCEMENT: enforcement });
-  try {
-    const url = `${server.url}/evaluations`;
-    const answer = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(EXAMPLE_REQUEST) });
-    const body = (await answer.json()) as { warnings?: unknown };
+function measureOnce(enforcement: string, script: string): Promise<WrkFigures> {
+  return measureContender({
+    name: enforcement,
+    start: () => startRuleServer(RULES, 0, undefined, { RULE_SERVER_SCHEMA_ENFORCEMENT: enforcement }),
+    path: "/evaluations",
+    script,
+    probe: EXAMPLE_REQUEST,
     // The example fits its schema: a warning would mean the two servers answer differently.
-    if (answer.status !== 200 || body.warnings !== undefined) throw new Error(`${enforcement}: the bench request is answered ${answer.status}: ${JSON.stringify(body)}`);
-    await wrk(url, script, server.pid, WARMUP);
-    return await wrk(url, script, server.pid, SECONDS);
-  } finally {
-    server.stop();
-  }
+    checkProbe: (body) => {
+      if ((body as { warnings?: unknown }).warnings !== undefined) throw new Error(`${enforcement}: the bench request is answered with warnings: ${JSON.stringify(body)}`);
+    },
+  });
 }
 
 export async function benchSchemaEnforcementHttp(): Promise<void> {

@@ -18,16 +18,15 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BENCH_TOKEN, startBareServer, startEngineOnlyServer, startRuleServer, type BenchServer } from "./server-processes.ts";
+import { BENCH_TOKEN, startBareServer, startEngineOnlyServer, startRuleServer } from "./server-processes.ts";
+import { measureContender, SECONDS, WARMUP, type Contender } from "./contender.ts";
 import { median } from "../measure.ts";
-import { PINNING, wrk, type WrkFigures } from "./wrk.ts";
-import { BATCH_CONNECTIONS, BATCH_ITEMS, batchOf, printBatchRows, requireEveryItemEvaluated } from "./batch-figures.ts";
+import { PINNING, type WrkFigures } from "./wrk.ts";
+import { BATCH_CONNECTIONS, BATCH_ITEMS, batchOf, printBatchRows } from "./batch-figures.ts";
 import { printEnforcementCost } from "./enforcement-cost.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const SECONDS = process.env.BENCH_SECONDS ?? "5";
 const RUNS = 3;
-const WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "3";
 
 /** The request of README's first evaluation, on the shipped rules/. */
 export const EXAMPLE_REQUEST = {
@@ -63,18 +62,6 @@ interface Row {
 }
 
 /** A server to measure: how to start it, and the request wrk sends it. */
-interface Contender {
-  readonly name: string;
-  readonly start: () => Promise<BenchServer>;
-  readonly path: string;
-  readonly script: string;
-  /** Sent once before the run, which fails unless it is answered 200 (and, for a batch, every item too). */
-  readonly probe?: unknown;
-  /** wrk's connections: 64 unless the contender says otherwise. */
-  readonly connections?: number;
-  /** Evaluations each request asks for (a batch's items); single requests when absent. */
-  readonly items?: number;
-}
 
 /** A wrk script that POSTs `body` with the bench token. */
 export function postScript(directory: string, name: string, body: unknown): string {
@@ -83,20 +70,6 @@ export function postScript(directory: string, name: string, body: unknown): stri
   return script;
 }
 
-async function measureOnce(contender: Contender): Promise<WrkFigures> {
-  const server = await contender.start();
-  try {
-    if (contender.probe !== undefined) {
-      const answer = await fetch(`${server.url}${contender.path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(contender.probe) });
-      if (answer.status !== 200) throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
-      if (contender.items !== undefined) requireEveryItemEvaluated(contender.name, await answer.json());
-    }
-    await wrk(`${server.url}${contender.path}`, contender.script, server.pid, WARMUP, contender.connections);
-    return await wrk(`${server.url}${contender.path}`, contender.script, server.pid, SECONDS, contender.connections);
-  } finally {
-    server.stop();
-  }
-}
 
 /**
  * Each round runs every server once, so that every server sees the same spread of the machine's
@@ -105,7 +78,7 @@ async function measureOnce(contender: Contender): Promise<WrkFigures> {
 async function measureInRounds(contenders: readonly Contender[]): Promise<(Row & { contender: Contender })[]> {
   const rows = contenders.map((contender) => ({ name: contender.name, runs: [] as WrkFigures[], contender }));
   for (let round = 0; round < RUNS; round++) {
-    for (const [index, contender] of contenders.entries()) rows[index]!.runs.push(await measureOnce(contender));
+    for (const [index, contender] of contenders.entries()) rows[index]!.runs.push(await measureContender(contender));
   }
   return rows;
 }
