@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { connect, type Socket } from "node:net";
 
 /** What became of one request of a keep-alive client: answered whole, answered in part, or not at all. */
@@ -56,4 +57,22 @@ export async function keepAliveClient(port: number, name: string, outcomes: Map<
       }
     }
   }
+}
+
+/**
+ * What a drain under the load of `clients` keep-alive clients (named c0, c1, ...) must leave: every
+ * request the server read (its `request` log lines) answered whole, none in part; the only ones
+ * without an answer never read (each client's last, sent after the stop); the clients reconnected
+ * (the drain's `Connection: close`). Gives the log lines of the requests read.
+ */
+export function expectNoReadRequestLost<Line extends { msg?: unknown; requestId?: unknown }>(logs: readonly Line[], outcomes: ReadonlyMap<string, Outcome>, connections: { count: number }, clients = 8): Line[] {
+  const read = logs.filter((line) => line.msg === "request" && String(line.requestId).startsWith("c"));
+  expect(read.length).toBeGreaterThan(50);
+  for (const line of read) expect(outcomes.get(String(line.requestId)), String(line.requestId)).toBe("complete");
+  expect([...outcomes.values()].filter((outcome) => outcome === "partial")).toEqual([]);
+  const unanswered = [...outcomes].filter(([, outcome]) => outcome === "none").map(([id]) => id);
+  expect(unanswered.length).toBeLessThanOrEqual(clients);
+  for (const id of unanswered) expect(read.some((line) => line.requestId === id)).toBe(false);
+  expect(connections.count).toBeGreaterThan(clients * 3);
+  return read;
 }
