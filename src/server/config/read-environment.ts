@@ -22,6 +22,8 @@ export const ENVIRONMENT_VARIABLES = [
   "RULE_SERVER_WORKERS",
   "RULE_SERVER_PROCESSES",
   "RULE_EVALUATION_TIMEOUT_MS",
+  "RULE_SERVER_BATCH_MAX_ITEMS",
+  "RULE_SERVER_BATCH_MAX_BYTES",
   "RULE_SERVER_EXPLORER",
   "RULE_SERVER_SCHEMA_ENFORCEMENT",
   "RULE_SERVER_RUN_TESTS",
@@ -50,6 +52,13 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     if (!/^[0-9]+$/.test(text.trim()) || !valid(value)) problems.push(`${name} must be ${what}, got ${JSON.stringify(text)}`);
     return value;
   };
+  /** A switch: 1 or true, 0 or false; unset or empty is `fallback`. */
+  const flag = (name: string, fallback: boolean): boolean => {
+    const text = env[name];
+    if (text === undefined || text === "") return fallback;
+    if (!["0", "1", "false", "true"].includes(text)) problems.push(`${name} must be 0 or 1, got ${JSON.stringify(text)}`);
+    return text === "1" || text === "true";
+  };
   const port = integer("PORT", 8080, (n) => n >= 0 && n <= 65535, "an integer from 0 to 65535");
   const hostText = env.HOST;
   const hostname = hostText === undefined || hostText === "" ? undefined : listenHost(hostText);
@@ -73,17 +82,14 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   if (token === undefined && !allowOpen) {
     problems.push("RULE_SERVER_TOKEN is not set: set it to the bearer token clients must send, or set RULE_SERVER_ALLOW_OPEN=1 to serve every endpoint without a token (private networks only)");
   }
-  const explorerText = env.RULE_SERVER_EXPLORER;
-  if (explorerText !== undefined && !["", "0", "1", "false", "true"].includes(explorerText)) problems.push(`RULE_SERVER_EXPLORER must be 0 or 1, got ${JSON.stringify(explorerText)}`);
+  const explorer = flag("RULE_SERVER_EXPLORER", true);
   const enforcementText = env.RULE_SERVER_SCHEMA_ENFORCEMENT;
   const schemaEnforcement = enforcementText === undefined || enforcementText === "" ? "warn" : enforcementText;
   if (!isSchemaEnforcement(schemaEnforcement)) problems.push(`RULE_SERVER_SCHEMA_ENFORCEMENT must be off, warn or reject, got ${JSON.stringify(enforcementText)}`);
-  const requiredText = env.RULE_SERVER_DECISION_RECORDS_REQUIRED;
-  if (requiredText !== undefined && !["", "0", "1", "false", "true"].includes(requiredText)) problems.push(`RULE_SERVER_DECISION_RECORDS_REQUIRED must be 0 or 1, got ${JSON.stringify(requiredText)}`);
+  const decisionRecordsRequired = flag("RULE_SERVER_DECISION_RECORDS_REQUIRED", false);
   const maskProblem = recordMaskProblem(env.RULE_SERVER_DECISION_MASK);
   if (maskProblem !== undefined) problems.push(maskProblem);
-  const runTestsText = env.RULE_SERVER_RUN_TESTS;
-  if (runTestsText !== undefined && !["", "0", "1", "false", "true"].includes(runTestsText)) problems.push(`RULE_SERVER_RUN_TESTS must be 0 or 1, got ${JSON.stringify(runTestsText)}`);
+  const runTests = flag("RULE_SERVER_RUN_TESTS", false);
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
@@ -99,12 +105,12 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     batchMaxBytes,
     drainSeconds,
     refresh,
-    explorer: explorerText !== "0" && explorerText !== "false",
+    explorer,
     schemaEnforcement: schemaEnforcement as SchemaEnforcement,
-    runTests: runTestsText === "1" || runTestsText === "true",
+    runTests,
     decisionRecords: env.RULE_SERVER_DECISION_RECORDS || "off",
     decisionMask: env.RULE_SERVER_DECISION_MASK ?? "",
-    decisionRecordsRequired: requiredText === "1" || requiredText === "true",
+    decisionRecordsRequired,
   };
 }
 
