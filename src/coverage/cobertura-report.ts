@@ -1,4 +1,5 @@
 import type { CoverageReport, FileCoverage, NodeCoverage, Ratio } from "./coverage-model.ts";
+import { xml } from "../cli/check-report/xml-text.ts";
 
 /**
  * The Cobertura XML report (coverage-04.dtd), which CI services show: a package and a class per
@@ -63,8 +64,4 @@ function lineElement(line: LineEntry): string {
 
 function rate(ratio: Pick<Ratio, "covered" | "total">): string {
   return ratio.total === 0 ? "1" : String(Math.round((ratio.covered / ratio.total) * 10000) / 10000);
-}
-
-function xml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }

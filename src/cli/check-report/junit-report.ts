@@ -1,6 +1,7 @@
 import { ruleLines } from "../explanation-text.ts";
 import type { RuleExplanation } from "../../engine/explanation/explanation.ts";
 import { displayPath, totalsOf, type FileReport } from "./file-report.ts";
+import { xml } from "./xml-text.ts";
 
 /**
  * JUnit XML, which CI systems show as test results: one testsuite per file, holding a testcase
@@ -54,18 +55,6 @@ function casesOf(report: FileReport): number {
   return Math.max(report.problems.length, 1) + report.warnings.length + report.tests.length;
 }
 
-/** Text as XML attribute or element content; characters XML 1.0 cannot hold become U+FFFD. */
-export function xml(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD")
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&apos;")
-    .replaceAll("\n", "&#10;")
-    .replaceAll("\r", "&#13;");
-}
 
 /** The explanation of the rules whose outcome differs, as `check`'s text report writes it. */
 function explainedLines(explained: readonly RuleExplanation[] | undefined): string[] {
