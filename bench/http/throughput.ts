@@ -61,8 +61,6 @@ interface Row {
   readonly runs: WrkFigures[];
 }
 
-/** A server to measure: how to start it, and the request wrk sends it. */
-
 /** A wrk script that POSTs `body` with the bench token. */
 export function postScript(directory: string, name: string, body: unknown): string {
   const script = join(directory, `${name}.lua`);

@@ -17,8 +17,6 @@ export class DiagnosticsPublisher {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Per directory, the files it last published diagnostics for. */
   private readonly published = new Map<string, Set<string>>();
-  /** The last reports of each directory, for the test lenses' answers. */
-  readonly lastReports = new Map<string, FileReport[]>();
 
   constructor(
     private readonly connection: Connection,
@@ -42,7 +40,6 @@ export class DiagnosticsPublisher {
       this.connection.console.error(`checking ${directory} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return [];
     }
-    this.lastReports.set(directory, reports);
     const byFile = diagnosticsByFile(reports, (file) => this.workspace.textOrDisk(file));
     const before = this.published.get(directory) ?? new Set<string>();
     for (const file of before) if (!byFile.has(file)) byFile.set(file, []);

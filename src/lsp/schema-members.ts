@@ -1,12 +1,11 @@
 import { followFragment } from "../compiler/checks/entity-schema.ts";
 import type { EntitySchema } from "../compiler/checks/entity-schemas.ts";
-import { kindOfView, viewAtPath, viewOf, type SchemaView } from "../compiler/checks/schema-types.ts";
+import { kindOfView, viewAtPath, viewOf } from "../compiler/checks/schema-types.ts";
 import { isJsonObject, objectAt } from "../engine/value/json-access.ts";
 import { fragmentPath } from "../compiler/source/json-pointer.ts";
 
 /** What an entity schema says of a data path, for completion and hover. */
 export interface SchemaPlace {
-  readonly view: SchemaView;
   /** The members an object there has, with their descriptions. */
   readonly members: ReadonlyMap<string, string | undefined>;
   readonly kind: string | undefined;
@@ -25,7 +24,7 @@ export function schemaPlace(schema: EntitySchema, segments: readonly string[]): 
       if (!members.has(name) || members.get(name) === undefined) members.set(name, memberDescription(schema, property));
     }
   }
-  return { view, members, kind: kindOfView(view), description };
+  return { members, kind: kindOfView(view), description };
 }
 
 function memberDescription(schema: EntitySchema, property: unknown): string | undefined {

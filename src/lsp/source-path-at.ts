@@ -5,9 +5,7 @@ export interface SourcePathAt {
   /** Member names and item indexes from the document's root; for a key, its member's name is last. */
   readonly path: readonly string[];
   readonly part: "key" | "value";
-  /** The scalar's offsets and its value, when the offset is on a scalar. */
-  readonly start?: number;
-  readonly end?: number;
+  /** The scalar's value, when the offset is on a scalar. */
   readonly scalar?: string;
 }
 
@@ -28,7 +26,7 @@ export function sourcePathAt(text: string, offset: number): SourcePathAt | undef
         const name = isScalar(key) ? String(key.value) : undefined;
         const keyRange = key?.range ?? undefined;
         if (keyRange !== undefined && offset >= keyRange[0] && offset <= keyRange[1] && name !== undefined) {
-          return { path: [...path, name], part: "key", start: keyRange[0], end: keyRange[1], scalar: name };
+          return { path: [...path, name], part: "key", scalar: name };
         }
         const value = pair.value as Node | null;
         const valueRange = value?.range ?? undefined;
@@ -49,7 +47,7 @@ export function sourcePathAt(text: string, offset: number): SourcePathAt | undef
       path.push(String(index));
       node = node.items[index] as Node;
     } else if (isScalar(node)) {
-      return { path, part: "value", start: node.range?.[0], end: node.range?.[1], scalar: node.value === null || node.value === undefined ? "" : String(node.value) };
+      return { path, part: "value", scalar: node.value === null || node.value === undefined ? "" : String(node.value) };
     } else return { path, part: "value" };
   }
   return { path, part: "value" };

@@ -28,7 +28,6 @@ export class LspClient {
   private readonly pending = new Map<number, Pending>();
   private readonly diagnostics = new Map<string, PublishedDiagnostic[]>();
   private readonly diagnosticCounts = new Map<string, number>();
-  readonly notifications: { method: string; params: unknown }[] = [];
   private buffer = new Uint8Array(0);
   stderr = "";
 
@@ -146,7 +145,6 @@ export class LspClient {
   private dispatch(message: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string; code: number } }): void {
     if (message.method !== undefined) {
       if (message.id !== undefined) this.send({ id: message.id, result: null });
-      this.notifications.push({ method: message.method, params: message.params });
       if (message.method === "textDocument/publishDiagnostics") {
         const params = message.params as { uri: string; diagnostics: PublishedDiagnostic[] };
         this.diagnostics.set(params.uri, params.diagnostics);

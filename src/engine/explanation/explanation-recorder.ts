@@ -12,6 +12,7 @@ import { resolutionOutcomes } from "./resolution-outcomes.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
 import { unmatchedNames } from "./unmatched-names.ts";
 import { PlanIndex, type NamedPair } from "./plan-index.ts";
+import { stateHash } from "./rule-list-cache.ts";
 import type { NamedExpression, TreeLayout } from "./tree-layout.ts";
 
 /** What a rule did while it ran, as bits: evaluations keep one byte per rule. */
@@ -130,7 +131,8 @@ export class ExplanationRecorder implements EvaluationObserver {
   private ruleEntries(request: JsonObject, index: PlanIndex, pair: NamedPair | undefined, view: JsonObject | null): RuleExplanation[] {
     // Without failures or fields shown, a `rules` list is a function of the state bytes (RuleListCache).
     const cacheable = pair !== undefined && this.mode === "rules" && this.failures === undefined && this.fields === undefined;
-    const known = cacheable ? pair.lists.find(this.state) : undefined;
+    const hash = cacheable ? stateHash(this.state) : 0;
+    const known = cacheable ? pair.lists.find(this.state, hash) : undefined;
     if (known !== undefined) return known;
     const order = this.plan.manifestOrder;
     const rules = new Array<RuleExplanation>(order.length);
@@ -145,7 +147,7 @@ export class ExplanationRecorder implements EvaluationObserver {
         rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
       }
     }
-    return cacheable ? pair.lists.keep(this.state, rules) : rules;
+    return cacheable ? pair.lists.keep(this.state, hash, rules) : rules;
   }
 
   /** The entry of a rule that ran: its status, and in `full` mode its trees. */

@@ -24,9 +24,8 @@ export class RuleListCache {
   private readonly recent = new Int32Array(RECENT_STATES);
   private recentAt = 0;
 
-  /** A copy of the list built from `state`, if one was kept. */
-  find(state: Uint8Array): RuleExplanation[] | undefined {
-    const hash = stateHash(state);
+  /** A copy of the list built from `state` (whose stateHash is `hash`), if one was kept. */
+  find(state: Uint8Array, hash: number): RuleExplanation[] | undefined {
     const states = this.states;
     search: for (let i = 0; i < states.length; i++) {
       if (this.hashes[i] !== hash) continue;
@@ -38,8 +37,7 @@ export class RuleListCache {
   }
 
   /** Keeps a copy of `list`, built from `state`, if the state came lately already; gives `list` back. */
-  keep(state: Uint8Array, list: RuleExplanation[]): RuleExplanation[] {
-    const hash = stateHash(state);
+  keep(state: Uint8Array, hash: number, list: RuleExplanation[]): RuleExplanation[] {
     if (!this.recent.includes(hash)) {
       this.recent[this.recentAt++ % RECENT_STATES] = hash;
       return list;
@@ -53,7 +51,7 @@ export class RuleListCache {
 }
 
 /** FNV-1a over the bytes: most lookups that miss are told apart without comparing them all. */
-function stateHash(state: Uint8Array): number {
+export function stateHash(state: Uint8Array): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < state.length; i++) hash = Math.imul(hash ^ state[i]!, 0x01000193);
   return hash | 0;

@@ -47,7 +47,8 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
   const nowFires = [...after].filter((rule) => !before.has(rule));
   const noLongerFires = [...before].filter((rule) => !after.has(rule));
   const decisionChanged = result.decision !== record.decision;
-  const changed = decisionChanged || !sameOutcome(record, result as unknown as JsonObject);
+  const outcomeChanged = !sameOutcome(record, result as unknown as JsonObject);
+  const changed = decisionChanged || outcomeChanged;
   // A changed outcome that rests on a masked member says nothing: the replay saw "***", not the value.
   const masked = listAt(record.masked).map(String);
   if (changed && masked.length > 0 && rulesReadingMasked(ruleset.manifest(channel), [...nowFires, ...noLongerFires], masked).length > 0) return unreplayable("masked-input");
@@ -58,7 +59,7 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
   }
   if (decisionChanged && record.decision === "allow") summary.allowToDeny++;
   if (decisionChanged && record.decision === "deny") summary.denyToAllow++;
-  if (!sameOutcome(record, result as unknown as JsonObject)) summary.changed++;
+  if (outcomeChanged) summary.changed++;
   for (const rule of nowFires) (summary.rules[rule] ??= { nowFires: 0, noLongerFires: 0 }).nowFires++;
   for (const rule of noLongerFires) (summary.rules[rule] ??= { nowFires: 0, noLongerFires: 0 }).noLongerFires++;
   const differing = new Set([...nowFires, ...noLongerFires]);

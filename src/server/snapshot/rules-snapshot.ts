@@ -129,7 +129,6 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
   return new RulesSnapshot(served, cachePolicy, now.toISOString(), missingOperators, bundles, generation);
 }
 
-/** A file's text, or undefined with a problem when it cannot be read (it may vanish while a volume is swapped). */
 /** A problem per failed golden test of a source, at the line of its name. */
 function failedTestProblems(ruleset: LoadedRuleset, source: SourceFile): LoadProblem[] {
   const outcomes = sourceGoldenTests(ruleset, source);
@@ -143,6 +142,7 @@ function failedTestProblems(ruleset: LoadedRuleset, source: SourceFile): LoadPro
     }));
 }
 
+/** A file's text, or undefined with a problem when it cannot be read (it may vanish while a volume is swapped). */
 function readText(file: string, problems: LoadProblem[]): string | undefined {
   try {
     return readFileSync(file, "utf8");

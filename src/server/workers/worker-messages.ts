@@ -30,13 +30,9 @@ export function evaluateMessage(job: number, generation: number, body: string, e
 
 /** A reply message: the header line, then the reply body. */
 export function replyMessage(job: number, reply: EvaluationReply): string {
-  if (reply.record === undefined) {
-    const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings };
-    return `${JSON.stringify(header)}\n${reply.body}`;
-  }
-  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings, recorded: true };
-  // JSON texts hold no raw line break: the body ends at the last one.
-  return `${JSON.stringify(header)}\n${reply.body}\n${reply.record}`;
+  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings, ...(reply.record === undefined ? {} : { recorded: true }) };
+  // JSON texts hold no raw line break: the body ends at the last one, and the record follows it.
+  return reply.record === undefined ? `${JSON.stringify(header)}\n${reply.body}` : `${JSON.stringify(header)}\n${reply.body}\n${reply.record}`;
 }
 
 /** A reply's body and, when the header says one follows, its record. */
