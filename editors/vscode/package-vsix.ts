@@ -14,7 +14,8 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { buildProvenance } from "../../src/packaging/build-provenance.ts";
-import { bundledPackages, thirdPartyNotices } from "../../src/packaging/third-party-notices.ts";
+import { bundledPackages } from "../../src/bundling/bundled-packages.ts";
+import { thirdPartyNotices } from "../../src/packaging/third-party-notices.ts";
 
 const EXTENSION_ROOT = import.meta.dir;
 const PROJECT_ROOT = join(EXTENSION_ROOT, "..", "..");

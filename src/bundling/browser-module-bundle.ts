@@ -1,5 +1,6 @@
 import type { BunPlugin } from "bun";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { bundledPackages } from "./bundled-packages.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
@@ -34,24 +35,19 @@ export function browserModuleProblems(code: string): string[] {
 
 /** One entry point bundled for pages: a single minified ES module, or BrowserBundleError naming what failed. */
 export async function bundleForPages(name: string, entrypoint: string, plugin: BunPlugin): Promise<string> {
-  const result = await Bun.build({ entrypoints: [entrypoint], target: "browser", format: "esm", minify: true, plugins: [plugin], define: { "process.env.NODE_ENV": '"production"' } });
+  return (await pageBundle(name, entrypoint, plugin)).code;
+}
+
+/** A page bundle's code and the npm packages it holds (see bundledPackages). */
+async function pageBundle(name: string, entrypoint: string, plugin: BunPlugin): Promise<{ code: string; packages: string[] }> {
+  const result = await Bun.build({ entrypoints: [entrypoint], target: "browser", format: "esm", minify: true, plugins: [plugin], define: { "process.env.NODE_ENV": '"production"' }, metafile: true });
   if (!result.success) throw new BrowserBundleError(`${name}: ${result.logs.map(String).join("\n")}`);
-  return result.outputs[0]!.text();
+  return { code: await result.outputs[0]!.text(), packages: bundledPackages(Object.keys(result.metafile?.inputs ?? {}), process.cwd()) };
 }
 
 /** The code of rule-cascade.js, the engine as one self-contained ES module (src/browser/rule-cascade.ts). */
-export function bundleBrowserModule(): Promise<string> {
-  // One process bundles it once: build.ts needs it for dist/browser and again inside the explorer.
-  return (bundled ??= bundleSelfContained());
-}
-
-let bundled: Promise<string> | undefined;
-
-async function bundleSelfContained(): Promise<string> {
-  const code = await bundleForPages("browser", join(ROOT, "src", "browser", "rule-cascade.ts"), browserPatternBackend);
-  const problems = browserModuleProblems(code);
-  if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
-  return code;
+export async function bundleBrowserModule(): Promise<string> {
+  return (await browserModule()).code;
 }
 
 /**
@@ -59,12 +55,19 @@ async function bundleSelfContained(): Promise<string> {
  * their notices travel with the code, in the npm package as in the .vsix.
  */
 export async function browserModulePackages(): Promise<string[]> {
-  const result = await Bun.build({ entrypoints: [join(ROOT, "src", "browser", "rule-cascade.ts")], target: "browser", format: "esm", plugins: [browserPatternBackend], metafile: true });
-  if (!result.success) throw new BrowserBundleError(`browser: ${result.logs.map(String).join("\n")}`);
-  const directories = new Set<string>();
-  for (const input of Object.keys(result.metafile?.inputs ?? {})) {
-    const match = /^(.*node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(resolve(process.cwd(), input));
-    if (match) directories.add(match[1]!);
-  }
-  return [...directories].sort();
+  return (await browserModule()).packages;
+}
+
+/** One process bundles it once: build.ts needs it for dist/browser, inside the explorer and in the npm package. */
+function browserModule(): Promise<{ code: string; packages: string[] }> {
+  return (bundled ??= bundleSelfContained());
+}
+
+let bundled: Promise<{ code: string; packages: string[] }> | undefined;
+
+async function bundleSelfContained(): Promise<{ code: string; packages: string[] }> {
+  const bundle = await pageBundle("browser", join(ROOT, "src", "browser", "rule-cascade.ts"), browserPatternBackend);
+  const problems = browserModuleProblems(bundle.code);
+  if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
+  return bundle;
 }

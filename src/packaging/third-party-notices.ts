@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { PackagingError } from "./packaging-error.ts";
 
 /**
@@ -16,15 +16,4 @@ export function thirdPartyNotices(packageDirectories: readonly string[], bundle:
   });
   const rule = `\n${"-".repeat(72)}\n\n`;
   return `The following packages are bundled into ${bundle}.\n${rule}${sections.join(rule)}`;
-}
-
-/** The directory of each npm package among a bundler's inputs (its metafile, paths relative to `cwd`), once each. */
-export function bundledPackages(inputs: readonly string[], cwd: string): string[] {
-  const directories = new Set<string>();
-  for (const input of inputs) {
-    const path = resolve(cwd, input).replaceAll("\\", "/");
-    const match = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(path);
-    if (match) directories.add(match[1]!);
-  }
-  return [...directories].sort();
 }

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PackagingError } from "../../src/packaging/packaging-error.ts";
-import { bundledPackages, thirdPartyNotices } from "../../src/packaging/third-party-notices.ts";
+import { thirdPartyNotices } from "../../src/packaging/third-party-notices.ts";
 
 /** The notices shipped with the npm package and the VS Code extension, from the installed packages. */
 const work = mkdtempSync(join(tmpdir(), "rule-server-notices-"));
@@ -32,9 +32,4 @@ test("a bundled package without a license file stops the packaging, naming it", 
   })();
   expect(refused).toBeInstanceOf(PackagingError);
   expect(refused).toMatchObject({ code: "LICENSE_FILE_MISSING", message: "no-license is bundled into dist/extension.js but has no license file to ship with it" });
-});
-
-test("the packages among a bundler's inputs, scoped or not, once each and sorted", () => {
-  const inputs = ["node_modules/vscode-jsonrpc/lib/main.js", "node_modules/@scope/pkg/index.js", "src/extension.ts", "node_modules/vscode-jsonrpc/lib/common/api.js", "node_modules/a/node_modules/b/x.js"];
-  expect(bundledPackages(inputs, "/repo")).toEqual(["/repo/node_modules/@scope/pkg", "/repo/node_modules/a/node_modules/b", "/repo/node_modules/vscode-jsonrpc"]);
 });
