@@ -6,7 +6,7 @@ import { compileRuleset, type CompiledRuleset } from "../compiler/compile-rulese
 import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 import { entitySchemaLoader } from "../rule-files/entity-schema-files.ts";
-import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
+import { ruleFilesOf, ruleFilesOfEditedDirectory } from "../rule-files/rule-files-of-directory.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
 
@@ -34,7 +34,7 @@ export interface UnsavedFiles {
 }
 
 export function readRulesDirectory(directory: string, unsaved?: UnsavedFiles): RulesDirectory {
-  const onDisk = ruleFilesOf(directory).source;
+  const onDisk = unsaved === undefined ? ruleFilesOf(directory).source : ruleFilesOfEditedDirectory(directory).source;
   const files = unsaved === undefined ? onDisk : [...new Set([...onDisk, ...unsaved.sourcesIn(directory)])].filter((file) => unsaved.leftOut?.(file) !== true).sort();
   const readText = unsaved === undefined ? undefined : (file: string): string => unsaved.text(file) ?? readFileSync(file, "utf8");
   const sources = files.map((file) => unsaved?.sourceFile?.(file) ?? readSourceFile(file, readText));

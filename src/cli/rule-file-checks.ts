@@ -42,6 +42,8 @@ export interface RuleFileCheckOptions {
   readonly withoutWarnings?: boolean;
   /** Unsaved texts that stand for files (the language server's open documents). */
   readonly unsaved?: UnsavedFiles;
+  /** Reads a rules directory (the language server's, which keeps it between requests); readRulesDirectory otherwise. */
+  readonly readDirectory?: (directory: string) => RulesDirectory;
   /** Runs the golden tests of a compiled source. */
   readonly runTests: (compiled: CompiledSource) => GoldenTestOutcome[];
 }
@@ -56,7 +58,7 @@ export function checkRuleFiles(files: readonly string[], options: RuleFileCheckO
   const directoryOf = (file: string): RulesDirectory => {
     const directory = dirname(file);
     let read = directories.get(directory);
-    if (!read) directories.set(directory, (read = readRulesDirectory(directory, options.unsaved)));
+    if (!read) directories.set(directory, (read = options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved)));
     return read;
   };
   const reports = files.map((file) => checkFile(file, directoryOf, options));

@@ -52,10 +52,21 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   documents.onDidSave((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))));
   // Closed, the file is what is on disk again.
   documents.onDidClose((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))));
+  /** A document of the directory changed: what the workspace kept of it is read again. */
   const withDirectory = (uri: string, act: (directory: string) => void): void => {
     const directory = directoryOfUri(uri);
-    if (directory !== undefined) act(directory);
+    if (directory === undefined) return;
+    workspace.forget(directory);
+    act(directory);
   };
+  // A file changed on disk (a schema saved, a ruleset checked out): a schema may be named from any
+  // directory, so every directory is read again, and the open ones are checked again.
+  connection.onDidChangeWatchedFiles(() =>
+    safely(connection, () => {
+      workspace.forget();
+      for (const directory of workspace.openDirectories()) publisher.scheduleCheck(directory);
+    }),
+  );
 
   /** The context of the document a request names, and its text: open, else read from disk. */
   const requestContext = (uri: string): { context: RulesetContext; text: string } | undefined => {

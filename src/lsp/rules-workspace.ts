@@ -6,7 +6,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
-import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
+import { ruleFilesOfEditedDirectory } from "../rule-files/rule-files-of-directory.ts";
 import { readSourceFile, type SourceFile } from "../rule-files/source-documents.ts";
 import type { FileReport } from "../cli/check-report/file-report.ts";
 import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "../cli/compile-source-file.ts";
@@ -15,6 +15,8 @@ import { pathOfUri, uriOfPath } from "./file-uri.ts";
 
 /** Larger sources are left out of the editor's checks (rule-server check still reads them). */
 export const MAX_CHECKED_BYTES = 1024 * 1024;
+/** How long requests may share a directory's reading when nothing said it changed. */
+const DIRECTORY_REUSE_MS = 2000;
 
 /**
  * The rules directories of the files an editor has open, seen as `check` sees them but with the
@@ -90,24 +92,39 @@ export class RulesWorkspace implements UnsavedFiles {
     return [...directories];
   }
 
-  /** A rules directory read now, the open documents standing for their files. */
+  /** Each directory as last read, and when (see directory). */
+  private readonly directories = new Map<string, { read: RulesDirectory; at: number }>();
+
+  /**
+   * A rules directory, the open documents standing for their files. Requests share one reading
+   * (the sources, the resolver and the entity schemas it has loaded) until an edit, a save, a
+   * close or a change on disk says to read it again (forget), and for at most DIRECTORY_REUSE_MS,
+   * for editors that do not report changes on disk.
+   */
   directory(directory: string): RulesDirectory {
-    return readRulesDirectory(resolve(directory), this);
+    const key = resolve(directory);
+    const kept = this.directories.get(key);
+    if (kept !== undefined && Date.now() - kept.at < DIRECTORY_REUSE_MS) return kept.read;
+    const read = readRulesDirectory(key, this);
+    this.directories.set(key, { read, at: Date.now() });
+    return read;
+  }
+
+  /** Reads the directory again next time; without one, every directory (a file changed somewhere on disk). */
+  forget(directory?: string): void {
+    if (directory === undefined) this.directories.clear();
+    else this.directories.delete(resolve(directory));
   }
 
   /** `check` of every ruleset and bundle of a directory: what its files' diagnostics are made of. */
   check(directory: string): FileReport[] {
-    let files: string[];
-    try {
-      const onDisk = ruleFilesOf(directory);
-      files = [...new Set([...onDisk.source, ...this.sourcesIn(directory)])].sort().concat(onDisk.bundle);
-    } catch {
-      files = [...this.sourcesIn(directory)];
-    }
+    const onDisk = ruleFilesOfEditedDirectory(directory);
+    const files = [...new Set([...onDisk.source, ...this.sourcesIn(directory)])].sort().concat(onDisk.bundle);
     const tooLarge = files.filter((file) => this.leftOut(file));
-    const reports = checkRuleFiles(files.filter((file) => !this.leftOut(file)), {
+    const reports = checkRuleFiles(files.filter((file) => !tooLarge.includes(file)), {
       operators: this.operators,
       unsaved: this,
+      readDirectory: (read) => this.directory(read),
       runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
     });
     for (const file of tooLarge) {

@@ -25,3 +25,17 @@ function isFile(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * The same, for an editor's directory, which may not exist yet on disk (its rulesets are all
+ * unsaved): a directory that is missing or not a directory holds no files. Other errors are thrown.
+ */
+export function ruleFilesOfEditedDirectory(directory: string): Readonly<Record<RuleFileKind, string[]>> {
+  try {
+    return ruleFilesOf(directory);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { source: [], bundle: [], "cache-policy": [], other: [] };
+    throw error;
+  }
+}

@@ -61,6 +61,33 @@ test("a schema file saved on disk is read again when an open ruleset is saved; i
   expect(await client.waitForDiagnostics(uriOf(schema), () => true, after)).toEqual([]);
 });
 
+test("a schema file changed on disk reaches the open rulesets as soon as the editor reports it, with no save", async () => {
+  const ruleset = join(coverage, "base.ruleset.yaml");
+  const schema = join(coverage, "shop.schema.json");
+  // Opened again: the check that follows is done before the schema changes.
+  const opened = client.publishedCount(uriOf(ruleset));
+  client.open(uriOf(ruleset), readFileSync(ruleset, "utf8"));
+  await client.waitForDiagnostics(uriOf(ruleset), () => true, opened);
+  const original = readFileSync(schema, "utf8");
+  writeFileSync(schema, original.replace('"Order"', '"Ordr"'));
+  const before = client.publishedCount(uriOf(schema));
+  client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri: uriOf(schema), type: 2 }] });
+  const diagnostics = await client.waitForDiagnostics(uriOf(schema), (list) => list.length > 0, before);
+  expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["SCHEMA_REF_UNRESOLVED"]);
+  writeFileSync(schema, original);
+  const after = client.publishedCount(uriOf(schema));
+  client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri: uriOf(schema), type: 2 }] });
+  expect(await client.waitForDiagnostics(uriOf(schema), () => true, after)).toEqual([]);
+});
+
+test("an unsaved ruleset in a directory not on disk yet is checked like any other", async () => {
+  const file = join(work, "not-yet", "new.ruleset.yaml");
+  client.open(uriOf(file), "ruleCascade: '1.0.0'\nkind: RuleSet\n");
+  const diagnostics = await client.waitForDiagnostics(uriOf(file), (list) => list.length > 0);
+  expect(diagnostics.every((diagnostic) => typeof diagnostic.code === "string")).toBe(true);
+  expect(diagnostics.length).toBeGreaterThan(0);
+});
+
 test("a problem inside a schema file points back at the $ref that led there", async () => {
   const found = goldenJsonFiles("located-problems").flatMap((file) => (file.content as { cases: { name: string; files: Record<string, string> }[] }).cases).find((entry) => entry.name === "YAML schema: the fragment names a schema the file lacks")!;
   const directory = join(work, "schema-case");
