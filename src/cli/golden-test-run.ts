@@ -1,10 +1,9 @@
-import { runGoldenTests, type GoldenTestOptions } from "../compiler/golden/run-golden-tests.ts";
+import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
 import { CoverageCollector } from "../coverage/coverage-collector.ts";
 import type { CoverageReport } from "../coverage/coverage-model.ts";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { CoverageProbe } from "../engine/coverage/coverage-probe.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
-import { objectAt } from "../engine/value/json-access.ts";
 import type { FileReport } from "./check-report/file-report.ts";
 import { checkRuleFiles, type CompiledSource } from "./rule-file-checks.ts";
 
@@ -28,11 +27,10 @@ export function runGoldenTestFiles(files: readonly string[], options: { filter?:
     operators,
     withoutWarnings: true,
     runTests: (source) => {
-      const tests = objectAt(source.source.document).tests;
-      const plain: GoldenTestOptions = { ...(source.source.locate === undefined ? {} : { locate: source.source.locate }), ...(options.filter === undefined ? {} : { filter: options.filter }) };
-      if (collector === undefined) return runGoldenTests(source.loaded, tests, plain);
+      const plain = options.filter === undefined ? {} : { filter: options.filter };
+      if (collector === undefined) return sourceGoldenTests(source.loaded, source.source, plain);
       const probe = new CoverageProbe(source.loaded, operators);
-      const outcomes = runGoldenTests(source.loaded, tests, {
+      const outcomes = sourceGoldenTests(source.loaded, source.source, {
         ...plain,
         coverage: { probe, firstTest: testsRun, probed: (_test, name, rules) => collector.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules) },
       });

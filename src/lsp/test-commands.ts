@@ -1,9 +1,9 @@
 import { dirname } from "node:path";
+import { goldenTestRequest } from "../compiler/golden/run-golden-tests.ts";
 import { isExplainMode } from "../engine/explanation/explanation.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { EvaluationResult } from "../engine/evaluation/evaluation-result.ts";
 import { listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
-import type { JsonObject } from "../engine/value/json-value.ts";
 import type { FileReport } from "../cli/check-report/file-report.ts";
 import { compileSourceFile } from "../cli/compile-source-file.ts";
 import type { RulesWorkspace } from "./rules-workspace.ts";
@@ -35,10 +35,10 @@ export function evaluateTest(workspace: RulesWorkspace, file: string, index: num
   if (!compilation.ok) return { error: `${compilation.problems.length} problem(s) keep the ruleset from compiling: see the diagnostics` };
   const test = objectAt(listAt(objectAt(compilation.source.document).tests)[index]);
   if (Object.keys(test).length === 0) return { error: `the ruleset has no test ${index}` };
-  const request: JsonObject = { ...objectAt(test.given), entity: test.entity ?? null, operation: test.operation ?? null };
+  const { request, channel } = goldenTestRequest(test);
   const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, workspace.operators);
   try {
-    const result = ruleset.evaluate(request, test.channel === "client" ? "client" : "server", { explain: isExplainMode(explain) ? explain : "rules" });
+    const result = ruleset.evaluate(request, channel, { explain: isExplainMode(explain) ? explain : "rules" });
     return { test: stringAt(test.name), decision: result.decision, result };
   } catch (error) {
     return { error: `the test's request was refused: ${error instanceof Error ? error.message : String(error)}` };

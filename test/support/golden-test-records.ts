@@ -1,10 +1,10 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { goldenTestRequest } from "../../src/compiler/golden/run-golden-tests.ts";
 import { LoadedRuleset } from "../../src/engine/bundle/loaded-ruleset.ts";
 import type { JsonObject } from "../../src/engine/value/json-value.ts";
 import { decisionRecordJson, recordLine } from "../../src/records/decision-record.ts";
 import { parseRecordMask } from "../../src/records/record-mask.ts";
+import { ruleFilesOf } from "../../src/rule-files/rule-files-of-directory.ts";
 
 /**
  * Decision records as a server writes them, of the requests of every golden test of a rules
@@ -12,13 +12,13 @@ import { parseRecordMask } from "../../src/records/record-mask.ts";
  */
 export function goldenTestRecords(directory: string, mask = ""): string[] {
   const lines: string[] = [];
-  for (const name of readdirSync(directory).filter((entry) => /\.ruleset\.(ya?ml|json)$/.test(entry)).sort()) {
-    const compilation = compileSourceFile(join(directory, name));
-    if (!compilation.ok) throw new Error(`${name} does not compile`);
+  for (const file of ruleFilesOf(directory).source) {
+    const compilation = compileSourceFile(file);
+    if (!compilation.ok) throw new Error(`${file} does not compile`);
     const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle);
     ((compilation.source.document as JsonObject).tests as JsonObject[]).forEach((test, index) => {
-      const channel = test.channel === "client" ? "client" : "server";
-      const request = { ruleset: ruleset.id, ...(test.given as JsonObject), entity: test.entity!, operation: test.operation!, ...(test.channel === undefined ? {} : { channel }) } as JsonObject;
+      const { request: given, channel } = goldenTestRequest(test);
+      const request: JsonObject = { ruleset: ruleset.id, ...given, ...(test.channel === undefined ? {} : { channel }) };
       lines.push(recordLine("2026-11-26T00:00:00.000Z", `${ruleset.id}#${index}`, decisionRecordJson(request, ruleset.evaluate(request, channel), channel, parseRecordMask(mask))));
     });
   }

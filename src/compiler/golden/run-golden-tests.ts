@@ -43,14 +43,18 @@ export interface GoldenTestOptions {
   readonly coverage?: { readonly probe: CoverageProbe; readonly firstTest: number; probed(test: number, name: string, rules: readonly RuleExplanation[]): void };
 }
 
+/** The request a golden test evaluates, and on which channel: `given` with the test's entity and operation. */
+export function goldenTestRequest(test: JsonObject): { request: JsonObject; channel: "server" | "client" } {
+  return { request: { ...objectAt(test.given), entity: test.entity ?? null, operation: test.operation ?? null }, channel: test.channel === "client" ? "client" : "server" };
+}
+
 export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefined, options: GoldenTestOptions = {}): GoldenTestOutcome[] {
   const outcomes: GoldenTestOutcome[] = [];
   let run = 0;
   listAt(tests).forEach((entry, index) => {
     const test = objectAt(entry);
     const name = stringAt(test.name);
-    const request: JsonObject = { ...objectAt(test.given), entity: test.entity ?? null, operation: test.operation ?? null };
-    const channel = test.channel === "client" ? "client" : "server";
+    const { request, channel } = goldenTestRequest(test);
     if (options.filter !== undefined && !matchesFilter(options.filter, ruleset, name, request, channel)) return;
     const position = options.locate?.(["tests", String(index), "name"], "value");
     const place = position === undefined ? {} : { line: position.line, column: position.column };
