@@ -2,7 +2,7 @@ import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
 import { placedRuleExpressions, walkExpression } from "../compiler/expressions/expression-walk.ts";
 import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
-import { BOOLEAN_OPERATORS } from "../engine/coverage/boolean-operators.ts";
+import { BOOLEAN_OPERATORS } from "../engine/expression/operators/operator-kinds.ts";
 import type { CoverageProbe } from "../engine/coverage/coverage-probe.ts";
 import type { RuleExplanation } from "../engine/explanation/explanation.ts";
 import { objectAt, stringAt } from "../engine/value/json-access.ts";

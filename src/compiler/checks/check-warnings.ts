@@ -11,6 +11,7 @@ import { pointerSegments } from "./entity-schema.ts";
 import { loadEntitySchemas } from "./entity-schemas.ts";
 import type { SchemaLoader } from "./schema-file.ts";
 import { elementView, enumOfView, kindOf, kindOfView, viewAtPath, viewOf, type SchemaView, type ValueKind } from "./schema-types.ts";
+import { COLLECTION_OPERATORS, OPERATOR_RESULT_KINDS } from "../../engine/expression/operators/operator-kinds.ts";
 
 /**
  * The check warnings: rules that load but can never be right, found by reading each expression
@@ -65,15 +66,6 @@ interface Known {
 
 const UNKNOWN_RESULT = (text: string, path: readonly string[]): Known => ({ nullable: true, text, origin: "", path });
 
-const RESULT_KINDS: Readonly<Record<string, ValueKind>> = {
-  and: "boolean", or: "boolean", not: "boolean", eq: "boolean", ne: "boolean", lt: "boolean", lte: "boolean", gt: "boolean", gte: "boolean",
-  between: "boolean", in: "boolean", exists: "boolean", empty: "boolean", matches: "boolean", startsWith: "boolean", endsWith: "boolean",
-  contains: "boolean", all: "boolean", some: "boolean", none: "boolean",
-  add: "number", sub: "number", mul: "number", div: "number", mod: "number", abs: "number", min: "number", max: "number", round: "number",
-  len: "number", sum: "number", daysBetween: "number", yearsBetween: "number",
-  lower: "string", upper: "string", trim: "string", concat: "string", substring: "string", text: "string", typeOf: "string",
-  list: "list", map: "list", filter: "list",
-};
 
 /** What an argument must be: the kinds accepted and how a message says so. */
 interface Expected {
@@ -118,7 +110,6 @@ function expectedArgument(op: string, index: number): Expected | undefined {
   }
 }
 
-const COLLECTION_OPERATORS = new Set(["all", "some", "none", "sum", "map", "filter"]);
 
 const PARAM_KINDS: Readonly<Record<string, [ValueKind, ValueKind?]>> = {
   string: ["string"],
@@ -312,7 +303,7 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
         const nullable = values.length < branches.length || (op === "if" ? values.some((branch) => branch.nullable) : values.every((branch) => branch.nullable));
         return { ...(kind === undefined ? {} : { kind }), nullable, text, origin: "", path };
       }
-      const kind = RESULT_KINDS[op];
+      const kind = OPERATOR_RESULT_KINDS[op];
       if (kind === undefined) return UNKNOWN_RESULT(text, path);
       return { kind, nullable: false, text, origin: "", path, ...(never === undefined ? {} : { never }) };
     };

@@ -1,12 +1,11 @@
 import { isJsonObject, listAt, objectAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
+import { COLLECTION_OPERATORS } from "../../engine/expression/operators/operator-kinds.ts";
 
 /**
  * Walking expressions as written in a ruleset, for the static checks (section 5, step 10) and for
  * what a manifest must carry (section 7).
  */
-
-const COLLECTION_OPERATORS = new Set(["all", "some", "none", "sum", "map", "filter"]);
 
 /**
  * Visits an expression node and everything nested in its args. `itemBound` is true where `item`
