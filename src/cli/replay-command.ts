@@ -1,18 +1,14 @@
 import { createReadStream } from "node:fs";
-import { basename, dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
-import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { replayLine } from "../records/replay/record-replay.ts";
 import { replayText } from "../records/replay/replay-report.ts";
 import { emptySummary } from "../records/replay/replay-summary.ts";
-import { readBundleFile } from "../rule-files/read-bundle-file.ts";
-import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { formatProblem } from "./check-report/text-report.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
-import { compileSourceFile, readRulesDirectory, type RulesDirectory } from "./compile-source-file.ts";
-import { ruleFilesNamed } from "./rule-file-checks.ts";
+import { RuleFileLoader, ruleFilesNamed } from "./rule-file-checks.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**
@@ -62,28 +58,13 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
 
 /** The rulesets to replay against by id: sources compiled as `check` compiles them, bundles read. */
 function loadRulesets(targets: readonly string[]): { ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false } {
-  const operators = customOperatorsFrom(conformanceOperators);
+  const loader = new RuleFileLoader(customOperatorsFrom(conformanceOperators));
   const rulesets = new Map<string, LoadedRuleset>();
   let ok = true;
-  // Each directory is read once, whatever the number of rulesets in it.
-  const directories = new Map<string, RulesDirectory>();
-  const directoryOf = (file: string): RulesDirectory => {
-    let read = directories.get(dirname(file));
-    if (read === undefined) directories.set(dirname(file), (read = readRulesDirectory(dirname(file))));
-    return read;
-  };
   for (const file of ruleFilesNamed(targets)) {
-    if (ruleFileKind(basename(file)) === "bundle") {
-      const read = readBundleFile(file, operators);
-      if (read.ok) rulesets.set(read.ruleset.id, read.ruleset);
-      else ok = report(read.problems, file);
-      continue;
-    }
-    const compilation = compileSourceFile(file, directoryOf(file));
-    if (compilation.ok) {
-      const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, operators);
-      rulesets.set(ruleset.id, ruleset);
-    } else ok = report(compilation.problems, file);
+    const loaded = loader.load(file);
+    if (loaded.ok) rulesets.set(loaded.ruleset.id, loaded.ruleset);
+    else ok = report(loaded.problems, file);
   }
   if (rulesets.size === 0 && ok) {
     process.stderr.write(`rule-server replay: no ruleset found in ${targets.join(", ")}\n`);

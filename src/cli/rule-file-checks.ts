@@ -10,7 +10,8 @@ import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { isDirectory, repeatedIdProblems, type SourceFile } from "../rule-files/source-documents.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import type { FileReport } from "./check-report/file-report.ts";
-import { compileSourceFile, readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "./compile-source-file.ts";
+import { compileSourceFile, readRulesDirectory, type RulesDirectory, type SourceCompilation, type UnsavedFiles } from "./compile-source-file.ts";
+import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 
 /** The ruleset and bundle files named, a directory standing for the rule files in it. */
 export function ruleFilesNamed(targets: readonly string[]): string[] {
@@ -54,15 +55,9 @@ export interface RuleFileCheckOptions {
  * order, with the repeated-id problems of each directory on the file that repeats.
  */
 export function checkRuleFiles(files: readonly string[], options: RuleFileCheckOptions): FileReport[] {
-  const directories = new Map<string, RulesDirectory>();
-  const directoryOf = (file: string): RulesDirectory => {
-    const directory = dirname(file);
-    let read = directories.get(directory);
-    if (!read) directories.set(directory, (read = options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved)));
-    return read;
-  };
-  const reports = files.map((file) => checkFile(file, directoryOf, options));
-  for (const directory of directories.values()) {
+  const loader = new RuleFileLoader(options.operators, (directory) => options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved));
+  const reports = files.map((file) => checkFile(loader.load(file), options));
+  for (const directory of loader.directories()) {
     for (const problem of repeatedIdProblems(directory.sources)) {
       const report = reports.find((candidate) => candidate.file === problem.file);
       report?.problems.push(problem);
@@ -71,15 +66,53 @@ export function checkRuleFiles(files: readonly string[], options: RuleFileCheckO
   return reports;
 }
 
-function checkFile(file: string, directoryOf: (file: string) => RulesDirectory, options: RuleFileCheckOptions): FileReport {
-  if (ruleFileKind(basename(file)) === "bundle") {
-    const read = readBundleFile(file);
-    return read.ok ? { file, ruleset: read.ruleset.id, problems: [], warnings: [], tests: [] } : { file, problems: read.problems, warnings: [], tests: [] };
+/** A rule file loaded as the server loads it: a bundle read, or a source compiled (with what its compilation gave). */
+export type LoadedRuleFile =
+  | { readonly ok: true; readonly file: string; readonly ruleset: LoadedRuleset; readonly compiled?: { readonly compilation: SourceCompilation & { ok: true }; readonly directory: RulesDirectory } }
+  | { readonly ok: false; readonly file: string; readonly ruleset?: string; readonly problems: readonly LoadProblem[] };
+
+/**
+ * Loads rule files as the server would: the rulesets of a source's directory form its registry,
+ * and each directory is read once, whatever the number of files named in it.
+ */
+export class RuleFileLoader {
+  private readonly read = new Map<string, RulesDirectory>();
+
+  constructor(
+    private readonly operators: CustomOperators,
+    private readonly readDirectory: (directory: string) => RulesDirectory = (directory) => readRulesDirectory(directory),
+  ) {}
+
+  load(file: string): LoadedRuleFile {
+    if (ruleFileKind(basename(file)) === "bundle") {
+      const read = readBundleFile(file, this.operators);
+      return read.ok ? { ok: true, file, ruleset: read.ruleset } : { ok: false, file, problems: read.problems };
+    }
+    const directory = this.directoryOf(file);
+    const compilation = compileSourceFile(file, directory);
+    if (!compilation.ok) return { ok: false, file, ruleset: compilation.source.id, problems: compilation.problems };
+    return { ok: true, file, ruleset: LoadedRuleset.fromBundle(compilation.compiled.bundle, this.operators), compiled: { compilation, directory } };
   }
-  const compilation = compileSourceFile(file, directoryOf(file));
-  if (!compilation.ok) return { file, ruleset: compilation.source.id, problems: compilation.problems, warnings: [], tests: [] };
-  const loaded = LoadedRuleset.fromBundle(compilation.compiled.bundle, options.operators);
-  const tests = options.runTests({ source: compilation.source, resolved: compilation.compiled.ruleset, loaded, bundle: compilation.compiled.bundle, documentSources: directoryOf(file).documentSources });
+
+  /** The directories read so far. */
+  directories(): Iterable<RulesDirectory> {
+    return this.read.values();
+  }
+
+  private directoryOf(file: string): RulesDirectory {
+    const directory = dirname(file);
+    let read = this.read.get(directory);
+    if (read === undefined) this.read.set(directory, (read = this.readDirectory(directory)));
+    return read;
+  }
+}
+
+function checkFile(loaded: LoadedRuleFile, options: RuleFileCheckOptions): FileReport {
+  const file = loaded.file;
+  if (!loaded.ok) return { file, ...(loaded.ruleset === undefined ? {} : { ruleset: loaded.ruleset }), problems: [...loaded.problems], warnings: [], tests: [] };
+  if (loaded.compiled === undefined) return { file, ruleset: loaded.ruleset.id, problems: [], warnings: [], tests: [] };
+  const { compilation, directory } = loaded.compiled;
+  const tests = options.runTests({ source: compilation.source, resolved: compilation.compiled.ruleset, loaded: loaded.ruleset, bundle: compilation.compiled.bundle, documentSources: directory.documentSources });
   const warnings = options.withoutWarnings === true ? [] : [...compilation.warnings];
-  return options.strict === true ? { file, ruleset: loaded.id, problems: warnings, warnings: [], tests } : { file, ruleset: loaded.id, problems: [], warnings, tests };
+  return options.strict === true ? { file, ruleset: loaded.ruleset.id, problems: warnings, warnings: [], tests } : { file, ruleset: loaded.ruleset.id, problems: [], warnings, tests };
 }
