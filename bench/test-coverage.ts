@@ -46,14 +46,12 @@ function benchTestsAlone(files: readonly string[], rounds: number): void {
   };
   const covered = (): void => {
     const collector = new CoverageCollector();
-    let first = 0;
     for (const source of compiled) {
       const loaded = fresh(source);
       const probe = new CoverageProbe(loaded, operators);
-      const outcomes = runGoldenTests(loaded, objectAt(source.source.document).tests, {
-        coverage: { probe, firstTest: first, probed: (_test, name, rules) => collector.recordTest(source.resolved, source.documentSources, name, rules) },
+      runGoldenTests(loaded, objectAt(source.source.document).tests, {
+        coverage: { probe, probed: (name, rules) => collector.recordTest(source.resolved, source.documentSources, name, rules) },
       });
-      first += outcomes.length;
       collector.addRuleset(source.resolved, source.documentSources, loaded, probe);
     }
     collector.report();

@@ -22,7 +22,6 @@ export function runGoldenTestFiles(files: readonly string[], options: { filter?:
   const operators = customOperatorsFrom(conformanceOperators);
   const collector = options.coverage === true ? new CoverageCollector() : undefined;
   const probed: { source: CompiledSource; probe: CoverageProbe; ran: number }[] = [];
-  let testsRun = 0;
   const reports = checkRuleFiles(files, {
     operators,
     withoutWarnings: true,
@@ -32,9 +31,8 @@ export function runGoldenTestFiles(files: readonly string[], options: { filter?:
       const probe = new CoverageProbe(source.loaded, operators);
       const outcomes = sourceGoldenTests(source.loaded, source.source, {
         ...plain,
-        coverage: { probe, firstTest: testsRun, probed: (_test, name, rules) => collector.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules) },
+        coverage: { probe, probed: (name, rules) => collector.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules) },
       });
-      testsRun += outcomes.length;
       probed.push({ source, probe, ran: outcomes.length });
       return outcomes;
     },

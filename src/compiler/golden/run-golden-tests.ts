@@ -36,11 +36,8 @@ export interface GoldenTestOptions {
    * test selects (found with a `rules` explanation, only for a test its names do not match).
    */
   readonly filter?: (name: string) => boolean;
-  /**
-   * Evaluates the tests under a coverage probe, telling `probed` what each rule did in each test;
-   * `firstTest` numbers the first test run, so that numbers stay unique across documents.
-   */
-  readonly coverage?: { readonly probe: CoverageProbe; readonly firstTest: number; probed(test: number, name: string, rules: readonly RuleExplanation[]): void };
+  /** Evaluates the tests under a coverage probe, telling `probed` what each rule did in each test. */
+  readonly coverage?: { readonly probe: CoverageProbe; probed(name: string, rules: readonly RuleExplanation[]): void };
 }
 
 /** The request a golden test evaluates, and on which channel: `given` with the test's entity and operation. */
@@ -50,7 +47,6 @@ export function goldenTestRequest(test: JsonObject): { request: JsonObject; chan
 
 export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefined, options: GoldenTestOptions = {}): GoldenTestOutcome[] {
   const outcomes: GoldenTestOutcome[] = [];
-  let run = 0;
   listAt(tests).forEach((entry, index) => {
     const test = objectAt(entry);
     const name = stringAt(test.name);
@@ -60,7 +56,7 @@ export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefi
     const place = position === undefined ? {} : { line: position.line, column: position.column };
     let result: JsonObject;
     try {
-      result = evaluateTest(ruleset, request, channel, name, options.coverage, run++) as unknown as JsonObject;
+      result = evaluateTest(ruleset, request, channel, name, options.coverage) as unknown as JsonObject;
     } catch (error) {
       outcomes.push({ name, ...place, failures: [`the test's request was refused: ${error instanceof Error ? error.message : String(error)}`] });
       return;
@@ -89,11 +85,10 @@ function matchesFilter(filter: (name: string) => boolean, ruleset: LoadedRuleset
   }
 }
 
-function evaluateTest(ruleset: LoadedRuleset, request: JsonObject, channel: "client" | "server", name: string, coverage: GoldenTestOptions["coverage"], run: number): EvaluationResult {
+function evaluateTest(ruleset: LoadedRuleset, request: JsonObject, channel: "client" | "server", name: string, coverage: GoldenTestOptions["coverage"]): EvaluationResult {
   if (coverage === undefined) return ruleset.evaluate(request, channel);
-  const test = coverage.firstTest + run;
-  const probed = coverage.probe.evaluate(request, channel, test);
-  coverage.probed(test, name, probed.rules);
+  const probed = coverage.probe.evaluate(request, channel);
+  coverage.probed(name, probed.rules);
   return probed.result;
 }
 

@@ -24,17 +24,19 @@ export interface ProbedEvaluation {
  */
 export class CoverageProbe {
   private readonly plans = new Map<Channel, { plan: EvaluationPlan; trace: BranchTrace }>();
+  /** The tests evaluated so far: each is counted once per node, whatever its items. */
+  private tests = 0;
 
   constructor(
     private readonly ruleset: LoadedRuleset,
     private readonly operators: CustomOperators,
   ) {}
 
-  /** Throws RequestShapeError for a malformed request, like LoadedRuleset.evaluate. `test` numbers the test, unique per probe. */
-  evaluate(request: JsonValue, channel: Channel, test: number): ProbedEvaluation {
+  /** One test's evaluation; throws RequestShapeError for a malformed request, like LoadedRuleset.evaluate. */
+  evaluate(request: JsonValue, channel: Channel): ProbedEvaluation {
     checkRequestShape(request);
     const { plan, trace } = this.planFor(this.ruleset.resolveChannel(channel));
-    trace.test = test;
+    trace.test = ++this.tests;
     const recorder = new ExplanationRecorder(plan, "rules", undefined);
     const result = evaluateCheckedRequest(plan, request, undefined, recorder);
     return { result, rules: recorder.explanation(request, result).rules };

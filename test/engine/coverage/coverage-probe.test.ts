@@ -37,17 +37,17 @@ const request = (lines: unknown): JsonObject => ({ entity: "Order", operation: "
 
 test("a node inside `all` counts once per test, true and false each when some item gave it", () => {
   const probe = new CoverageProbe(loaded, NO_CUSTOM_OPERATORS);
-  probe.evaluate(request([{ quantity: 1 }, { quantity: 0 }, { quantity: 2 }]), "server", 1);
+  probe.evaluate(request([{ quantity: 1 }, { quantity: 0 }, { quantity: 2 }]), "server");
   const body = probe.tallyOf("server", rule[0]!.assert.args[1]);
   expect(body).toMatchObject({ evaluated: 1, wasTrue: 1, wasFalse: 1 });
-  probe.evaluate(request([{ quantity: 5 }]), "server", 2);
+  probe.evaluate(request([{ quantity: 5 }]), "server");
   expect(probe.tallyOf("server", rule[0]!.assert.args[1])).toMatchObject({ evaluated: 2, wasTrue: 2, wasFalse: 1 });
   expect(probe.tallyOf("server", rule[0]!.assert)).toMatchObject({ evaluated: 2, wasTrue: 1, wasFalse: 1 });
 });
 
 test("an argument a short-circuit skipped is never evaluated; a channel no test ran on has no tallies", () => {
   const probe = new CoverageProbe(loaded, NO_CUSTOM_OPERATORS);
-  const probed = probe.evaluate(request(undefined), "server", 1);
+  const probed = probe.evaluate(request(undefined), "server");
   expect(probe.tallyOf("server", rule[0]!.when)).toMatchObject({ evaluated: 1, wasTrue: 0, wasFalse: 1 });
   expect(probe.tallyOf("server", rule[0]!.when.args[1])).toMatchObject({ evaluated: 0 });
   expect(probed.rules).toEqual([{ rule: "lines.positive", kind: "validation", status: "when-false" }]);
@@ -57,9 +57,9 @@ test("an argument a short-circuit skipped is never evaluated; a channel no test 
 test("the results are those of a plain evaluation, and each rule's status is told", () => {
   const probe = new CoverageProbe(loaded, NO_CUSTOM_OPERATORS);
   for (const lines of [undefined, [], [{ quantity: 0 }], [{ quantity: 3 }]]) {
-    const probed = probe.evaluate(request(lines), "server", 1);
+    const probed = probe.evaluate(request(lines), "server");
     expect(probed.result).toEqual(loaded.evaluate(request(lines), "server"));
   }
-  expect(probe.evaluate(request([{ quantity: 0 }]), "server", 2).rules[0]!.status).toBe("fired");
-  expect(() => probe.evaluate({ entity: "Order" } as JsonObject, "server", 3)).toThrow();
+  expect(probe.evaluate(request([{ quantity: 0 }]), "server").rules[0]!.status).toBe("fired");
+  expect(() => probe.evaluate({ entity: "Order" } as JsonObject, "server")).toThrow();
 });
