@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Node } from "yaml";
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node } from "yaml";
 
 /** What sits at an offset of a YAML or JSON source: the path to it and whether it is a key or a value. */
 export interface SourcePathAt {
@@ -14,7 +14,7 @@ export interface SourcePathAt {
  * JSON is YAML). A document that does not parse as a whole still has nodes for its parts.
  */
 export function sourcePathAt(text: string, offset: number): SourcePathAt | undefined {
-  const document = parseDocument(text, { keepSourceTokens: false, strict: false, uniqueKeys: false });
+  const document = parsed(text);
   let node = document.contents as Node | null;
   const path: string[] = [];
   for (let depth = 0; node !== null && depth < 200; depth++) {
@@ -51,4 +51,18 @@ export function sourcePathAt(text: string, offset: number): SourcePathAt | undef
     } else return { path, part: "value" };
   }
   return { path, part: "value" };
+}
+
+/** The texts parsed last: a completion looks up its text twice, and hover, definition and references follow one another on one text. */
+const recent: { text: string; document: Document }[] = [];
+const RECENT_TEXTS = 2;
+
+/** The parse of a text, reused while it is among the last ones (a large ruleset takes a parse of a tenth of a second or more). */
+function parsed(text: string): Document {
+  const known = recent.find((entry) => entry.text === text);
+  if (known !== undefined) return known.document;
+  const document = parseDocument(text, { keepSourceTokens: false, strict: false, uniqueKeys: false });
+  recent.unshift({ text, document });
+  recent.length = Math.min(recent.length, RECENT_TEXTS);
+  return document;
 }
