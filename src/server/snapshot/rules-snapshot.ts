@@ -14,7 +14,7 @@ import { ruleFilesOf } from "../../rule-files/rule-files-of-directory.ts";
 import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";
 import { CachePolicy } from "./cache-policy.ts";
-import { serveRuleset, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
+import { serveRuleset, sourceListing, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
 
 /**
  * Everything the server serves, loaded from RULES_DIR in one go (SERVER.md, "Rules directory")
@@ -92,7 +92,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
           continue;
         }
       }
-      served.set(ruleset.id, serveRuleset(bundle, ruleset, source.document as JsonObject));
+      served.set(ruleset.id, serveRuleset(bundle, ruleset, sourceListing(source.document as JsonObject)));
       bundles.set(ruleset.id, bundle);
     } catch (error) {
       if (!(error instanceof LoadError)) throw error;

@@ -17,6 +17,19 @@ export interface RulesetEntry {
   readonly status?: string;
 }
 
+/** What a ruleset's list entry takes from its source document: none for a ruleset read from a bundle. */
+export type SourceListing = Required<Pick<RulesetEntry, "title" | "scope" | "status">>;
+
+/** The listing members of a source document. */
+export function sourceListing(document: JsonObject): SourceListing {
+  const metadata = objectAt(document.metadata);
+  return {
+    title: stringAt(metadata.title),
+    scope: listAt(document.scope).map((level) => ({ level: stringAt(objectAt(level).level), id: stringAt(objectAt(level).id) })),
+    status: typeof metadata.status === "string" ? metadata.status : "draft",
+  };
+}
+
 export interface RuleBody {
   readonly body: CompressibleBody;
   /** Not in the client manifest: the token is required. */
@@ -25,7 +38,8 @@ export interface RuleBody {
 
 export interface ServedRuleset {
   readonly entry: RulesetEntry;
-  readonly fromBundle: boolean;
+  /** What its source document said of it; undefined for a ruleset read from a bundle file. */
+  readonly listing: SourceListing | undefined;
   readonly ruleset: LoadedRuleset;
   readonly manifestBodies: Readonly<Record<Channel, CompressibleBody>>;
   readonly bundleBody: CompressibleBody;
@@ -34,8 +48,8 @@ export interface ServedRuleset {
 
 const bytes = (value: JsonValue): CompressibleBody => CompressibleBody.ofJson(value);
 
-/** `document` is the source document for a compiled ruleset, undefined for one read from a bundle. */
-export function serveRuleset(bundle: JsonObject, ruleset: LoadedRuleset, document: JsonObject | undefined): ServedRuleset {
+/** `listing` is what a compiled ruleset's source says of it (sourceListing), undefined for one read from a bundle. */
+export function serveRuleset(bundle: JsonObject, ruleset: LoadedRuleset, listing: SourceListing | undefined): ServedRuleset {
   const server = ruleset.manifest("server");
   const client = ruleset.manifest("client");
   const clientRuleIds = new Set(listAt(client.rules).map((rule) => stringAt(objectAt(rule).id)));
@@ -45,18 +59,9 @@ export function serveRuleset(bundle: JsonObject, ruleset: LoadedRuleset, documen
     rules.set(id, { body: bytes(rule), serverOnly: !clientRuleIds.has(id) });
   }
   const entry: RulesetEntry = { id: ruleset.id, version: ruleset.version, checksum: ruleset.checksum };
-  const metadata = objectAt(document?.metadata);
-  const fromSource =
-    document === undefined
-      ? {}
-      : {
-          title: stringAt(metadata.title),
-          scope: listAt(document.scope).map((level) => ({ level: stringAt(objectAt(level).level), id: stringAt(objectAt(level).id) })),
-          status: typeof metadata.status === "string" ? metadata.status : "draft",
-        };
   return {
-    entry: { ...entry, ...fromSource },
-    fromBundle: document === undefined,
+    entry: { ...entry, ...listing },
+    listing,
     ruleset,
     manifestBodies: { server: bytes(server), client: bytes(client) },
     bundleBody: bytes(bundle),

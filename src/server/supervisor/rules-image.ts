@@ -3,7 +3,7 @@ import type { CustomOperators } from "../../engine/expression/custom-operators.t
 import type { JsonObject } from "../../engine/value/json-value.ts";
 import { CachePolicy, type CacheRule } from "../snapshot/cache-policy.ts";
 import { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
-import { serveRuleset, type ServedRuleset } from "../snapshot/served-ruleset.ts";
+import { serveRuleset, type ServedRuleset, type SourceListing } from "../snapshot/served-ruleset.ts";
 
 /**
  * The rules the supervisor loaded, as plain data sent to every serving process: each process
@@ -22,7 +22,7 @@ export interface RulesImage {
 interface ImagedRuleset {
   readonly bundle: JsonObject;
   /** What the list entry takes from a source document (absent for a ruleset read from a bundle file). */
-  readonly source?: { readonly metadata: { readonly title: string; readonly status: string }; readonly scope: readonly { readonly level: string; readonly id: string }[] };
+  readonly listing?: SourceListing;
 }
 
 export function imageOf(snapshot: RulesSnapshot): RulesImage {
@@ -30,22 +30,18 @@ export function imageOf(snapshot: RulesSnapshot): RulesImage {
   for (const [id, served] of snapshot.rulesets) {
     const bundle = snapshot.bundles.get(id);
     if (bundle === undefined) throw new Error(`the snapshot has no bundle for ruleset ${id}`);
-    rulesets.push(served.fromBundle ? { bundle } : { bundle, source: sourceOf(served) });
+    rulesets.push(served.listing === undefined ? { bundle } : { bundle, listing: served.listing });
   }
   return { generation: snapshot.generation, loadedAt: snapshot.loadedAt, rulesets, cachePolicy: snapshot.cachePolicy.rules, missingOperators: snapshot.missingOperators };
-}
-
-function sourceOf({ entry }: ServedRuleset): NonNullable<ImagedRuleset["source"]> {
-  return { metadata: { title: entry.title ?? "", status: entry.status ?? "draft" }, scope: entry.scope ?? [] };
 }
 
 /** The snapshot a serving process serves: built as the supervisor's was, from the same bundles. */
 export function snapshotOf(image: RulesImage, operators: CustomOperators): RulesSnapshot {
   const served = new Map<string, ServedRuleset>();
   const bundles = new Map<string, JsonObject>();
-  for (const { bundle, source } of image.rulesets) {
+  for (const { bundle, listing } of image.rulesets) {
     const ruleset = LoadedRuleset.fromBundle(bundle, operators);
-    served.set(ruleset.id, serveRuleset(bundle, ruleset, source as JsonObject | undefined));
+    served.set(ruleset.id, serveRuleset(bundle, ruleset, listing));
     bundles.set(ruleset.id, bundle);
   }
   const cachePolicy = new CachePolicy(image.cachePolicy.fallback, new Map(image.cachePolicy.byRuleset));

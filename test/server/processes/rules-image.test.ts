@@ -17,7 +17,7 @@ test("the snapshot built from an image (sent as JSON) serves the same list, mani
     expect([...rebuilt.rulesets.keys()].sort()).toEqual([...loaded.rulesets.keys()].sort());
     for (const [id, served] of loaded.rulesets) {
       const other = rebuilt.rulesets.get(id)!;
-      expect(other.fromBundle).toBe(served.fromBundle);
+      expect(other.listing).toEqual(served.listing);
       expect(other.ruleset.checksum).toBe(served.ruleset.checksum);
       for (const channel of ["server", "client"] as const) expect(other.ruleset.manifest(channel)).toEqual(served.ruleset.manifest(channel));
       expect([...other.rules.keys()]).toEqual([...served.rules.keys()]);
