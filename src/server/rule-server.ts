@@ -167,15 +167,7 @@ export class RuleServer {
       fetch: notFoundHandler(services),
       error: () => new Response(null, { status: 500 }),
     });
-    this.logger.info(this.role?.serving === undefined ? "listening" : "serving process listening", {
-      // Without a host Bun reports "localhost" while it listens on every interface: say what it does.
-      host: this.hostname ?? "*",
-      port: this.server.port,
-      auth: this.token.open ? "open" : "token",
-      rulesets: this.snapshot.rulesets.size,
-      workers: this.options.workers ?? 0,
-      refresh: this.options.refresh?.mode ?? "manual",
-    });
+    this.logger.info(this.role?.serving === undefined ? "listening" : "serving process listening", this.listeningFields(this.server.port!, this.snapshot.rulesets.size, this.options.workers ?? 0));
     this.startRefresh();
     return { port: this.server.port! };
   }
@@ -187,17 +179,22 @@ export class RuleServer {
   private async supervise(supervision: Supervision, snapshot: RulesSnapshot): Promise<{ port: number }> {
     const port = await supervision.start(snapshot);
     this.supervisedPort = port;
-    this.logger.info("listening", {
+    this.logger.info("listening", { ...this.listeningFields(port, snapshot.rulesets.size, supervision.workers), processes: supervision.processes });
+    this.startRefresh();
+    return { port };
+  }
+
+  /** What a `listening` line says, alone or as a supervisor. */
+  private listeningFields(port: number, rulesets: number, workers: number): Record<string, unknown> {
+    return {
+      // Without a host Bun reports "localhost" while it listens on every interface: say what it does.
       host: this.hostname ?? "*",
       port,
       auth: this.token.open ? "open" : "token",
-      rulesets: snapshot.rulesets.size,
-      workers: supervision.workers,
-      processes: supervision.processes,
+      rulesets,
+      workers,
       refresh: this.options.refresh?.mode ?? "manual",
-    });
-    this.startRefresh();
-    return { port };
+    };
   }
 
   /** A scheduled check: reload only when the directory's contents differ from the last load attempted. */
