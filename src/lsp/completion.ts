@@ -51,7 +51,7 @@ function valueCompletions(context: RulesetContext, text: string, offset: number,
   const path = at?.path ?? [];
   switch (key) {
     case "op":
-      return [...CORE_OPERATORS.map((name) => operatorItem(name)), ...Object.keys(objectAt(context.resolved?.resolved.operators ?? context.document?.operators)).map((name) => ({ label: name, kind: CompletionItemKind.Operator, detail: "custom operator" }))];
+      return [...CORE_OPERATORS.map((name) => operatorItem(name)), ...Object.keys(context.operators).map((name) => ({ label: name, kind: CompletionItemKind.Operator, detail: "custom operator" }))];
     case "var":
       return variableCompletions(context, path, partial, position);
     case "fn":
@@ -59,7 +59,7 @@ function valueCompletions(context: RulesetContext, text: string, offset: number,
     case "message":
       return messageKeys(context).map(([name, textOfKey]) => ({ label: name, kind: CompletionItemKind.Text, detail: textOfKey }));
     case "entity":
-      return [...new Set([...context.entitySchemas.keys(), ...Object.keys(objectAt(context.resolved?.resolved.entities ?? context.document?.entities))])].map((name) => ({ label: name, kind: CompletionItemKind.Class }));
+      return [...new Set([...context.entitySchemas.keys(), ...Object.keys(context.entities)])].map((name) => ({ label: name, kind: CompletionItemKind.Class }));
     case "ruleset":
       return context.rulesetIds.filter((id) => id !== stringAt(objectAt(context.document?.metadata).id)).map((id) => ({ label: id, kind: CompletionItemKind.Module }));
     case "rule":

@@ -66,7 +66,7 @@ function declaringChain(context: RulesetContext): PlacedDocument[] {
 function dataPathDefinition(context: RulesetContext, path: readonly string[], segments: readonly string[], textOf: (file: string) => string | undefined): Location[] {
   const entity = stringAt(objectAt(ruleAt(context, path)?.target).entity);
   const schema = context.entitySchemas.get(entity);
-  const ref = stringAt(objectAt(objectAt(objectAt(context.resolved?.resolved.entities ?? context.document?.entities)[entity]).schema).$ref);
+  const ref = stringAt(objectAt(objectAt(context.entities[entity]).schema).$ref);
   if (schema === undefined || ref === "") return [];
   const hash = ref.indexOf("#");
   const loaded = context.directory.loadSchema(hash === -1 ? ref : ref.slice(0, hash));

@@ -19,6 +19,10 @@ export interface RulesetContext {
   readonly directory: RulesDirectory;
   readonly resolved: ResolvedRuleset | undefined;
   readonly entitySchemas: ReadonlyMap<string, EntitySchema>;
+  /** Declared here or, while the ruleset does not resolve, by its parents. */
+  readonly entities: JsonObject;
+  /** The custom operators declared, likewise. */
+  readonly operators: JsonObject;
   readonly params: JsonObject;
   readonly functions: JsonObject;
   /** Locale → message key → text. */
@@ -49,6 +53,8 @@ export function rulesetContext(workspace: RulesWorkspace, file: string): Ruleset
     directory,
     resolved,
     entitySchemas,
+    entities,
+    operators: objectAt(own.operators),
     params: objectAt(own.params),
     functions: objectAt(own.functions),
     messages: objectAt(own.messages),

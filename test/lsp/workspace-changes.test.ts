@@ -88,6 +88,26 @@ test("an unsaved ruleset in a directory not on disk yet is checked like any othe
   expect(diagnostics.length).toBeGreaterThan(0);
 });
 
+test("while a child does not resolve, its parent's custom operators and entities still complete", async () => {
+  const directory = join(work, "unresolved-child");
+  mkdirSync(directory);
+  const header = (id: string) => `ruleCascade: "1.0.0"\nkind: RuleSet\nmetadata:\n  id: ${id}\n  version: 1.0.0\n  title: ${id}\nscope:\n  - level: organization\n    id: acme\n`;
+  writeFileSync(join(directory, "parent.ruleset.yaml"), `${header("t.parent")}entities:\n  Order:\n    description: An order\noperators:\n  x-near:\n    description: Near\n    args: 2\nrules: []\n`);
+  // The parent's version is not the one asked for: the child does not resolve as it is being written.
+  const child = `${header("t.child")}extends:\n  - ruleset: t.parent\n    version: "^9.0.0"\nrules:\n  - id: r\n    kind: validation\n    target: { entity: O }\n    operations: [create]\n    assert: { op: x, args: [] }\n    severity: error\n    finding: { code: R, message: m }\n`;
+  const file = join(directory, "child.ruleset.yaml");
+  writeFileSync(file, child);
+  client.open(uriOf(file), child);
+  const complete = async (needle: string): Promise<string[]> => {
+    const offset = child.indexOf(needle) + needle.length;
+    const before = child.slice(0, offset);
+    const position = { line: before.split("\n").length - 1, character: offset - before.lastIndexOf("\n") - 1 };
+    return (await client.request<{ label: string }[]>("textDocument/completion", { textDocument: { uri: uriOf(file) }, position })).map((item) => item.label);
+  };
+  expect(await complete("op: x")).toContain("x-near");
+  expect(await complete("entity: O")).toContain("Order");
+});
+
 test("a problem inside a schema file points back at the $ref that led there", async () => {
   const found = goldenJsonFiles("located-problems").flatMap((file) => (file.content as { cases: { name: string; files: Record<string, string> }[] }).cases).find((entry) => entry.name === "YAML schema: the fragment names a schema the file lacks")!;
   const directory = join(work, "schema-case");
