@@ -24,14 +24,8 @@ export function benchTestCoverage(rounds = 5): void {
     const run = runGoldenTestFiles(files, { coverage: true });
     lcovReport(run.coverage!, (file) => file);
   };
-  const ratios: number[] = [];
-  let last: Measurement[] = [];
-  for (let round = 0; round < rounds; round++) {
-    last = [measure("test rules/", plain, 1), measure("test rules/ --coverage (and the lcov file)", covered, 1)];
-    ratios.push(last[0]!.perSecond / last[1]!.perSecond);
-  }
-  printTable("rule-server test on the rules/ example in process (last round)", last);
-  console.log(`coverage: ${median(ratios).toFixed(2)}x the time of the plain test run (median over ${rounds} rounds; target 2x)`);
+  const ratio = coverageRatio(["test rules/", plain], ["test rules/ --coverage (and the lcov file)", covered], rounds, "rule-server test on the rules/ example in process (last round)");
+  console.log(`coverage: ${ratio.toFixed(2)}x the time of the plain test run (median over ${rounds} rounds; target 2x)`);
   benchTestsAlone(files, rounds);
 }
 
@@ -56,14 +50,20 @@ function benchTestsAlone(files: readonly string[], rounds: number): void {
     }
     collector.report();
   };
+  const ratio = coverageRatio(["golden tests alone", plain], ["golden tests alone, with coverage", covered], rounds, "The golden tests alone, sources compiled once (last round)");
+  console.log(`coverage: ${ratio.toFixed(2)}x the time of the tests alone (median over ${rounds} rounds)`);
+}
+
+/** Plain and covered measured in alternating rounds; prints the last round's table, gives the median ratio of their times. */
+function coverageRatio(plain: [string, () => void], covered: [string, () => void], rounds: number, title: string): number {
   const ratios: number[] = [];
   let last: Measurement[] = [];
   for (let round = 0; round < rounds; round++) {
-    last = [measure("golden tests alone", plain, 1), measure("golden tests alone, with coverage", covered, 1)];
+    last = [measure(plain[0], plain[1], 1), measure(covered[0], covered[1], 1)];
     ratios.push(last[0]!.perSecond / last[1]!.perSecond);
   }
-  printTable("The golden tests alone, sources compiled once (last round)", last);
-  console.log(`coverage: ${median(ratios).toFixed(2)}x the time of the tests alone (median over ${rounds} rounds)`);
+  printTable(title, last);
+  return median(ratios);
 }
 
 if (import.meta.main) benchTestCoverage();
