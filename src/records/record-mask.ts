@@ -1,6 +1,6 @@
 import { isJsonObject } from "../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
-import { fragmentPath } from "../compiler/source/json-pointer.ts";
+import { pointerPath } from "../compiler/source/json-pointer.ts";
 
 /** What replaces a masked member: a record shows that there was a value, never which. */
 export const MASKED_VALUE = "***";
@@ -21,7 +21,7 @@ export function parseRecordMask(text: string | undefined): RecordMask {
   for (const pointer of pointers) {
     if (!pointer.startsWith("/") || pointer === "/") throw new RecordMaskError(`RULE_SERVER_DECISION_MASK takes JSON Pointers into the request, each starting with / (such as /data/debtor/iban), not ${JSON.stringify(pointer)}`);
   }
-  return { pointers, tokens: pointers.map(fragmentPath) };
+  return { pointers, tokens: pointers.map(pointerPath) };
 }
 
 /** Why a mask setting is refused, or undefined when it reads. */
@@ -35,36 +35,39 @@ export function recordMaskProblem(text: string | undefined): string | undefined 
 }
 
 /**
- * The request with each member a pointer finds replaced by `"***"`, and the pointers that found
- * one. Only the objects and lists along those pointers are copied: the request itself is never
- * changed (it is the evaluation's input).
+ * Replaces each member a pointer finds in `request` with `"***"`, and gives the pointers that found
+ * one. The request is changed in place: it is masked only once it has been evaluated and its
+ * answer serialized, and nothing reads it after its record (copying the objects along each
+ * pointer instead cost about a quarter of making a masked record, measured in process).
  */
-export function maskRequest(request: JsonObject, mask: RecordMask): { request: JsonObject; masked: string[] } {
-  let copy = request;
+export function maskInPlace(request: JsonObject, mask: RecordMask): string[] {
   const masked: string[] = [];
   for (let index = 0; index < mask.tokens.length; index++) {
-    const replaced = replaceAt(copy, mask.tokens[index]!, 0);
-    if (replaced !== undefined) {
-      copy = replaced as JsonObject;
-      masked.push(mask.pointers[index]!);
-    }
+    if (replaceAt(request, mask.tokens[index]!)) masked.push(mask.pointers[index]!);
   }
-  return { request: copy, masked };
+  return masked;
 }
 
-/** A copy of `value` with the member at `tokens` replaced, or undefined when there is none. */
-function replaceAt(value: JsonValue, tokens: readonly string[], depth: number): JsonValue | undefined {
-  const token = tokens[depth]!;
-  const last = depth === tokens.length - 1;
-  if (Array.isArray(value)) {
-    if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= value.length) return undefined;
-    const inner = last ? MASKED_VALUE : replaceAt(value[Number(token)]!, tokens, depth + 1);
-    if (inner === undefined) return undefined;
-    const copy = [...value];
-    copy[Number(token)] = inner;
-    return copy;
+/** Replaces the member at `tokens` below `root`; false when there is none. */
+function replaceAt(root: JsonValue, tokens: readonly string[]): boolean {
+  let parent: JsonValue = root;
+  for (let depth = 0; depth < tokens.length; depth++) {
+    const token = tokens[depth]!;
+    let key: string | number;
+    if (Array.isArray(parent)) {
+      if (!ARRAY_INDEX.test(token) || Number(token) >= parent.length) return false;
+      key = Number(token);
+    } else if (isJsonObject(parent) && Object.hasOwn(parent, token)) key = token;
+    else return false;
+    if (depth === tokens.length - 1) {
+      // Only an own member gets here, so even one named __proto__ is set as a member, not as the prototype.
+      (parent as Record<string | number, JsonValue>)[key] = MASKED_VALUE;
+      return true;
+    }
+    parent = (parent as Record<string | number, JsonValue>)[key]!;
   }
-  if (!isJsonObject(value) || !Object.hasOwn(value, token)) return undefined;
-  const inner = last ? MASKED_VALUE : replaceAt(value[token]!, tokens, depth + 1);
-  return inner === undefined ? undefined : { ...value, [token]: inner };
+  return false;
 }
+
+/** A JSON Pointer token that names an item of a list: no sign, no leading zero. */
+const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;

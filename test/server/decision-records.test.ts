@@ -64,6 +64,24 @@ for (const workers of ["0", "2"]) {
       expect(secrets(readFileSync(file, "utf8"))).toEqual([]);
       expect(secrets(server.output())).toEqual([]);
     });
+
+    test("without a mask a record holds the body as received, on one line", async () => {
+      const file = join(work, `records-as-received-${workers}.jsonl`);
+      const server = await startServer(serverEnvironment(rules, { RULE_SERVER_WORKERS: workers, RULE_SERVER_DECISION_RECORDS: file }));
+      // Numbers and escapes as a client wrote them, and a body over several lines.
+      const text = JSON.stringify(requests[0]!, null, 2).replace(/"data": \{/, `"data": {\n  "note": "caf\\u00e9", "rate": 1.50,`);
+      try {
+        const response = await fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: text });
+        expect(response.status).toBe(200);
+      } finally {
+        server.signal("SIGTERM");
+        await server.exited;
+      }
+      const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`"request":${text.replace(/\n/g, " ")},"decision":`);
+      expect(JSON.parse(lines[0]!).request).toEqual(JSON.parse(text));
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 import { placedRuleExpressions, walkExpression } from "../../compiler/expressions/expression-walk.ts";
 import { listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject } from "../../engine/value/json-value.ts";
-import { fragmentPath } from "../../compiler/source/json-pointer.ts";
+import { pointerPath } from "../../compiler/source/json-pointer.ts";
 
 /**
  * The rules among `rules` whose expressions read a masked member: a `var` path that leads to, or
@@ -10,7 +10,7 @@ import { fragmentPath } from "../../compiler/source/json-pointer.ts";
  */
 export function rulesReadingMasked(manifest: JsonObject, rules: readonly string[], masked: readonly string[]): string[] {
   const wanted = new Set(rules);
-  const maskedTokens = masked.map(fragmentPath);
+  const maskedTokens = masked.map(pointerPath);
   const reading: string[] = [];
   for (const entry of listAt(manifest.rules)) {
     const rule = objectAt(entry);

@@ -78,15 +78,16 @@ const tally: EvaluationTally = { rules: 0 };
 export function answerEvaluation(text: string, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
   const parsed = parseJson(text);
   if (!parsed.ok) return refusal(new HttpError(400, parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON"));
-  return answerRequest(parsed.value, find, options);
+  return answerRequest(parsed.value, find, options, text);
 }
 
 /**
  * The answer to a request already read from JSON and free of numbers too large for a double:
  * the rest of `answerEvaluation`, which an item of a batch goes through as well, so that it is
- * answered exactly as the same request on its own.
+ * answered exactly as the same request on its own. `received` is the body's text, for its record
+ * (an item of a batch has none of its own).
  */
-export function answerRequest(body: JsonValue, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
+export function answerRequest(body: JsonValue, find: RulesetFinder, options: AnswerOptions, received?: string): EvaluationReply {
   let ruleset: string | undefined;
   try {
     const request = checkedRequest(body);
@@ -110,7 +111,7 @@ export function answerRequest(body: JsonValue, find: RulesetFinder, options: Ans
     };
     const json = JSON.stringify(result);
     if (options.recordMask === undefined) return { status: 200, body: json, ruleset, summary };
-    return { status: 200, body: json, ruleset, summary, record: decisionRecordJson(request, result, channel, options.recordMask) };
+    return { status: 200, body: json, ruleset, summary, record: decisionRecordJson(request, result, channel, options.recordMask, received) };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return refusal(error, ruleset);
