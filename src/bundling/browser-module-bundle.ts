@@ -38,11 +38,11 @@ export async function bundleForPages(name: string, entrypoint: string, plugin: B
   return (await pageBundle(name, entrypoint, plugin)).code;
 }
 
-/** A page bundle's code and the npm packages it holds (see bundledPackages). */
-async function pageBundle(name: string, entrypoint: string, plugin: BunPlugin): Promise<{ code: string; packages: string[] }> {
+/** A page bundle's code and the files it was made of (the bundler's inputs, relative to the working directory). */
+async function pageBundle(name: string, entrypoint: string, plugin: BunPlugin): Promise<{ code: string; inputs: string[] }> {
   const result = await Bun.build({ entrypoints: [entrypoint], target: "browser", format: "esm", minify: true, plugins: [plugin], define: { "process.env.NODE_ENV": '"production"' }, metafile: true });
   if (!result.success) throw new BrowserBundleError(`${name}: ${result.logs.map(String).join("\n")}`);
-  return { code: await result.outputs[0]!.text(), packages: bundledPackages(Object.keys(result.metafile?.inputs ?? {}), process.cwd()) };
+  return { code: await result.outputs[0]!.text(), inputs: Object.keys(result.metafile?.inputs ?? {}) };
 }
 
 /** The code of rule-cascade.js, the engine as one self-contained ES module (src/browser/rule-cascade.ts). */
@@ -69,5 +69,5 @@ async function bundleSelfContained(): Promise<{ code: string; packages: string[]
   const bundle = await pageBundle("browser", join(ROOT, "src", "browser", "rule-cascade.ts"), browserPatternBackend);
   const problems = browserModuleProblems(bundle.code);
   if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
-  return bundle;
+  return { code: bundle.code, packages: bundledPackages(bundle.inputs, process.cwd()) };
 }

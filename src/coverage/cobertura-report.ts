@@ -1,5 +1,5 @@
 import type { CoverageReport, FileCoverage, NodeCoverage, Ratio } from "./coverage-model.ts";
-import { xml } from "../cli/check-report/xml-text.ts";
+import { xml } from "../xml/xml-text.ts";
 
 /**
  * The Cobertura XML report (coverage-04.dtd), which CI services show: a package and a class per

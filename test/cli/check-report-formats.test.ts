@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { formatProblem } from "../../src/cli/check-report/text-report.ts";
 import { escapeData, escapeProperty } from "../../src/cli/check-report/github-report.ts";
-import { xml } from "../../src/cli/check-report/xml-text.ts";
+import { xml } from "../../src/xml/xml-text.ts";
 import { CASES_DIR } from "../support/golden-files.ts";
 import { PROJECT_ROOT, runCli } from "../support/run-cli.ts";
 import { temporaryDirectory } from "../support/temp-directory.ts";

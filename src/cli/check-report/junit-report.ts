@@ -1,7 +1,7 @@
 import { ruleLines } from "../explanation-text.ts";
 import type { RuleExplanation } from "../../engine/explanation/explanation.ts";
 import { displayPath, totalsOf, type FileReport } from "./file-report.ts";
-import { xml } from "./xml-text.ts";
+import { xml } from "../../xml/xml-text.ts";
 
 /**
  * JUnit XML, which CI systems show as test results: one testsuite per file, holding a testcase
@@ -54,7 +54,6 @@ export function junitReport(reports: readonly FileReport[]): string {
 function casesOf(report: FileReport): number {
   return Math.max(report.problems.length, 1) + report.warnings.length + report.tests.length;
 }
-
 
 /** The explanation of the rules whose outcome differs, as `check`'s text report writes it. */
 function explainedLines(explained: readonly RuleExplanation[] | undefined): string[] {

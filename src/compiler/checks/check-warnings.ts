@@ -66,7 +66,6 @@ interface Known {
 
 const UNKNOWN_RESULT = (text: string, path: readonly string[]): Known => ({ nullable: true, text, origin: "", path });
 
-
 /** What an argument must be: the kinds accepted and how a message says so. */
 interface Expected {
   readonly kinds: readonly ValueKind[];
@@ -109,7 +108,6 @@ function expectedArgument(op: string, index: number): Expected | undefined {
       return undefined;
   }
 }
-
 
 const PARAM_KINDS: Readonly<Record<string, [ValueKind, ValueKind?]>> = {
   string: ["string"],

@@ -1,6 +1,7 @@
 import { failureDetail } from "../evaluation/failed-closed.ts";
 import { callArguments, operatorOf } from "../expression/expression-shape.ts";
 import type { NodeTracer } from "../expression/node-tracer.ts";
+import { COLLECTION_OPERATORS } from "../expression/operators/operator-kinds.ts";
 import type { Node } from "../expression/prepared-node.ts";
 import type { JsonValue } from "../value/json-value.ts";
 import { isValueObject, type Value } from "../value/value-kind.ts";
@@ -8,18 +9,11 @@ import { bareNode, filledArgs, literalNode, raisingNode, skippedNode, valuedNode
 import type { ExplainedNode } from "./explanation.ts";
 
 /**
- * The operators whose second argument (the body) is evaluated once per item of the first, with
- * the value a body must give for its item to be the one shown: the first false item of `all`, the
- * first true one of `some` and `none`; the others (and those with no such item) show the first.
+ * For the collection operators (their body runs once per item), the value a body must give for its
+ * item to be the one shown: the first false item of `all`, the first true one of `some` and
+ * `none`; the others (and those with no such item) show the first.
  */
-const COLLECTIONS = new Map<string, boolean | undefined>([
-  ["all", false],
-  ["some", true],
-  ["none", true],
-  ["sum", undefined],
-  ["map", undefined],
-  ["filter", undefined],
-]);
+const SHOWN_ITEM_GIVES: Readonly<Record<string, boolean>> = { all: false, some: true, none: true };
 
 /** The nodes of a node's arguments while it runs, by place; those still empty when it finishes were skipped. */
 type Slots = (ExplainedNode | undefined)[];
@@ -64,7 +58,7 @@ export class ExpressionTrace implements NodeTracer {
       return literal !== undefined ? this.literal(inner, literal, index) : this.leaf(inner, expr, index);
     }
     const operator = operatorOf(expression as Record<string, never>);
-    if (operator !== undefined && COLLECTIONS.has(operator)) return this.collection(inner, expr, rawArgs, index, COLLECTIONS.get(operator));
+    if (operator !== undefined && COLLECTION_OPERATORS.has(operator)) return this.collection(inner, expr, rawArgs, index, SHOWN_ITEM_GIVES[operator]);
     return this.call(inner, expr, rawArgs, index);
   }
 
