@@ -14,6 +14,6 @@ export { RequestMisfitError, type RequestWarning, type RequestWarningCode, type 
 export { VIEW_KEYS } from "../engine/evaluation/request-shape.ts";
 export { localeFallbacks } from "../engine/evaluation/locale-fallbacks.ts";
 export type { Channel } from "../engine/bundle/channel.ts";
-export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution } from "../engine/evaluation/evaluation-result.ts";
+export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution, Severity } from "../engine/evaluation/evaluation-result.ts";
 export type { JsonValue, JsonObject } from "../engine/value/json-value.ts";
 export type { Explanation, ExplainMode, ExplainedNode, RuleExplanation, RuleStatus, NotSelectedReason, ResolutionExplanation, CommandExplanation, UnmatchedName } from "../engine/explanation/explanation.ts";

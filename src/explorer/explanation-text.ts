@@ -1,6 +1,7 @@
 import type { Explanation, Finding, JsonObject, JsonValue, ResolutionExplanation, RuleExplanation } from "../browser/rule-cascade.ts";
 import { PLACE_LEVELS, type ManifestRule } from "./client-manifest.ts";
 import { valueText } from "./expression-text.ts";
+import { noItemWords } from "./no-item-words.ts";
 import { placeLabel } from "./rule-places.ts";
 
 /**
@@ -52,6 +53,8 @@ function notSelected(because: string, rule: ManifestRule | undefined, request: J
     }
     case "decision":
       return ["not run: actions run only when the decision is allow"];
+    case "kind":
+      return ["not selected: its kind, ", code(rule?.kind ?? "?"), ", is an extension no runtime runs"];
     default:
       return ["not selected: ", code(because)];
   }
@@ -95,7 +98,7 @@ export function statusWords(entry: RuleExplanation, rule: ManifestRule | undefin
       case "when-false":
         return ["its condition (when) is false: the rule did not run"];
       case "passed":
-        return passed(entry.kind);
+        return noItemWords(entry, rule, request) ?? passed(entry.kind);
       case "fired":
         return fired(entry, rule);
       case "error":
@@ -120,8 +123,10 @@ export function resolutionWords(resolution: ResolutionExplanation, rule: Manifes
   switch (resolution.reason) {
     case "rule-unknown":
       return [...given, "no rule of this manifest has this id"];
+    case "no-finding":
+      return [...given, "the rule produced no finding, so there is nothing to resolve"];
     case "not-blocking":
-      return [...given, "the rule found nothing that blocks, so there is nothing to resolve"];
+      return [...given, "the rule's finding does not block, so there is nothing to resolve"];
     case "type-not-accepted": {
       const taken = findings.find((finding) => finding.rule === resolution.rule && finding.blocking)?.resolution;
       return taken === undefined || taken === "none"

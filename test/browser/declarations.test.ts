@@ -57,3 +57,13 @@ test("their types are real: a wrong call is a type error", async () => {
   expect(run.status).not.toBe(0);
   expect(run.output).toContain("consumer.ts");
 });
+
+test("a finding's severity is the specification's three, as the client's wire types say, not any string", async () => {
+  const severity = `${consumer}\nconst severity: "info" | "warning" | "error" | undefined = result.findings[0]?.severity;\nexport { severity };\n`;
+  const fits = await typeCheck(severity);
+  expect(fits.output).toBe("");
+  expect(fits.status).toBe(0);
+  const other = await typeCheck(`${consumer}\nimport type { Finding, Severity } from "./rule-cascade.js";\nconst fatal: Finding["severity"] = "fatal";\nconst named: Severity = "fatal";\nexport { fatal, named };\n`);
+  expect(other.status).not.toBe(0);
+  expect(other.output.match(/consumer\.ts\(\d+,\d+\): error TS2322/g)).toHaveLength(2);
+});

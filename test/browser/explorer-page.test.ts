@@ -186,6 +186,8 @@ test("the Why view lists every client rule with its status and opens onto expres
   });
   expect(await page.evaluate<string>(text(`${rule("transfer.amount.limit")} .why-words`))).toBe("fired: its assertion failed, finding ACME-PAY-005");
   expect(await page.evaluate<string>(text(`${rule("transfer.update.locked-after-approval")} .why-words`))).toBe("not selected: it runs on update, not on create");
+  // A per-item rule over a list the request does not have ran on no item: it does not claim its assertion holds.
+  expect(await page.evaluate<string>(text(`${rule("transfer.invoice.number")} .why-words`))).toBe("passed: it ran on no item — data.invoices is missing");
   // A rule that was not selected has no expressions to open.
   expect(await page.evaluate<boolean>(`document.querySelector(${JSON.stringify(`${rule("transfer.update.locked-after-approval")} details`)}) === null`)).toBe(true);
 

@@ -72,7 +72,7 @@ test("each resolution's fate is said: applied, or the reason it was not", () => 
   ]);
   expect(fates([{ rule: "transfer.amount.limit", type: "accept-risk" }], { id: "u-2", roles: ["cfo"] })).toEqual(["`transfer.amount.limit` `accept-risk`: accepting this risk needs a justification"]);
   expect(fates([{ rule: "transfer.amount.limit", type: "acknowledge" }])).toEqual(["`transfer.amount.limit` `acknowledge`: the rule's finding is resolved by `accept-risk`, not `acknowledge`"]);
-  expect(fates([{ rule: "transfer.reference.present", type: "acknowledge" }])).toEqual(["`transfer.reference.present` `acknowledge`: the rule found nothing that blocks, so there is nothing to resolve"]);
+  expect(fates([{ rule: "transfer.reference.present", type: "acknowledge" }])).toEqual(["`transfer.reference.present` `acknowledge`: the rule produced no finding, so there is nothing to resolve"]);
   expect(fates([{ rule: "transfer.nope", type: "acknowledge" }])).toEqual(["`transfer.nope` `acknowledge`: no rule of this manifest has this id"]);
 });
 
@@ -84,6 +84,8 @@ test("a hand-made entry: reasons the example cannot show, and an unknown reason 
   expect(wordsText(statusWords(entry({ because: "entity" }), rule, request))).toBe("not selected: it is about `Order`, the request about `Transfer`");
   expect(wordsText(statusWords(entry({ kind: "action", because: "channel" }), rule, request))).toBe("not selected: actions run on the server only");
   expect(wordsText(statusWords(entry({ kind: "action", because: "decision" }), rule, request))).toBe("not run: actions run only when the decision is allow");
+  expect(wordsText(statusWords(entry({ kind: "x-ml-hint", because: "kind" }), { ...rule, kind: "x-ml-hint" }, request))).toBe("not selected: its kind, `x-ml-hint`, is an extension no runtime runs");
+  expect(wordsText(resolutionWords({ rule: "r", type: "acknowledge", applied: false, reason: "not-blocking" }, undefined, []))).toBe("`r` `acknowledge`: the rule's finding does not block, so there is nothing to resolve");
   // A reason a later engine may add is still said.
   expect(wordsText(statusWords(entry({ because: "something-new" } as unknown as Partial<RuleExplanation>), rule, request))).toBe("not selected: `something-new`");
   const finding = { rule: "r", resolution: "none", blocking: true } as Finding;

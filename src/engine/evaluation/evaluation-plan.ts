@@ -22,6 +22,24 @@ export interface RuleSelection {
   readonly action: readonly ActionRule[];
 }
 
+/** A rule of a kind no runtime runs (an `x-*` extension kind): never selected, listed by explanations. */
+export interface OtherKindRule {
+  readonly id: string;
+  readonly kind: string;
+  readonly position: number;
+}
+
+/** The manifest's rules that `prepareRule` left out, as far as they name an id and a kind. */
+function otherKindRules(entries: readonly JsonValue[], prepared: readonly (PreparedRule | undefined)[]): OtherKindRule[] {
+  const others: OtherKindRule[] = [];
+  for (let position = 0; position < entries.length; position++) {
+    const entry = entries[position]!;
+    if (prepared[position] !== undefined || !isJsonObject(entry) || typeof entry.id !== "string" || typeof entry.kind !== "string") continue;
+    others.push({ id: entry.id, kind: entry.kind, position });
+  }
+  return others;
+}
+
 /** A field bound to a semantic type: its pointer and a reader of that location in the data. */
 export interface BoundField {
   readonly pointer: string;
@@ -53,6 +71,8 @@ export class EvaluationPlan {
   readonly entitySchemas: Readonly<Record<string, EmbeddedSchema>>;
   /** How many entries the manifest's `rules` has, rules of unknown kinds included (PreparedRule.position is below it). */
   readonly manifestRuleCount: number;
+  /** The rules of kinds this engine does not run (`x-*` extension kinds), in manifest order: explanations list them too. */
+  readonly otherKindRules: readonly OtherKindRule[];
   private readonly knownEntities = new Set<string>();
   private readonly knownOperations = new Set<string>();
   /** Selections by entity, then operation: looked up for every request without building a key. */
@@ -76,7 +96,10 @@ export class EvaluationPlan {
     // A traced plan records every node's value; only its rules' own expressions are traced, as
     // closures (readers and stores may still be generated).
     const context: PrepareContext = trace === undefined ? untraced : { ...untraced, trace };
-    const prepared = (Array.isArray(manifest.rules) ? manifest.rules : []).map((rule, position) => prepareRule(rule, context, position)).filter((rule) => rule !== undefined);
+    const entries = Array.isArray(manifest.rules) ? manifest.rules : [];
+    const all = entries.map((rule, position) => prepareRule(rule, context, position));
+    const prepared = all.filter((rule) => rule !== undefined);
+    this.otherKindRules = otherKindRules(entries, all);
     this.manifestOrder = [...prepared];
     this.manifestRuleCount = Array.isArray(manifest.rules) ? manifest.rules.length : 0;
     this.entitySchemas = embeddedSchemas(manifest[ENTITY_SCHEMAS_MEMBER]);

@@ -7,11 +7,13 @@ import type { RequestWarning } from "../schema/request-warning.ts";
 export type Decision = "allow" | "deny";
 export type Resolution = "none" | "acknowledge" | "accept-risk";
 export type FindingStatus = "open" | "acknowledged" | "accepted";
+/** A validation rule's severity (specification section 8.1), which decides how its finding blocks. */
+export type Severity = "info" | "warning" | "error";
 
 export interface Finding {
   rule: string;
   code: string;
-  severity: string;
+  severity: Severity;
   message: string;
   fields: string[];
   blocking: boolean;
@@ -49,7 +51,7 @@ export interface EvaluationResult {
   blocking: boolean;
   /** What the user may do about the blocking findings. */
   resolution: Resolution;
-  /** The sorted union of the roles that may accept the blocking findings; absent when empty. */
+  /** The sorted union of the roles that may accept the blocking findings; absent when empty or when `resolution` is `none`. */
   acceptableBy?: string[];
   /** Only when asked for (`explain`): why the evaluation came out so. */
   explanation?: Explanation;
@@ -81,7 +83,8 @@ export function summarize(findings: readonly Finding[], result: Pick<EvaluationR
   }
   result.blocking = blocking > 0;
   result.resolution = blocking > 0 && allResolvable ? (acceptRisk ? "accept-risk" : "acknowledge") : "none";
-  if (roles !== undefined) result.acceptableBy = roles;
+  // Roles that may accept are worth naming only when accepting can let the operation through.
+  if (roles !== undefined && result.resolution !== "none") result.acceptableBy = roles;
 }
 
 /**

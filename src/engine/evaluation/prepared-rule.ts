@@ -8,6 +8,7 @@ import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { isJsonObject, listAt, objectAt, stringAt, truthy } from "../value/json-access.ts";
 import { isNumberValue } from "../value/value-kind.ts";
 import { VIEW_KEYS, type Place } from "./request-shape.ts";
+import type { Severity } from "./evaluation-result.ts";
 
 /**
  * One rule of a manifest read once for evaluation (specification sections 3 and 8): what selects
@@ -86,7 +87,7 @@ export function mayAccept(acceptance: Acceptance, roles: ReadonlySet<string>): b
 export interface ValidationRule extends RuleBase {
   readonly kind: "validation";
   readonly assert: Node;
-  readonly severity: string;
+  readonly severity: Severity;
   readonly code: string;
   readonly messageKey: string;
   /** Each arg's expression and the store of its value into the finding's `args`. */
@@ -208,7 +209,8 @@ function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase,
     ...base,
     kind: "validation",
     assert: expression(rule.assert, EXPRESSION_ROLES.assert),
-    severity: stringAt(rule.severity),
+    // Only a bundle's envelope is checked (read-bundle.ts): the compiler's schema allows these three alone.
+    severity: stringAt(rule.severity) as Severity,
     code: stringAt(finding.code),
     messageKey: stringAt(finding.message),
     args: Object.entries(objectAt(finding.args)).map(([name, value]) => [expression(value, EXPRESSION_ROLES.arg(name)), memberSetter(name, codeGeneration)] as const),

@@ -26,12 +26,25 @@ export function literalNode(literal: JsonValue): ExplainedNode | undefined {
 }
 
 /** A node that gave a value. Throws, leaving no node, for a value that cannot leave the engine (a number too large). */
-export function valuedNode(expr: JsonValue, value: Value, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+function valuedNode(expr: JsonValue, value: Value, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
   if (item === undefined && isShownAsIs(value)) return args === undefined ? { expr, value: value as JsonValue } : { expr, value: value as JsonValue, args };
   const cut = { truncated: false };
   const node: ExplainedNode = { expr, value: readableValue(value, cut) };
   if (cut.truncated) node.truncated = true;
   return withArgs(node, args, item);
+}
+
+/**
+ * The node of a value an expression gave: shown as it leaves the engine, or bare (no `value`) when
+ * it cannot leave, such as an intermediate number above the largest double. Only what leaves the
+ * rule is checked for that, and explaining must never change a result, so this never throws.
+ */
+export function shownNode(expr: JsonValue, value: Value, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+  try {
+    return valuedNode(expr, value, args, item);
+  } catch {
+    return bareNode(expr, args, item);
+  }
 }
 
 /** A node that raised the error its rule failed closed with. */
@@ -40,7 +53,7 @@ export function raisingNode(expr: JsonValue, error: string, args: ExplainedNode[
 }
 
 /** A node that gave a value that could not be shown (a number too large to leave the engine). */
-export function bareNode(expr: JsonValue, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+function bareNode(expr: JsonValue, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
   return withArgs({ expr }, args, item);
 }
 

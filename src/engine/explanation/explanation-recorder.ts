@@ -147,7 +147,8 @@ export class ExplanationRecorder implements EvaluationObserver {
         rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
       }
     }
-    return cacheable ? pair.lists.keep(this.state, hash, rules) : rules;
+    const listed = index.withOtherKinds(rules);
+    return cacheable ? pair.lists.keep(this.state, hash, listed) : listed;
   }
 
   /** The entry of a rule that ran: its status, and in `full` mode its trees. */

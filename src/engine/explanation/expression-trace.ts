@@ -5,7 +5,7 @@ import { COLLECTION_OPERATORS } from "../expression/operators/operator-kinds.ts"
 import type { Node } from "../expression/prepared-node.ts";
 import type { JsonValue } from "../value/json-value.ts";
 import { isValueObject, type Value } from "../value/value-kind.ts";
-import { bareNode, filledArgs, literalNode, raisingNode, skippedNode, valuedNode } from "./explained-node.ts";
+import { filledArgs, literalNode, raisingNode, shownNode, skippedNode } from "./explained-node.ts";
 import type { ExplainedNode } from "./explanation.ts";
 
 /**
@@ -107,17 +107,14 @@ export class ExpressionTrace implements NodeTracer {
   private leaf(inner: Node, expr: JsonValue, index: number): Node {
     return (scope, base) => {
       if (this.quiet) return inner(scope, base);
-      let value: Value | undefined;
-      let node: ExplainedNode;
+      let value: Value;
       try {
         value = inner(scope, base);
-        node = valuedNode(expr, value, undefined, undefined);
       } catch (error) {
-        // Raised by the node, or by its value as it left (then it is shown bare, as if still running).
-        this.place(index, value === undefined ? raisingNode(expr, failureDetail(error), undefined, undefined) : bareNode(expr, undefined, undefined));
+        this.place(index, raisingNode(expr, failureDetail(error), undefined, undefined));
         throw error;
       }
-      this.place(index, node);
+      this.place(index, shownNode(expr, value, undefined, undefined));
       return value;
     };
   }
@@ -131,19 +128,16 @@ export class ExpressionTrace implements NodeTracer {
       const outer = this.open;
       const slots = emptySlots(count);
       this.open = slots;
-      let value: Value | undefined;
-      let node: ExplainedNode;
+      let value: Value;
       try {
         value = inner(scope, base);
-        this.open = outer;
-        node = valuedNode(expr, value, filledArgs(slots, skipped), undefined);
       } catch (error) {
         this.open = outer;
-        const args = filledArgs(slots, skipped);
-        this.place(index, value === undefined ? raisingNode(expr, failureDetail(error), args, undefined) : bareNode(expr, args, undefined));
+        this.place(index, raisingNode(expr, failureDetail(error), filledArgs(slots, skipped), undefined));
         throw error;
       }
-      this.place(index, node);
+      this.open = outer;
+      this.place(index, shownNode(expr, value, filledArgs(slots, skipped), undefined));
       return value;
     };
   }
@@ -160,23 +154,18 @@ export class ExpressionTrace implements NodeTracer {
       const body: BodyChoice = { slots, wanted, later: 0, shown: 0 };
       this.open = slots;
       this.body = body;
-      let value: Value | undefined;
-      let node: ExplainedNode;
+      let value: Value;
       try {
         value = inner(scope, base);
-        this.open = outer;
-        this.body = outerBody;
-        const item = shownItem(body);
-        node = valuedNode(expr, value, filledArgs(slots, skipped), item);
       } catch (error) {
         this.open = outer;
         this.body = outerBody;
-        const item = shownItem(body);
-        const args = filledArgs(slots, skipped);
-        this.place(index, value === undefined ? raisingNode(expr, failureDetail(error), args, item) : bareNode(expr, args, item));
+        this.place(index, raisingNode(expr, failureDetail(error), filledArgs(slots, skipped), shownItem(body)));
         throw error;
       }
-      this.place(index, node);
+      this.open = outer;
+      this.body = outerBody;
+      this.place(index, shownNode(expr, value, filledArgs(slots, skipped), shownItem(body)));
       return value;
     };
   }

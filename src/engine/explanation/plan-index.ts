@@ -39,6 +39,8 @@ export class PlanIndex {
   private pairCount = 0;
   private readonly order: readonly PreparedRule[];
   private readonly channel: Channel;
+  /** The rules of kinds no runtime runs, by manifest position, each with its one entry. */
+  private readonly otherKinds: readonly { readonly position: number; readonly entry: RuleExplanation }[];
 
   private constructor(plan: EvaluationPlan) {
     this.order = plan.manifestOrder;
@@ -47,6 +49,25 @@ export class PlanIndex {
     this.rulesById = new Map(plan.manifestOrder.map((rule) => [rule.id, rule]));
     this.entries = new Array(plan.manifestRuleCount);
     this.layouts = new Array(plan.manifestRuleCount);
+    this.otherKinds = plan.otherKindRules.map(({ id, kind, position }) => ({ position, entry: Object.freeze({ rule: id, kind, status: "not-selected", because: "kind" }) }));
+  }
+
+  /**
+   * `list` (an entry per rule of a known kind, in manifest order) with the rules of other kinds
+   * put in their places, so that an explanation lists every rule of the manifest.
+   */
+  withOtherKinds(list: RuleExplanation[]): RuleExplanation[] {
+    const others = this.otherKinds;
+    if (others.length === 0) return list;
+    const order = this.order;
+    const merged = new Array<RuleExplanation>(list.length + others.length);
+    let known = 0;
+    let other = 0;
+    for (let at = 0; at < merged.length; at++) {
+      const takeOther = other < others.length && (known >= list.length || others[other]!.position < order[known]!.position);
+      merged[at] = takeOther ? others[other++]!.entry : list[known++]!;
+    }
+    return merged;
   }
 
   static of(plan: EvaluationPlan): PlanIndex {

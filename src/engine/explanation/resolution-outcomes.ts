@@ -19,6 +19,7 @@ export function resolutionOutcomes(request: JsonObject, rulesById: ReadonlyMap<s
     const prepared = typeof rule === "string" ? rulesById.get(rule) : undefined;
     if (prepared === undefined) return outcome(false, "rule-unknown");
     const own = findings.filter((finding) => finding.rule === rule);
+    if (own.length === 0) return outcome(false, "no-finding");
     if (own.some((finding) => finding.status !== "open" && finding.resolution === type)) return outcome(true);
     const resolvable = own.find((finding) => finding.blocking);
     if (resolvable === undefined) return outcome(false, "not-blocking");

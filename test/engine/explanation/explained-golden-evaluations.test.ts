@@ -10,7 +10,8 @@ import { CASES_DIR, goldenJsonFiles } from "../../support/golden-files.ts";
 /**
  * Every golden evaluation case and interop vector, explained in both modes through the engine
  * protocol: the result without `explanation` is byte for byte the plain result, and every value a
- * full explanation shows is what the engine gives for that node alone.
+ * full explanation shows is what the engine gives for that node alone. Explaining never changes a
+ * result, also when the request's numbers are the extremes of a double.
  */
 interface Case {
   readonly name: string;
@@ -59,7 +60,8 @@ for (const [corpus, cases] of [["golden evaluations", goldenCases], ["interop ve
           expect(explained.ok).toBe(true);
           const { explanation, ...result } = explained.result;
           expect(JSON.stringify(result)).toBe(JSON.stringify(plain.result));
-          expect((explanation as { rules: unknown[] }).rules.length).toBe((manifestOf(c, plain.result).rules as unknown[]).filter((rule) => ["compute", "state", "validation", "action"].includes((rule as JsonObject).kind as string)).length);
+          // Every rule of the manifest, extension kinds included, in manifest order.
+          expect((explanation as { rules: { rule: string }[] }).rules.map((entry) => entry.rule)).toEqual((manifestOf(c, plain.result).rules as JsonObject[]).map((rule) => rule.id as string));
           if (mode === "full") {
             const problems = inconsistentNodes({ explanation: explanation as never, manifest: manifestOf(c, plain.result), request: c.request, effects: plain.result.effects as never, operators: conformanceOperators });
             expect(problems).toEqual([]);
@@ -69,3 +71,32 @@ for (const [corpus, cases] of [["golden evaluations", goldenCases], ["interop ve
     }
   });
 }
+
+/** The numbers at the edges of a double: the largest and smallest magnitudes, and past 2^53. */
+const EXTREME_NUMBERS = [1.7976931348623157e308, -1.7976931348623157e308, 5e-324, 9007199254740993, 123456789.123456789];
+
+/** The request with every number in `data` and `original` replaced by `extreme`. */
+function withExtremeNumbers(request: JsonObject, extreme: number): JsonObject {
+  const replace = (value: unknown): unknown =>
+    typeof value === "number" ? extreme : Array.isArray(value) ? value.map(replace) : value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([key, member]) => [key, replace(member)])) : value;
+  return { ...request, ...(request.data === undefined ? {} : { data: replace(request.data) as JsonObject }), ...(request.original === undefined ? {} : { original: replace(request.original) as JsonObject }) };
+}
+
+describe("golden evaluations with extreme numbers, explained", () => {
+  const withNumbers = [...goldenCases, ...interopCases].filter((c) => JSON.stringify([c.request.data, c.request.original]).match(/[0-9]/) !== null);
+  test("cases with numbers are there", () => expect(withNumbers.length).toBeGreaterThan(50));
+  for (const c of withNumbers) {
+    test(c.name, () => {
+      for (const extreme of EXTREME_NUMBERS) {
+        const extremeCase = { ...c, request: withExtremeNumbers(c.request, extreme) };
+        const plain = evaluate(extremeCase);
+        for (const mode of ["rules", "full"]) {
+          const explained = evaluate(extremeCase, mode);
+          expect(explained.ok).toBe(plain.ok);
+          const { explanation: _explanation, ...result } = explained.result;
+          expect(`${extreme}: ${JSON.stringify(result)}`).toBe(`${extreme}: ${JSON.stringify(plain.result)}`);
+        }
+      }
+    });
+  }
+});

@@ -85,7 +85,7 @@ test("each resolution given: applied, or why not", () => {
   const clerk = ruleset.evaluate({ ...request, resolutions }, "server", { explain: "rules" }).explanation!.resolutions;
   expect(clerk.map((r) => [r.rule, r.type, r.applied, r.reason ?? null])).toEqual([
     ["nope", "acknowledge", false, "rule-unknown"],
-    ["v.quiet", "acknowledge", false, "not-blocking"],
+    ["v.quiet", "acknowledge", false, "no-finding"],
     ["v.limit", "accept-risk", false, "type-not-accepted"],
     ["v.accept", "acknowledge", false, "type-not-accepted"],
     ["v.accept", "accept-risk", false, "role-not-allowed"],
@@ -171,4 +171,32 @@ test("without explain nothing changes, and another explain value is refused", ()
   const { explanation: _explanation, ...explained } = ruleset.evaluate(request, "server", { explain: "full" });
   expect(JSON.stringify(explained)).toBe(JSON.stringify(plain));
   expect(() => ruleset.evaluate("nope" as never, "server", { explain: "rules" })).toThrow(RequestShapeError);
+});
+
+test("rules of an x-* extension kind are listed in their manifest places, not selected because of their kind", () => {
+  const hint = (id: string): JsonObject => ({ id, kind: "x-ml-hint", target: { entity: "Order" }, operations: ["create"], origin: "t@1", model: "fraud-v2" });
+  const rules = [hint("x.first"), ...RULES.slice(0, 3), hint("x.middle"), ...RULES.slice(3), hint("x.last")];
+  const withHints = LoadedRuleset.fromBundle({ ...bundle, manifests: { server: manifest("server", rules), client: manifest("client", []) } });
+  // The same request three times: the third comes from the list cache of `rules` mode.
+  for (const mode of ["rules", "rules", "rules", "full"] as const) {
+    const { explanation, decision } = withHints.evaluate(request, "server", { explain: mode });
+    expect(decision).toBe(ruleset.evaluate(request, "server").decision);
+    expect(explanation!.rules.map((entry) => entry.rule)).toEqual(rules.map((r) => r.id as string));
+    for (const id of ["x.first", "x.middle", "x.last"]) expect(byRule(explanation!.rules)[id]).toEqual({ rule: id, kind: "x-ml-hint", status: "not-selected", because: "kind" });
+    expect(byRule(explanation!.rules)["v.limit"]!.status).toBe("fired");
+  }
+  // Without a view, the list of a request naming an entity and operation is shared per pair.
+  const { view: _view, ...withoutView } = request;
+  const plain = withHints.evaluate(withoutView, "server", { explain: "rules" }).explanation!.rules;
+  expect(plain.map((entry) => entry.rule)).toEqual(rules.map((r) => r.id as string));
+  expect(byRule(plain)["x.middle"]!.because).toBe("kind");
+});
+
+test("a resolution of a rule whose finding does not block is refused as not-blocking, one of a rule with no finding as no-finding", () => {
+  const rules = [validation("v.note", { severity: "warning", assert: false }), validation("v.fine", { assert: true })];
+  const warnings = LoadedRuleset.fromBundle({ ...bundle, manifests: { server: manifest("server", rules), client: manifest("client", []) } });
+  const resolutions = [{ rule: "v.note", type: "acknowledge" }, { rule: "v.fine", type: "acknowledge" }];
+  const { explanation, findings } = warnings.evaluate({ ...request, resolutions }, "server", { explain: "rules" });
+  expect(findings.map((finding) => [finding.rule, finding.blocking])).toEqual([["v.note", false]]);
+  expect(explanation!.resolutions.map((r) => [r.rule, r.reason ?? null])).toEqual([["v.note", "not-blocking"], ["v.fine", "no-finding"]]);
 });
