@@ -2,29 +2,36 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
-import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
+import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
+import { MaskedReplay } from "../records/replay/masked-replay.ts";
 import { replayLine } from "../records/replay/record-replay.ts";
 import { replayText } from "../records/replay/replay-report.ts";
 import { emptySummary } from "../records/replay/replay-summary.ts";
 import { formatProblem } from "./check-report/text-report.ts";
+import { checkInputFile, InputFileError } from "./input-file.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { RuleFileLoader, ruleFilesNamed } from "./rule-file-checks.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**
- * `rule-server replay --rules <dir|file>... <records.jsonl|->`: what the given rules would decide
- * on the requests of decision records (RULE_SERVER_DECISION_RECORDS), against what was decided.
+ * `rule-server replay --rules <dir|file>... [--recorded-rules <dir|file>...] <records.jsonl|->`:
+ * what the given rules would decide on the requests of decision records
+ * (RULE_SERVER_DECISION_RECORDS), against what was decided. The recorded rules (those that made
+ * the records) tell which rules changed, for records with masked members. Exit 2 also when the
+ * records file cannot be read.
  * Exit 0; 1 with `--fail-on-change` when a decision changes; 2 when the rules do not load.
  */
 export async function runReplayCommand(args: readonly string[]): Promise<number> {
   const rules: string[] = [];
+  const recordedRules: string[] = [];
   const rest: string[] = [];
-  // --rules may be given several times, each with a directory or file.
+  // --rules and --recorded-rules may be given several times, each with a directory or file.
   for (let index = 0; index < args.length; index++) {
-    if (args[index] === "--rules") {
+    const list = args[index] === "--rules" ? rules : args[index] === "--recorded-rules" ? recordedRules : undefined;
+    if (list !== undefined) {
       const value = args[++index];
-      if (value === undefined) throw new UsageError("replay: --rules needs a directory or file");
-      rules.push(value);
+      if (value === undefined) throw new UsageError(`replay: ${args[index - 1]} needs a directory or file`);
+      list.push(value);
     } else rest.push(args[index]!);
   }
   const parsed = parseCommandArguments("replay", rest, { flags: ["--explain", "--fail-on-change"], options: ["--format", "--limit", "--ruleset"] });
@@ -36,13 +43,28 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
   const limit = limitText === undefined ? Infinity : Number(limitText);
   if (limitText !== undefined && (!/^[0-9]+$/.test(limitText) || !Number.isSafeInteger(limit))) throw new UsageError(`replay: --limit takes a whole number of records, not ${limitText}`);
 
-  const loaded = loadRulesets(rules);
+  const operators = customOperatorsFrom(conformanceOperators);
+  const loaded = loadRulesets(rules, operators);
   if (!loaded.ok) return 2;
+  // The rules that made the records tell which rules changed since, for records with masked members.
+  const recorded = recordedRules.length === 0 ? { ok: true as const, rulesets: new Map<string, LoadedRuleset>() } : loadRulesets(recordedRules, operators);
+  if (!recorded.ok) return 2;
   const ruleset = parsed.options.get("--ruleset");
   if (ruleset !== undefined && !loaded.rulesets.has(ruleset)) process.stderr.write(`rule-server replay: the rules given hold no ruleset ${ruleset}\n`);
-  const options = { rulesets: loaded.rulesets, ...(ruleset === undefined ? {} : { ruleset }), explain: parsed.flags.has("--explain") };
+  const masked = new MaskedReplay(operators, new Map([...recorded.rulesets.values()].map((made) => [made.checksum, made])));
+  const options = { rulesets: loaded.rulesets, masked, ...(ruleset === undefined ? {} : { ruleset }), explain: parsed.flags.has("--explain") };
+  const recordsFile = parsed.positional[0]!;
+  if (recordsFile !== "-") {
+    try {
+      checkInputFile(recordsFile, "the records file");
+    } catch (error) {
+      if (!(error instanceof InputFileError)) throw error;
+      process.stderr.write(`rule-server replay: ${error.code}: ${error.message}\n`);
+      return 2;
+    }
+  }
   const summary = emptySummary();
-  const source = parsed.positional[0] === "-" ? process.stdin : createReadStream(parsed.positional[0]!, { encoding: "utf8" });
+  const source = recordsFile === "-" ? process.stdin : createReadStream(recordsFile, { encoding: "utf8" });
   const lines = createInterface({ input: source, crlfDelay: Infinity });
   let line = 0;
   for await (const text of lines) {
@@ -57,8 +79,8 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
 }
 
 /** The rulesets to replay against by id: sources compiled as `check` compiles them, bundles read. */
-function loadRulesets(targets: readonly string[]): { ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false } {
-  const loader = new RuleFileLoader(customOperatorsFrom(conformanceOperators));
+function loadRulesets(targets: readonly string[], operators: CustomOperators): { ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false } {
+  const loader = new RuleFileLoader(operators);
   const rulesets = new Map<string, LoadedRuleset>();
   let ok = true;
   for (const file of ruleFilesNamed(targets)) {

@@ -40,13 +40,13 @@ const replay = async (args: readonly string[], input = ""): Promise<{ status: nu
 test("against the rules the records were made with, every record replays unchanged", async () => {
   const { status, summary } = await replay(["--rules", unchanged, "--format", "json", records]);
   expect(status).toBe(0);
-  expect(summary).toEqual({ records: 19, replayed: 19, unchanged: 19, allowToDeny: 0, denyToAllow: 0, changed: 0, unreplayable: {}, rules: {}, changes: [] });
+  expect(summary).toEqual({ records: 19, logLines: 0, replayed: 19, unchanged: 19, allowToDeny: 0, denyToAllow: 0, changed: 0, unreplayable: {}, rules: {}, maskedInput: {}, changes: [] });
 });
 
 describe("a lowered limit", () => {
   test("turns three allowed transfers into denials and adds the limit's finding to a fourth", async () => {
     const { summary } = await replay(["--rules", lowered, "--format", "json", records]);
-    expect({ ...summary, changes: undefined }).toEqual({ records: 19, replayed: 19, unchanged: 15, allowToDeny: 3, denyToAllow: 0, changed: 4, unreplayable: {}, rules: { "transfer.amount.limit": { nowFires: 4, noLongerFires: 0 } }, changes: undefined });
+    expect({ ...summary, changes: undefined }).toEqual({ records: 19, logLines: 0, replayed: 19, unchanged: 15, allowToDeny: 3, denyToAllow: 0, changed: 4, unreplayable: {}, rules: { "transfer.amount.limit": { nowFires: 4, noLongerFires: 0 } }, maskedInput: {}, changes: undefined });
     expect(summary.changes.map((change) => [change.requestId, change.decision.before, change.decision.after, change.nowFires])).toEqual([
       ["acme.payments.transfers#0", "allow", "deny", ["transfer.amount.limit"]],
       ["acme.payments.transfers#2", "allow", "deny", ["transfer.amount.limit"]],
@@ -81,12 +81,13 @@ test("records that cannot be replayed are counted by reason, from standard input
     lines[1]!.trimEnd(),
   ].join("\n");
   const { summary } = await replay(["--rules", lowered, "--format", "json", "-"], input);
-  // The masked amount reads "***": the limit rule that now fires on it reads a masked member.
+  // The masked amount is read by rules of a ruleset that changed, and the rules that made the record are not given.
   expect(summary.unreplayable).toEqual({ malformed: 1, "ruleset-unknown": 1, "request-refused": 1, "masked-input": 1 });
+  expect(summary.maskedInput["transfer.amount.limit"]).toEqual({ records: 1, pointers: ["/data/amount"], because: ["recorded-rules-unknown"] });
   expect([summary.records, summary.replayed]).toEqual([5, 1]);
 });
 
-test("rules that do not load are reported, exit 2; a usage mistake is a usage error", async () => {
+test("rules that do not load and a records file that cannot be read are reported, exit 2; a usage mistake is a usage error", async () => {
   const broken = join(work, "broken");
   cpSync(unchanged, broken, { recursive: true });
   writeFileSync(join(broken, "acme-payments.ruleset.yaml"), "ruleCascade: '1.0.0'\nkind: RuleSet\n");
@@ -95,4 +96,6 @@ test("rules that do not load are reported, exit 2; a usage mistake is a usage er
   expect(run.stderr).toContain("acme-payments.ruleset.yaml:1:1: SCHEMA_INVALID");
   expect((await runCli(["replay", records])).stderr).toContain("replay: name the rules to replay against with --rules");
   expect((await runCli(["replay", "--rules", unchanged, "--limit", "x", records])).stderr).toContain("--limit takes a whole number");
+  const missing = await runCli(["replay", "--rules", unchanged, join(work, "missing.jsonl")]);
+  expect([missing.status, missing.stderr]).toEqual([2, `rule-server replay: FILE_UNREADABLE: cannot read the records file ${join(work, "missing.jsonl")}: no such file or directory (ENOENT)\n`]);
 });

@@ -3,12 +3,15 @@ import type { EvaluationResult } from "../../engine/evaluation/evaluation-result
 import { RequestShapeError } from "../../engine/evaluation/request-shape.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
-import { rulesReadingMasked } from "./masked-reads.ts";
+import { DECISION_RECORD_MSG } from "../decision-record.ts";
+import { MaskedReplay, withRecordedOutcomes, type MaskedRuleRefusal } from "./masked-replay.ts";
 import type { ReplaySummary, UnreplayableReason } from "./replay-summary.ts";
 
 /** How records are replayed: the rulesets by id, and what to keep of each change. */
 export interface ReplayOptions {
   readonly rulesets: ReadonlyMap<string, LoadedRuleset>;
+  /** How records with masked members are replayed (the rules that made the records, by checksum). */
+  readonly masked: MaskedReplay;
   /** Only records of this ruleset are replayed; the others are not counted. */
   readonly ruleset?: string;
   /** Explain each rule whose outcome changed. */
@@ -18,10 +21,15 @@ export interface ReplayOptions {
 /**
  * Replays one line of a records file into the summary: the recorded request evaluated against the
  * given rules, its outcome compared with the recorded one. Returns false when the line was left
- * out by `--ruleset`.
+ * out by `--ruleset`, or is a log line.
  */
 export function replayLine(text: string, line: number, options: ReplayOptions, summary: ReplaySummary): boolean {
   const record = readRecord(text);
+  // Records on standard output come between the server's log lines, which are not records.
+  if (record !== undefined && isLogLine(record)) {
+    summary.logLines++;
+    return false;
+  }
   const rulesetId = typeof record?.ruleset === "string" ? record.ruleset : undefined;
   if (options.ruleset !== undefined && rulesetId !== options.ruleset) {
     if (record !== undefined && rulesetId !== undefined) return false;
@@ -35,23 +43,30 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
   const ruleset = options.rulesets.get(rulesetId);
   if (ruleset === undefined) return unreplayable("ruleset-unknown");
   const channel = record.channel === "client" ? "client" : "server";
+  // A masked member is never evaluated as data: the rules that read one do what the record says.
+  const masked = listAt(record.masked).map(String);
+  const plan = masked.length > 0 && ruleset.channels.includes(channel) ? options.masked.plan(record, ruleset, channel, masked) : undefined;
+  if (plan !== undefined && "refused" in plan) return maskedInput(summary, plan.refused, unreplayable);
+  const evaluating = plan?.ruleset ?? ruleset;
   let result: EvaluationResult;
   try {
-    result = ruleset.evaluate(record.request, channel);
+    result = evaluating.evaluate(record.request, channel);
   } catch (error) {
     if (error instanceof RequestShapeError) return unreplayable("request-refused");
     throw error;
   }
+  // An action of a denied record never ran: the record cannot say what it would send now.
+  if (plan !== undefined && plan.unknownActions.length > 0 && result.decision === "allow") {
+    return maskedInput(summary, plan.unknownActions.map((read) => ({ ...read, because: "outcome-not-recorded" })), unreplayable);
+  }
+  const outcome = plan === undefined || plan.kept.size === 0 ? (result as unknown as JsonObject) : withRecordedOutcomes(result as unknown as JsonObject, record, plan.kept);
   const before = firedRules(record);
-  const after = firedRules(result as unknown as JsonObject);
+  const after = firedRules(outcome);
   const nowFires = [...after].filter((rule) => !before.has(rule));
   const noLongerFires = [...before].filter((rule) => !after.has(rule));
   const decisionChanged = result.decision !== record.decision;
-  const outcomeChanged = !sameOutcome(record, result as unknown as JsonObject);
+  const outcomeChanged = !sameOutcome(record, outcome);
   const changed = decisionChanged || outcomeChanged;
-  // A changed outcome that rests on a masked member says nothing: the replay saw "***", not the value.
-  const masked = listAt(record.masked).map(String);
-  if (changed && masked.length > 0 && rulesReadingMasked(ruleset.manifest(channel), [...nowFires, ...noLongerFires], masked).length > 0) return unreplayable("masked-input");
   summary.replayed++;
   if (!changed) {
     summary.unchanged++;
@@ -63,7 +78,7 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
   for (const rule of nowFires) (summary.rules[rule] ??= { nowFires: 0, noLongerFires: 0 }).nowFires++;
   for (const rule of noLongerFires) (summary.rules[rule] ??= { nowFires: 0, noLongerFires: 0 }).noLongerFires++;
   const differing = new Set([...nowFires, ...noLongerFires]);
-  const explained = options.explain === true ? ruleset.evaluate(record.request, channel, { explain: "full" }).explanation!.rules.filter((rule) => differing.has(rule.rule)) : undefined;
+  const explained = options.explain === true ? evaluating.evaluate(record.request, channel, { explain: "full" }).explanation!.rules.filter((rule) => differing.has(rule.rule)) : undefined;
   summary.changes.push({
     line,
     ...(typeof record.requestId === "string" ? { requestId: record.requestId } : {}),
@@ -74,6 +89,23 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
     ...(explained === undefined ? {} : { explained }),
   });
   return true;
+}
+
+/** Counts a record left unreplayed because rules read a masked member, by rule, with the pointer and why. */
+function maskedInput(summary: ReplaySummary, refused: readonly MaskedRuleRefusal[], unreplayable: (reason: UnreplayableReason) => true): true {
+  for (const { rule, pointer, via, because } of refused) {
+    const counted = (summary.maskedInput[rule] ??= { records: 0, pointers: [], because: [] });
+    counted.records++;
+    const shown = via === undefined ? pointer : `${pointer} (computed by ${via})`;
+    if (!counted.pointers.includes(shown)) counted.pointers.push(shown);
+    if (!counted.because.includes(because)) counted.because.push(because);
+  }
+  return unreplayable("masked-input");
+}
+
+/** A log line of the server: a `level` and a `msg` other than a decision record's. */
+function isLogLine(line: JsonObject): boolean {
+  return typeof line.level === "string" && typeof line.msg === "string" && line.msg !== DECISION_RECORD_MSG;
 }
 
 /** A record line as an object, or undefined when it is not one. Records are our own JSON: the platform's parser reads them fastest. */

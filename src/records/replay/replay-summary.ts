@@ -1,3 +1,4 @@
+import type { MaskedRuleRefusal } from "./masked-replay.ts";
 import type { RuleExplanation } from "../../engine/explanation/explanation.ts";
 
 /** Why a record could not be replayed; each is counted, none dropped in silence. */
@@ -24,6 +25,8 @@ export interface ReplayChange {
  */
 export interface ReplaySummary {
   records: number;
+  /** Log lines of the server among the records (records written to standard output), skipped. */
+  logLines: number;
   replayed: number;
   unchanged: number;
   allowToDeny: number;
@@ -31,9 +34,14 @@ export interface ReplaySummary {
   changed: number;
   unreplayable: Partial<Record<UnreplayableReason, number>>;
   rules: Record<string, { nowFires: number; noLongerFires: number }>;
+  /**
+   * By rule, the records left unreplayed because the rule reads a masked member and cannot keep
+   * its recorded outcome: how many, the masked pointers it reads, and why.
+   */
+  maskedInput: Record<string, { records: number; pointers: string[]; because: MaskedRuleRefusal["because"][] }>;
   changes: ReplayChange[];
 }
 
 export function emptySummary(): ReplaySummary {
-  return { records: 0, replayed: 0, unchanged: 0, allowToDeny: 0, denyToAllow: 0, changed: 0, unreplayable: {}, rules: {}, changes: [] };
+  return { records: 0, logLines: 0, replayed: 0, unchanged: 0, allowToDeny: 0, denyToAllow: 0, changed: 0, unreplayable: {}, rules: {}, maskedInput: {}, changes: [] };
 }
