@@ -30,7 +30,7 @@ export async function measureContender(contender: Contender): Promise<WrkFigures
   const server = await contender.start();
   try {
     if (contender.probe !== undefined) {
-      const answer = await fetch(`${server.url}${contender.path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}` }, body: JSON.stringify(contender.probe) });
+      const answer = await fetch(`${server.url}${contender.path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify(contender.probe) });
       if (answer.status !== 200) throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
       if (contender.items !== undefined || contender.checkProbe !== undefined) {
         const body = await answer.json();

@@ -15,7 +15,12 @@ export interface Health {
 }
 
 export interface Readiness {
-  status: "ready" | "draining";
+  status: "ready" | "draining" | "not-ready";
+  /**
+   * With `not-ready`, why: `decision records cannot be written` (records are required,
+   * `RULE_SERVER_DECISION_RECORDS_REQUIRED=1`, and the file cannot be written).
+   */
+  reason?: string;
   /** Time of the last successful load, RFC 3339 in UTC. */
   loadedAt: string;
   /** Number of rulesets served. */
@@ -250,7 +255,7 @@ export interface EvaluationResult {
    * `accept-risk` when any blocking finding needs it, else `acknowledge`.
    */
   resolution: "none" | "acknowledge" | "accept-risk";
-  /** The sorted union of `acceptableBy` of the blocking findings; absent when empty. */
+  /** The sorted union of `acceptableBy` of the blocking findings; absent when empty or when `resolution` is `none` (accepting could not let the operation through). */
   acceptableBy?: string[];
   explanation?: Explanation;
   /**
@@ -323,7 +328,7 @@ export interface Explanation {
     rule: unknown;
     type: unknown;
     applied: boolean;
-    reason?: "rule-unknown" | "not-blocking" | "type-not-accepted" | "justification-missing" | "role-not-allowed";
+    reason?: "rule-unknown" | "no-finding" | "not-blocking" | "type-not-accepted" | "justification-missing" | "role-not-allowed";
   }[];
 }
 
@@ -334,7 +339,11 @@ export interface UnmatchedName {
 
 export interface RuleExplanation {
   rule: string;
-  kind: "compute" | "state" | "validation" | "action";
+  /**
+   * `compute`, `state`, `validation`, `action`, or an `x-*` extension kind (such a rule is
+   * never run: `not-selected` because `kind`).
+   */
+  kind: string;
   /**
    * `not-selected` (with `because`, the first selection test failed), `when-false`,
    * `passed` (ran and produced nothing), `fired` (produced a finding, an effect or a
@@ -344,11 +353,12 @@ export interface RuleExplanation {
   /**
    * With `not-selected`: `entity`, `operation`, `channel` (an action rule on a client
    * manifest), `enforcement`, `trigger`, `view`, and beyond those `disabled` (`enabled:
-   * false`) and `decision` (an action rule not run because the decision was `deny`). In
+   * false`), `decision` (an action rule not run because the decision was `deny`) and
+   * `kind` (a rule of an `x-*` extension kind, which no runtime runs). In
    * `full` mode, for `when-false` and a validation that fired: JSON Pointers from this
    * entry to the leaves that decided (`/when/args/1`).
    */
-  because?: "disabled" | "entity" | "operation" | "channel" | "enforcement" | "trigger" | "view" | "decision" | string[];
+  because?: "disabled" | "entity" | "operation" | "channel" | "enforcement" | "trigger" | "view" | "decision" | "kind" | string[];
   /** With `error`, why the rule could not be evaluated. */
   message?: string;
   /** A rule run per item or bound field, the pointer of the one shown. */

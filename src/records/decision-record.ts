@@ -4,9 +4,9 @@ import { maskInPlace, type RecordMask } from "./record-mask.ts";
 
 /**
  * A decision record (DECISIONS.md, Extensions): which rules decided what, on which input. This is
- * the record as the evaluating thread writes it, without `time` and `requestId`, which the event
- * loop puts first (see recordLine), and without its opening brace: `"ruleset":…, "version", "checksum",
- * "channel", "request", "decision", "findings": [{rule, code}], "effects": [{field, rule}],
+ * the record as the evaluating thread writes it, without `time`, `level`, `msg` and `requestId`,
+ * which the event loop puts first (see recordLine), and without its opening brace: `"ruleset":…,
+ * "version", "checksum", "channel", "request", "decision", "findings": [{rule, code}], "effects": [{field, rule}],
  * "commands": [name], "masked"?}`.
  *
  * `received` is the request's JSON text as it came, when the request is a whole body (an item of
@@ -24,14 +24,22 @@ export function decisionRecordJson(request: JsonObject, result: EvaluationResult
   return `${opening}${JSON.stringify(request)},${outcomeJson(result, masked)}`;
 }
 
-/** The record's line: `time` and `requestId` first, then what the evaluating thread wrote. */
+/**
+ * The record's line: `time`, `level`, `msg` and `requestId` first, then what the evaluating thread
+ * wrote. `level` and `msg` make a record read as a log line (DECISIONS.md, Logs: every line has
+ * `time`, `level`, `msg`): among the log lines on standard output `select(.msg == "decision")`
+ * picks the records, and a filter on `level` does not take them for problems.
+ */
 export function recordLine(time: string, requestId: string, recordJson: string): string {
   return `${recordHead(time, requestId)}${recordJson}\n`;
 }
 
+/** The `msg` of a decision record, which tells it from the log lines beside it. */
+export const DECISION_RECORD_MSG = "decision";
+
 /** The start of a record's line, up to what the evaluating thread wrote (see recordLine). */
 export function recordHead(time: string, requestId: string): string {
-  return `{"time":"${time}","requestId":${JSON.stringify(requestId)},`;
+  return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},`;
 }
 
 /**

@@ -4,9 +4,20 @@ import { writeToStandardOutput } from "../server/logging/standard-output.ts";
 /** Where decision records go (`RULE_SERVER_DECISION_RECORDS`). */
 export type RecordTarget = { readonly kind: "stdout" } | { readonly kind: "file"; readonly path: string };
 
-/** What the sink tells the server: a failure to write (the records lost), and when writing works again. */
+/** Why records could not be written: the step that failed and the system's error, as the OS gave it. */
+export interface RecordWriteProblem {
+  readonly step: "open" | "write";
+  /** ENOENT, EACCES, ENOSPC, ...; `UNKNOWN` for an error without a code. */
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * What the sink tells the server: records lost (`records` may be 0: the file could not be opened
+ * before any was pending), and when writing works again.
+ */
 export interface RecordSinkEvents {
-  failed(records: number, reason: string): void;
+  failed(records: number, problem: RecordWriteProblem): void;
   recovered(): void;
 }
 
@@ -41,6 +52,8 @@ export class DecisionRecordSink {
   private fd: number | undefined;
   private failing = false;
   private lastAttempt = 0;
+  /** Why the last open or write failed: what records lost while the file stays closed are lost to. */
+  private problem: RecordWriteProblem = { step: "open", code: "UNKNOWN", message: "the records file is not open" };
 
   constructor(
     readonly target: RecordTarget,
@@ -50,6 +63,11 @@ export class DecisionRecordSink {
       this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
       this.tryOpen();
     }
+  }
+
+  /** Why the last open or write failed (while `available` is false, why it is). */
+  get lastProblem(): RecordWriteProblem {
+    return this.problem;
   }
 
   /** Whether records can be written now; while they cannot, the file is tried again now and then. */
@@ -105,14 +123,14 @@ export class DecisionRecordSink {
     // While the file cannot be opened, it is tried at most once a second, not on every flush.
     if (this.fd === undefined && Date.now() - this.lastAttempt >= RETRY_MS) this.tryOpen();
     if (this.fd === undefined) {
-      this.events.failed(count, "the records file cannot be opened");
+      this.events.failed(count, this.problem);
       return;
     }
     try {
       // A short write (rare for a file) sends the rest.
       for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
     } catch (error) {
-      this.fail(count, `writing the records file failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.fail(count, problemOf("write", error));
     }
   }
 
@@ -141,15 +159,16 @@ export class DecisionRecordSink {
       }
     } catch (error) {
       this.fd = undefined;
-      this.fail(0, `the records file cannot be opened: ${error instanceof Error ? error.message : String(error)}`);
+      this.fail(0, problemOf("open", error));
     }
   }
 
-  private fail(records: number, reason: string): void {
+  private fail(records: number, problem: RecordWriteProblem): void {
     const first = !this.failing;
     this.failing = true;
+    this.problem = problem;
     this.closeFile();
-    if (records > 0 || first) this.events.failed(records, reason);
+    if (records > 0 || first) this.events.failed(records, problem);
   }
 
   private removed(): boolean {
@@ -169,4 +188,9 @@ export class DecisionRecordSink {
     }
     this.fd = undefined;
   }
+}
+
+function problemOf(step: RecordWriteProblem["step"], error: unknown): RecordWriteProblem {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return { step, code: typeof code === "string" ? code : "UNKNOWN", message: error instanceof Error ? error.message : String(error) };
 }

@@ -297,9 +297,10 @@ export class RuleServer {
     this.logger.info("stopped serving, requests in flight were cut");
   }
 
-  /** SIGUSR1: the records file is opened again, so that logrotate can move the old one away. */
+  /** SIGUSR1: the records file is opened again, so that logrotate can move the old one away; the log says what came of it. */
   reopenDecisionRecords(): void {
-    this.records?.sink.reopen();
+    if (this.records === undefined) this.logger.info("decision records are off: nothing to reopen");
+    else this.records.reopen();
   }
 
   /** Warnings a person should see whenever rules are (re)loaded: nothing to serve, or operators missing. */

@@ -41,6 +41,18 @@ describe("systemd unit", () => {
     // The supervisor drains every serving process; systemd's default would signal them all at once.
     expect(one("KillMode")).toBe("mixed");
   });
+  test("gives decision records, when switched on, the directory systemd makes writable, which the README's replay example reads", () => {
+    expect(one("LogsDirectory")).toBe("rule-server");
+    // Off by default (records hold requests); the line to switch them on is in the unit, commented.
+    expect(environment.RULE_SERVER_DECISION_RECORDS).toBeUndefined();
+    const records = /^#\s*Environment=RULE_SERVER_DECISION_RECORDS=(\S+)$/m.exec(text)?.[1];
+    expect(records).toStartWith(`/var/log/${one("LogsDirectory")}/`);
+    const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+    const replayed = readme.split("\n").filter((line) => line.startsWith("rule-server replay "));
+    expect(replayed.some((line) => line.endsWith(` ${records}`))).toBe(true);
+    expect(readme).toContain(`Environment=RULE_SERVER_DECISION_RECORDS=${records}`);
+    expect(() => readEnvironment({ ...environment, RULE_SERVER_TOKEN: "from-the-environment-file", RULE_SERVER_DECISION_RECORDS: records })).not.toThrow();
+  });
   test("is sandboxed, with the rules directory read-only", () => {
     expect(one("DynamicUser")).toBe("yes");
     expect(one("ProtectSystem")).toBe("strict");

@@ -126,7 +126,7 @@ describe("openapi.yaml: the document", () => {
     for (const method of ["get", "head"]) expect(security("/metrics", method), `${method} /metrics`).toEqual([{ bearer: [] }]);
   });
 
-  test("responses: 401 with WWW-Authenticate, 304 with ETag and Cache-Control and no body, 409 no-store, errors as problem+json", () => {
+  test("responses: 401 with WWW-Authenticate, 304 with ETag and Cache-Control and no body, 409 no-store, 415 with Accept-Post, errors as problem+json", () => {
     for (const { path, method, operation } of operations()) {
       const security = operation.security as JsonObject[];
       const responses = operation.responses as Record<string, unknown>;
@@ -137,6 +137,7 @@ describe("openapi.yaml: the document", () => {
         const content = response.content as JsonObject | undefined;
         const label = `${method} ${path} ${status}`;
         if (status === "401") expect(Object.keys(headers), label).toContain("WWW-Authenticate");
+        if (status === "415") expect(Object.keys(headers), label).toContain("Accept-Post");
         if (status === "304") {
           expect(Object.keys(headers), label).toEqual(expect.arrayContaining(["ETag", "Cache-Control"]));
           expect(content, label).toBeUndefined();
@@ -149,8 +150,8 @@ describe("openapi.yaml: the document", () => {
     }
     expect(Object.keys(resolved(doc["x-unlisted-method-response"]).headers as JsonObject)).toContain("Allow");
     const evaluationStatuses = Object.keys(paths["/evaluations"]!.post!.responses as JsonObject).sort();
-    expect(evaluationStatuses).toEqual(["200", "400", "401", "404", "413", "422", "503"]);
-    expect(Object.keys(paths["/evaluations/batch"]!.post!.responses as JsonObject).sort()).toEqual(["200", "400", "401", "413"]);
+    expect(evaluationStatuses).toEqual(["200", "400", "401", "404", "413", "415", "422", "503"]);
+    expect(Object.keys(paths["/evaluations/batch"]!.post!.responses as JsonObject).sort()).toEqual(["200", "400", "401", "413", "415", "503"]);
     const manifestStatuses = Object.keys(paths["/rulesets/{id}/manifest"]!.get!.responses as JsonObject).sort();
     expect(manifestStatuses).toEqual(["200", "304", "400", "401", "404", "409"]);
   });

@@ -123,7 +123,7 @@ test("the root file system holds the executable, the user, and exactly the libra
 async function evaluate(url: string): Promise<{ decision: string; findings: { code: string }[] }> {
   const response = await fetch(`${url}/evaluations`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${TOKEN}` },
+    headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
     body: JSON.stringify({
       ruleset: "acme.payments.transfers",
       entity: "Transfer",

@@ -29,7 +29,13 @@ test("without a mask the record holds the request as received: numbers as writte
   const { line, read } = record(text);
   expect(line).toContain(`"request":${text},"decision":`);
   expect(read.request).toEqual(JSON.parse(text));
-  expect(Object.keys(read)).toEqual(["time", "requestId", "ruleset", "version", "checksum", "channel", "request", "decision", "findings", "effects", "commands"]);
+  expect(Object.keys(read)).toEqual(["time", "level", "msg", "requestId", "ruleset", "version", "checksum", "channel", "request", "decision", "findings", "effects", "commands"]);
+});
+
+test("a record reads as a log line: `level` info and `msg` decision right after `time`", () => {
+  const { line, read } = record(body(DATA));
+  expect(line).toStartWith(`{"time":"2026-11-26T00:00:00.000Z","level":"info","msg":"decision","requestId":"id-1",`);
+  expect([read.level, read.msg]).toEqual(["info", "decision"]);
 });
 
 test("a body written over many lines is one record line, and reads back as the same request", () => {

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DecisionRecordSink } from "../../src/records/record-sink.ts";
+import { DecisionRecordSink, type RecordWriteProblem } from "../../src/records/record-sink.ts";
 
 /**
  * The sink encodes records into one buffer as they come and writes it at the end of the turn,
@@ -12,8 +12,8 @@ import { DecisionRecordSink } from "../../src/records/record-sink.ts";
 const work = mkdtempSync(join(tmpdir(), "rule-server-record-sink-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const failures: [number, string][] = [];
-const events = { failed: (records: number, reason: string) => void failures.push([records, reason]), recovered: () => undefined };
+const failures: [number, RecordWriteProblem][] = [];
+const events = { failed: (records: number, problem: RecordWriteProblem) => void failures.push([records, problem]), recovered: () => undefined };
 const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const head = (index: number): string => `{"time":"2026-11-26T00:00:00.000Z","requestId":"r${index}",`;
 
@@ -79,7 +79,10 @@ test("a write that fails counts the records it held as lost, and the sink says i
   await endOfTurn();
   // The file is gone with its directory and cannot be made again: all five are lost, none twice.
   expect(failures.reduce((lost, [records]) => lost + records, 0)).toBe(5);
-  expect(failures.every(([, reason]) => reason.includes("cannot be opened"))).toBe(true);
+  // Each failure says which step failed and the system's error: the directory is gone.
+  expect(failures.length).toBeGreaterThan(0);
+  for (const [, problem] of failures) expect(problem).toEqual({ step: "open", code: "ENOENT", message: expect.stringContaining(path) });
+  expect(sink.lastProblem.code).toBe("ENOENT");
   expect(sink.available).toBe(false);
   sink.close();
 });
@@ -91,6 +94,6 @@ test("a full disk refuses the write: the records it held are counted lost", asyn
   sink.write(head(0), '"x":1}');
   sink.write(head(1), '"x":2}');
   await endOfTurn();
-  expect(failures).toEqual([[2, expect.stringContaining("writing the records file failed")]]);
+  expect(failures).toEqual([[2, { step: "write", code: "ENOSPC", message: expect.stringContaining("no space left") }]]);
   expect(sink.available).toBe(false);
 });

@@ -75,7 +75,7 @@ test("serves with two workers, evaluates rules that use matches, reloads on SIGH
     const transfer = (iban: string): Promise<Response> =>
       fetch(`${url}/evaluations`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${TOKEN}` },
+        headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
         body: JSON.stringify({
           ruleset: "acme.payments",
           entity: "Transfer",
@@ -94,7 +94,7 @@ test("serves with two workers, evaluates rules that use matches, reloads on SIGH
     for (const [currency, codes] of [["USD", []], ["CHF", ["CUR-001"]], ["EUR", []], ["EURO", ["CUR-001"]]] as const) {
       const answer = await fetch(`${url}/evaluations`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${TOKEN}` },
+        headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
         body: JSON.stringify({ ruleset: "release.currency", entity: "Transfer", operation: "create", data: { currency } }),
       });
       const result = (await answer.json()) as { findings: { code: string; detail?: string }[] };

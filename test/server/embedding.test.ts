@@ -38,7 +38,7 @@ describe("with custom operators", () => {
     const server = createServer({ rulesDir: rules.path, port: 0, allowOpen: true, operators: { "x-luhn": (card) => typeof card === "string" && card === "79927398713" }, log: (line) => void lines.push(line) });
     const { port } = await server.listen();
     try {
-      const result = (await (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", body: JSON.stringify(order) })).json()) as { decision: string };
+      const result = (await (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(order) })).json()) as { decision: string };
       expect(result.decision).toBe("allow");
       expect(lines.some((line) => line.includes("custom operators are not registered"))).toBe(false);
     } finally {
@@ -53,7 +53,7 @@ describe("with custom operators", () => {
     try {
       const warnings = (): Record<string, unknown>[] => lines.map((line) => JSON.parse(line)).filter((line) => line.level === "warn" && line.ruleset === "shop.cards" && String(line.msg).startsWith("custom operators"));
       expect(warnings()).toEqual([expect.objectContaining({ operators: ["x-luhn"] })]);
-      const result = (await (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t" }, body: JSON.stringify(order) })).json()) as {
+      const result = (await (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(order) })).json()) as {
         decision: string;
         findings: { code: string }[];
       };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { assertConformsToOpenApi } from "../support/openapi-conformance.ts";
+import { requestOnNewConnection } from "../support/server-processes.ts";
 import { rulesDirectory } from "../support/rules-directory.ts";
 import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../support/server-process.ts";
 
@@ -11,6 +12,7 @@ import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../su
 let server: ServerProcess;
 let rules: ReturnType<typeof rulesDirectory>;
 const auth = { Authorization: `Bearer ${TOKEN}` };
+const json = { ...auth, "Content-Type": "application/json" };
 const SHOP = "shop.orders.order";
 const BUNDLED = "shop.orders.bundled";
 let shopChecksum = "";
@@ -34,7 +36,7 @@ async function conforming(method: string, path: string, response: Response): Pro
 }
 const get = async (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> =>
   conforming(method, path, await fetch(`${server.url}${path}`, { method, headers }));
-const evaluate = async (body: unknown, headers: Record<string, string> = auth): Promise<Response> =>
+const evaluate = async (body: unknown, headers: Record<string, string> = json): Promise<Response> =>
   conforming("POST", "/evaluations", await fetch(`${server.url}/evaluations`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
 const goodOrder = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
 
@@ -233,7 +235,28 @@ describe("POST /evaluations", () => {
         controller.close();
       },
     });
-    expect((await fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: stream })).status).toBe(413);
+    expect((await fetch(`${server.url}/evaluations`, { method: "POST", headers: json, body: stream })).status).toBe(413);
+  });
+  test("a body declared as something other than JSON is 415 with Accept-Post, after the token and before the size", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/jsonx", "application/+json", ""]) {
+      const response = await evaluate(goodOrder, { ...auth, "Content-Type": type });
+      expect(response.status, type).toBe(415);
+      expect(response.headers.get("accept-post"), type).toBe("application/json");
+      expect(((await response.json()) as { title: string }).title).toBe("the body must be JSON: send Content-Type: application/json");
+    }
+    // What a browser's or Node's fetch declares for a string body unless told otherwise.
+    expect((await evaluate(goodOrder, { ...auth, "Content-Type": "text/plain;charset=UTF-8" })).status).toBe(415);
+    expect((await evaluate(goodOrder, { "Content-Type": "text/plain" })).status).toBe(401);
+    expect((await evaluate(JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) }), { ...auth, "Content-Type": "text/plain" })).status).toBe(415);
+  });
+  test("JSON in any case, with parameters, or as an application/*+json type is evaluated; so is a body without Content-Type", async () => {
+    for (const type of ["application/json", "Application/JSON; charset=utf-8", "application/json;charset=UTF-8", "application/problem+json", "application/vnd.acme.order+json; version=2"]) {
+      expect((await evaluate(goodOrder, { ...auth, "Content-Type": type })).status, type).toBe(200);
+    }
+    // Written by hand, so that nothing adds a Content-Type on the way.
+    const answer = await requestOnNewConnection(server.port, "POST", "/evaluations", auth, JSON.stringify(goodOrder));
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.text) as { decision: string }).decision).toBe("allow");
   });
   test("an oversized request without a valid token is 401", async () => expect((await evaluate(JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) }), {})).status).toBe(401));
 });

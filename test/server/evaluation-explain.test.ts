@@ -31,7 +31,7 @@ messages:
 `;
 const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 2, customer: { email: "a@b.c" } } };
 const evaluate = (server: ServerProcess, query: string, body: unknown): Promise<Response> =>
-  fetch(`${server.url}/evaluations${query}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+  fetch(`${server.url}/evaluations${query}`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
 for (const workers of ["0", "2"]) {
   describe(`with ${workers} workers`, () => {
@@ -81,7 +81,7 @@ for (const workers of ["0", "2"]) {
         expect(response.headers.get("content-type")).toBe("application/problem+json");
         expect(((await response.json()) as { title: string }).title).toBe("'explain' must be rules or full");
       }
-      const anonymous = await fetch(`${suite.server.url}/evaluations?explain=yes`, { method: "POST", body: JSON.stringify(order) });
+      const anonymous = await fetch(`${suite.server.url}/evaluations?explain=yes`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(order) });
       expect(anonymous.status).toBe(401);
     });
   });

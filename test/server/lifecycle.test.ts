@@ -33,7 +33,7 @@ describe("SIGHUP", () => {
       expect(after.body.loadedAt > before.body.loadedAt).toBe(true);
       expect(before.body.lastReload).toBeUndefined();
       expect(after.body.lastReload).toEqual({ at: after.body.loadedAt, trigger: "SIGHUP", outcome: "reloaded" });
-      const result = (await (await fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } } }) })).json()) as { decision: string };
+      const result = (await (await fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } } }) })).json()) as { decision: string };
       expect(result.decision).toBe("allow");
     } finally {
       await server.kill();
@@ -102,7 +102,7 @@ describe("drain", () => {
       const body = JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1 } });
       let controller!: ReadableStreamDefaultController<Uint8Array>;
       const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-      const inFlight = fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: stream });
+      const inFlight = fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: stream });
       controller.enqueue(new TextEncoder().encode(body.slice(0, 20)));
       await Bun.sleep(100);
       server.signal("SIGTERM");

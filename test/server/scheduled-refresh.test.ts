@@ -110,7 +110,7 @@ test("a ConfigMap-style layout reached through a ..data symlink reloads once per
       expect(reloads(server)).toBe(1);
       const result = (await (await fetch(`${server.url}/evaluations`, {
         method: "POST",
-        headers: { Authorization: `Bearer ${serverEnvironment("").RULE_SERVER_TOKEN}` },
+        headers: { Authorization: `Bearer ${serverEnvironment("").RULE_SERVER_TOKEN}`, "Content-Type": "application/json" },
         body: JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 130, unitPrice: 1, customer: { email: "a@b.c" } } }),
       })).json()) as { decision: string };
       expect(result.decision).toBe("allow");

@@ -25,7 +25,7 @@ const misfits = {
   data: { ...transfer, data: { ...transfer.data, amount: undefined, amout: 120, purpose: "salry", executionDate: "2026-02-30" } },
 };
 const post = async (server: ServerProcess, body: unknown, query = ""): Promise<{ status: number; body: any }> => {
-  const response = await fetch(`${server.url}/evaluations${query}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}/evaluations${query}`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
   return { status: response.status, body: await response.json() };
 };
 

@@ -77,7 +77,7 @@ export class ServerMetrics {
   );
   private readonly reloads = new CounterFamily("rule_server_reloads_total", "Reloads attempted, by trigger and outcome (reloaded or refused).", ["trigger", "outcome"]);
   private readonly workerReplacements = new CounterFamily("rule_server_worker_replacements_total", "Evaluation workers replaced, by reason (timeout or exit).", ["reason"]);
-  private readonly recordFailures = new CounterFamily("rule_server_decision_records_failed_total", "Decision records that could not be written (the evaluations were answered).", []);
+  private readonly recordFailures = new CounterFamily("rule_server_decision_records_failed_total", "Decision records that could not be written: records lost (their evaluations were answered), and evaluations answered 503 because records were required and could not be written.", []);
   private readonly families: readonly MetricFamily[] = [
     this.requests,
     this.duration,

@@ -2,6 +2,7 @@ import type { EvaluationReply } from "../evaluation/evaluation-reply.ts";
 import { batchReplyBody } from "../evaluation/batch-reply.ts";
 import { readBatchRequest } from "../evaluation/batch-request.ts";
 import { readLimitedBody } from "../http/request-body.ts";
+import { requireJsonBody } from "../http/json-content-type.ts";
 import { headersWithRequestId } from "../http/request-id.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
@@ -10,13 +11,15 @@ import { explainQuery } from "./explain-query.ts";
 import { countReply } from "../evaluation/count-reply.ts";
 
 /**
- * `POST /evaluations/batch` (DECISIONS.md, Extensions). Order of checks: the token, `explain`,
- * the body's size (RULE_SERVER_BATCH_MAX_BYTES), the batch's own shape and item count; then each
- * item is answered as `POST /evaluations` would answer it on its own, in its place. The request
- * metrics count the batch once; each item that was evaluated counts as an evaluation.
+ * `POST /evaluations/batch` (DECISIONS.md, Extensions). Order of checks: the token, the body's
+ * media type (415), records when required (503), `explain`, the body's size
+ * (RULE_SERVER_BATCH_MAX_BYTES), the batch's own shape and item count; then each item is answered
+ * as `POST /evaluations` would answer it on its own, in its place. The request metrics count the
+ * batch once; each item that was evaluated counts as an evaluation.
  */
 export const batchEvaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity, batchLimits, records }) => {
   token.require(request);
+  requireJsonBody(request);
   records?.requireAvailable();
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;

@@ -1,5 +1,6 @@
 import { PROBLEM_HEADERS } from "../http/http-error.ts";
 import { readLimitedBody } from "../http/request-body.ts";
+import { requireJsonBody } from "../http/json-content-type.ts";
 import { headersWithRequestId } from "../http/request-id.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 import { explainQuery } from "./explain-query.ts";
@@ -9,12 +10,14 @@ import { countReply } from "../evaluation/count-reply.ts";
 export const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" } as const;
 
 /**
- * `POST /evaluations`. Order of checks: the token, the body's size, then (in the evaluator, see
- * evaluation/evaluation-reply.ts) the body's content, the ruleset and version, the evaluation.
+ * `POST /evaluations`. Order of checks: the token, the body's media type (415 for one that is not
+ * JSON), whether records can be written when they are required (503), the body's size, then (in the
+ * evaluator, see evaluation/evaluation-reply.ts) the body's content, the ruleset and version, the evaluation.
  * The reply's summary (computed by whichever thread evaluated) goes to the log line and the metrics.
  */
 export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity, records }) => {
   token.require(request);
+  requireJsonBody(request);
   records?.requireAvailable();
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;

@@ -17,6 +17,15 @@ export interface LastReload {
 
 export function refusedReload(at: Date, trigger: ReloadTrigger, problems: readonly LoadProblem[], rulesDir: string): LastReload {
   // /readyz is public: name files by their place in the rules directory, not by the host's paths.
-  const listed = problems.map((problem) => (problem.file === undefined ? problem : { ...problem, file: relative(rulesDir, problem.file) }));
+  const place = <Place extends { readonly file: string }>(at: Place | undefined): Place | undefined => (at === undefined ? undefined : { ...at, file: relative(rulesDir, at.file) });
+  const listed = problems.map((problem): LoadProblem => {
+    const { referencedAt, firstDefinedAt } = problem;
+    return {
+      ...problem,
+      ...(problem.file === undefined ? {} : { file: relative(rulesDir, problem.file) }),
+      ...(referencedAt === undefined ? {} : { referencedAt: place(referencedAt) }),
+      ...(firstDefinedAt === undefined ? {} : { firstDefinedAt: place(firstDefinedAt) }),
+    };
+  });
   return { at: at.toISOString(), trigger, outcome: "refused", problems: listed };
 }

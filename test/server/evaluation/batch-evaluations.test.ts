@@ -17,7 +17,7 @@ type Entry = { id?: string | number; status: number; result?: unknown; problem?:
 const raw = (text: string): Blob => new Blob([text]);
 
 const send = (server: ServerProcess, path: string, body: unknown, query = "", headers: Record<string, string> = auth): Promise<Response> =>
-  fetch(`${server.url}${path}${query}`, { method: "POST", headers, body: body instanceof Blob || body instanceof ReadableStream ? body : JSON.stringify(body) });
+  fetch(`${server.url}${path}${query}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: body instanceof Blob || body instanceof ReadableStream ? body : JSON.stringify(body) });
 
 /** The entries of a batch's answer, which must be 200 JSON as openapi.yaml describes it. */
 async function results(server: ServerProcess, body: unknown, query = ""): Promise<Entry[]> {
@@ -145,6 +145,18 @@ for (const workers of ["0", "2"]) {
       expect((await fetch(`${suite.server.url}/evaluations/batch`, { headers: auth })).status).toBe(405);
     });
 
+    test("a body declared as something other than JSON is 415, after the token and before explain and the size", async () => {
+      const notJson = { ...auth, "Content-Type": "application/x-www-form-urlencoded" };
+      expect(await refusal(suite.server, { items: [order] }, "", notJson)).toBe("415 the body must be JSON: send Content-Type: application/json");
+      expect(await refusal(suite.server, { items: [order] }, "?explain=everything", notJson)).toBe("415 the body must be JSON: send Content-Type: application/json");
+      expect(await refusal(suite.server, raw(JSON.stringify({ items: [{ pad: "x".repeat(17 * 1024 * 1024) }] })), "", notJson)).toBe("415 the body must be JSON: send Content-Type: application/json");
+      expect(await refusal(suite.server, { items: [order] }, "", { "Content-Type": "text/plain" })).toBe("401 a valid bearer token is required");
+      const refused = await send(suite.server, "/evaluations/batch", { items: [order] }, "", notJson);
+      expect(refused.headers.get("accept-post")).toBe("application/json");
+      expect((await results(suite.server, { items: [order] })).map((entry) => entry.status)).toEqual([200]);
+      expect((await send(suite.server, "/evaluations/batch", { items: [order] }, "", { ...auth, "Content-Type": "application/json; charset=utf-8" })).status).toBe(200);
+    });
+
     test("limits: above 1000 items or 16 MiB is 413; a batch may be larger than the 1 MiB of a single request", async () => {
       expect(await refusal(suite.server, { items: Array.from({ length: 1001 }, () => ({})) })).toBe("413 the batch has 1001 items, more than the limit of 1000");
       expect((await results(suite.server, { items: Array.from({ length: 1000 }, () => ({})) })).length).toBe(1000);
@@ -174,7 +186,7 @@ for (const workers of ["0", "2"]) {
       const denied = { data: { quantity: 150, unitPrice: 1 } };
       const items = [{}, {}, {}, denied, denied, { entity: "Ordr" }, { ruleset: "no.such.ruleset" }, { entity: 5 }];
       const requestId = `batch-${workers}-metrics`;
-      const response = await fetch(`${suite.server.url}/evaluations/batch`, { method: "POST", headers: { ...auth, "X-Request-Id": requestId }, body: JSON.stringify({ defaults: order, items }) });
+      const response = await fetch(`${suite.server.url}/evaluations/batch`, { method: "POST", headers: { ...auth, "Content-Type": "application/json", "X-Request-Id": requestId }, body: JSON.stringify({ defaults: order, items }) });
       expect(response.status).toBe(200);
       expect(response.headers.get("x-request-id")).toBe(requestId);
       const after = await scrape();
@@ -190,7 +202,7 @@ for (const workers of ["0", "2"]) {
       // Items naming two rulesets: the line names none.
       expect(line.ruleset).toBeUndefined();
       const oneRulesetId = `${requestId}-one-ruleset`;
-      expect((await fetch(`${suite.server.url}/evaluations/batch`, { method: "POST", headers: { ...auth, "X-Request-Id": oneRulesetId }, body: JSON.stringify({ defaults: order, items: [{}, denied] }) })).status).toBe(200);
+      expect((await fetch(`${suite.server.url}/evaluations/batch`, { method: "POST", headers: { ...auth, "Content-Type": "application/json", "X-Request-Id": oneRulesetId }, body: JSON.stringify({ defaults: order, items: [{}, denied] }) })).status).toBe(200);
       const oneRuleset = await suite.server.waitForLog((entry) => entry.msg === "request" && entry.requestId === oneRulesetId);
       expect(oneRuleset).toMatchObject({ ruleset: SHOP, decisions: { allow: 1, deny: 1 }, errors: 0 });
       expect(oneRuleset.warnings).toBeUndefined();

@@ -13,7 +13,7 @@ const auth = { Authorization: `Bearer ${TOKEN}` };
 const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
 
 async function batch(items: unknown[], requestId: string): Promise<{ id?: string; status: number; result?: { decision: string }; problem?: Record<string, unknown> }[]> {
-  const response = await fetch(`${suite.server.url}/evaluations/batch`, { method: "POST", headers: { ...auth, "X-Request-Id": requestId }, body: JSON.stringify({ items }) });
+  const response = await fetch(`${suite.server.url}/evaluations/batch`, { method: "POST", headers: { ...auth, "Content-Type": "application/json", "X-Request-Id": requestId }, body: JSON.stringify({ items }) });
   expect(response.status).toBe(200);
   return ((await response.json()) as { results: never[] }).results;
 }

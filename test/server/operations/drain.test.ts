@@ -34,7 +34,7 @@ test("a drain under keep-alive load, with a slow evaluation in flight on a worke
     // Sent shortly before the drain ends, still evaluating when the server stops listening.
     await Bun.sleep(700);
     const slowSent = Date.now();
-    const slow = fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "X-Request-Id": "slow" }, body: JSON.stringify(slowRequest("shop.slow", 6000)) });
+    const slow = fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", "X-Request-Id": "slow" }, body: JSON.stringify(slowRequest("shop.slow", 6000)) });
     const slowResponse = await slow;
     expect(slowResponse.status).toBe(200);
     expect(((await slowResponse.json()) as { decision: string }).decision).toBeDefined();

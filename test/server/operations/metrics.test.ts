@@ -21,7 +21,7 @@ async function scrape(server: ServerProcess): Promise<Exposition> {
   expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
   return parseExposition(await response.text());
 }
-const evaluate = (server: ServerProcess, body: unknown): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+const evaluate = (server: ServerProcess, body: unknown): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
 for (const workers of ["0", "2"]) {
   describe(`with RULE_SERVER_WORKERS=${workers}`, () => {

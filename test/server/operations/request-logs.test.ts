@@ -4,6 +4,7 @@ import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../..
 
 /** X-Request-Id and traceparent on answers and log lines, and the decision-log members of an evaluation. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
+const json = { ...auth, "Content-Type": "application/json" };
 const SHOP = "shop.orders.order";
 const order = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1 } };
 const suite = serverForSuite();
@@ -40,16 +41,16 @@ describe("X-Request-Id", () => {
     const cases: [string, RequestInit, number][] = [
       ["/nope", {}, 404],
       ["/rulesets", { method: "DELETE" }, 405],
-      ["/evaluations", { method: "POST", body: "{}" }, 401],
-      ["/evaluations", { method: "POST", headers: auth, body: "x".repeat(1024 * 1024 + 1) }, 413],
+      ["/evaluations", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }, 401],
+      ["/evaluations", { method: "POST", headers: json, body: "x".repeat(1024 * 1024 + 1) }, 413],
       [`/rulesets/${SHOP}/manifest`, { headers: { "If-None-Match": `"${checksum}-client"` } }, 304],
       ["/healthz", {}, 200],
       ["/readyz", {}, 200],
       ["/rulesets", { method: "OPTIONS" }, 204],
       // Evaluation answers are built with the id in their headers (router.ts leaves them alone).
-      ["/evaluations", { method: "POST", headers: auth, body: JSON.stringify(order) }, 200],
-      ["/evaluations", { method: "POST", headers: auth, body: "{" }, 400],
-      ["/evaluations", { method: "POST", headers: auth, body: JSON.stringify({ ...order, ruleset: "no.such.ruleset" }) }, 404],
+      ["/evaluations", { method: "POST", headers: json, body: JSON.stringify(order) }, 200],
+      ["/evaluations", { method: "POST", headers: json, body: "{" }, 400],
+      ["/evaluations", { method: "POST", headers: json, body: JSON.stringify({ ...order, ruleset: "no.such.ruleset" }) }, 404],
     ];
     for (const [index, [path, init, status]] of cases.entries()) {
       const headers = new Headers(init.headers);
@@ -59,7 +60,7 @@ describe("X-Request-Id", () => {
       // Once: a header set twice would read back as "case-N, case-N".
       expect(response.headers.get("x-request-id"), path).toBe(`case-${index}`);
     }
-    for (const made of [await fetch(`${suite.server.url}/healthz`), await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(order) })]) {
+    for (const made of [await fetch(`${suite.server.url}/healthz`), await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: json, body: JSON.stringify(order) })]) {
       expect(made.headers.get("x-request-id")).toMatch(/^[\x21-\x7e]+-[0-9a-z]+$/);
     }
   });
@@ -92,14 +93,14 @@ describe("traceparent", () => {
 
 describe("the evaluation log line", () => {
   test("holds ruleset, version, checksum, entity, operation, decision, the finding codes and the rules that took part", async () => {
-    const response = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...auth, "X-Request-Id": "decision-1" }, body: JSON.stringify(order) });
+    const response = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...json, "X-Request-Id": "decision-1" }, body: JSON.stringify(order) });
     const result = (await response.json()) as { version: string; checksum: string; findings: { code: string }[] };
     const line = await logOf("decision-1");
     expect(line).toMatchObject({ ruleset: SHOP, version: result.version, checksum: result.checksum, entity: "Order", operation: "create", decision: "deny" });
     expect(line.findings).toEqual(result.findings.map((finding) => finding.code));
     expect((line.findings as string[]).length).toBe(2);
     expect(line.rules).toBeGreaterThanOrEqual(2);
-    const unknownOperation = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...auth, "X-Request-Id": "decision-2" }, body: JSON.stringify({ ...order, operation: "craete" }) });
+    const unknownOperation = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...json, "X-Request-Id": "decision-2" }, body: JSON.stringify({ ...order, operation: "craete" }) });
     expect(unknownOperation.status).toBe(200);
     expect(await logOf("decision-2")).toMatchObject({ operation: "craete", decision: "allow", findings: [], rules: 0 });
   });

@@ -39,7 +39,7 @@ test("a git-sync layout reloads once per published commit, in every serving proc
     const decisions = new Set<string>();
     const answered = new Set<number>();
     for (let attempt = 0; attempt < 200 && answered.size < pids.length; attempt++) {
-      const answer = await requestOnNewConnection(server.port, "POST", "/evaluations", { Authorization: `Bearer ${TOKEN}`, "X-Request-Id": `decide-${attempt}` }, JSON.stringify(order130));
+      const answer = await requestOnNewConnection(server.port, "POST", "/evaluations", { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", "X-Request-Id": `decide-${attempt}` }, JSON.stringify(order130));
       decisions.add((JSON.parse(answer.text) as { decision: string }).decision);
       const line = await server.waitForLog((entry) => entry.requestId === `decide-${attempt}`);
       answered.add(line.pid as number);

@@ -11,7 +11,7 @@ import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
 
 /** RULE_SERVER_WORKERS and RULE_EVALUATION_TIMEOUT_MS against real processes. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
-const post = (server: ServerProcess, body: unknown): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+const post = (server: ServerProcess, body: unknown): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
 
 describe("results are byte for byte those of the event loop", () => {
   interface EvaluationFile {
@@ -65,7 +65,7 @@ describe("results are byte for byte those of the event loop", () => {
       `{"ruleset":"${id}","version":"0.0.0-not-served","entity":"E","operation":"create"}`,
     ];
     for (const body of refused) {
-      const send = (server: ServerProcess) => fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body });
+      const send = (server: ServerProcess) => fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body });
       const [a, b] = await Promise.all([send(inline), send(workers)]);
       expect(a.status === 400 || a.status === 404).toBe(true);
       expect(`${b.status} ${b.headers.get("content-type")} ${await b.text()}`).toBe(`${a.status} ${a.headers.get("content-type")} ${await a.text()}`);
@@ -210,7 +210,7 @@ describe("custom operators in workers (embedding)", () => {
   test("operators come from the module every worker imports; a worker that dies is answered 503 and replaced", async () => {
     const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 2, operatorsModule, log: () => undefined });
     const { port } = await server.listen();
-    const call = (body: unknown): Promise<Response> => fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t" }, body: JSON.stringify(body) });
+    const call = (body: unknown): Promise<Response> => fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(body) });
     try {
       const dying = await call({ ruleset: "shop.slow", entity: "Order", operation: "die", data: {} });
       expect(dying.status).toBe(503);
@@ -231,14 +231,14 @@ describe("jobs sent ahead to a worker", () => {
   async function oneWorkerServer(timeoutMs: number): Promise<{ call: (body: unknown) => Promise<number>; stop: () => Promise<void> }> {
     const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 1, evaluationTimeoutMs: timeoutMs, operatorsModule, log: () => undefined });
     const { port } = await server.listen();
-    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t" }, body: JSON.stringify(body) })).status;
+    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(body) })).status;
     return { call, stop: () => server.stop() };
   }
 
   test("reloads one at a time: a request sent while two reloads wait for a busy worker is answered on the served rules", async () => {
     const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 1, evaluationTimeoutMs: 60000, operatorsModule, log: () => undefined });
     const { port } = await server.listen();
-    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t" }, body: JSON.stringify(body) })).status;
+    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(body) })).status;
     try {
       // The worker is busy, so neither reload can take effect until it is free; the request after
       // them still names the snapshot being served, which the worker must still hold then.
