@@ -1,4 +1,5 @@
 import { basename, dirname, resolve } from "node:path";
+import { goldenTestNameProblems } from "../compiler/golden/golden-test-names.ts";
 import type { GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
 import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
@@ -113,6 +114,10 @@ function checkFile(loaded: LoadedRuleFile, options: RuleFileCheckOptions): FileR
   if (loaded.compiled === undefined) return { file, ruleset: loaded.ruleset.id, problems: [], warnings: [], tests: [] };
   const { compilation, directory } = loaded.compiled;
   const tests = options.runTests({ source: compilation.source, resolved: compilation.compiled.ruleset, loaded: loaded.ruleset, bundle: compilation.compiled.bundle, documentSources: directory.documentSources });
+  // Tests that name what the ruleset does not know pass while testing nothing: problems, not warnings.
+  const testProblems = goldenTestNameProblems(compilation.compiled.ruleset, directory.documentSources).map((problem) => ({ ...problem, file: problem.file ?? file }));
   const warnings = options.withoutWarnings === true ? [] : [...compilation.warnings];
-  return options.strict === true ? { file, ruleset: loaded.ruleset.id, problems: warnings, warnings: [], tests } : { file, ruleset: loaded.ruleset.id, problems: [], warnings, tests };
+  return options.strict === true
+    ? { file, ruleset: loaded.ruleset.id, problems: [...testProblems, ...warnings], warnings: [], tests }
+    : { file, ruleset: loaded.ruleset.id, problems: testProblems, warnings, tests };
 }

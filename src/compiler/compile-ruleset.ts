@@ -36,8 +36,9 @@ export interface CompiledRuleset {
   readonly ruleset: ResolvedRuleset;
   readonly bundle: JsonObject;
   /**
-   * What loads but can never be right (TYPE_MISMATCH, ENUM_VALUE_UNKNOWN, RULE_UNREACHABLE; see
-   * checks/check-warnings.ts), located like problems. Never a reason to refuse the ruleset.
+   * What loads but can never be right (TYPE_MISMATCH, ENUM_VALUE_UNKNOWN, RULE_UNREACHABLE,
+   * OPERATION_UNUSED; see checks/check-warnings.ts), located like problems. Never a reason to
+   * refuse the ruleset.
    */
   readonly warnings: readonly CheckWarning[];
 }

@@ -20,7 +20,7 @@ export const DIAGNOSTIC_SOURCE = "rule-server";
  * found while checking its child is the parent's. Problems, warnings and failed golden tests keep
  * check's code, message, line and column; a suggestion rides along as data, and a second place
  * check names (the `$ref` that led into a schema file, the parent's problems behind a child's
- * EXTENDS_INVALID) becomes related information.
+ * EXTENDS_INVALID, the first definition of a name defined twice) becomes related information.
  */
 export function diagnosticsByFile(reports: readonly FileReport[], textOfFile: (file: string) => string | undefined): Map<string, Diagnostic[]> {
   // Each file's lines are found once: a file may have thousands of problems.
@@ -79,6 +79,10 @@ function relatedPlaces(problem: LoadProblem, file: string, siblings: readonly Lo
   const reference = problem.referencedAt;
   if (reference !== undefined) {
     related.push({ location: { uri: uriOfPath(reference.file), range: rangeAt(textOf(reference.file), reference.line, reference.column ?? 1) }, message: "the $ref that names this schema" });
+  }
+  const first = problem.firstDefinedAt;
+  if (first !== undefined) {
+    related.push({ location: { uri: uriOfPath(first.file), range: rangeAt(textOf(first.file), first.line, first.column ?? 1) }, message: "the first definition" });
   }
   if (problem.code === "EXTENDS_INVALID") {
     for (const parent of siblings) {

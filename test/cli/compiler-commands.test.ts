@@ -62,6 +62,24 @@ describe("check", () => {
     }
   });
 
+  test("a golden test naming an entity or operation the ruleset does not know is a problem with a suggestion, though the test passes", async () => {
+    const testsNothing = (entity: string, operation: string): string =>
+      `  - name: ${entity} ${operation} is allowed\n    entity: ${entity}\n    operation: ${operation}\n    given: { data: {} }\n    expect: { decision: allow, findings: [] }\n`;
+    const misnamed = temporaryDirectory({ "order.schema.json": orderSchema, "shop.ruleset.yaml": `${shopText.trimEnd()}\n${testsNothing("Ordr", "create")}${testsNothing("Order", "craete")}${testsNothing("Order", "delete")}` });
+    try {
+      const run = await runCli(["check", misnamed.path]);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toMatch(/shop\.ruleset\.yaml:\d+:13: TEST_ENTITY_UNKNOWN golden test "Ordr create is allowed" names entity Ordr, .*: did you mean `Order`\?/);
+      expect(run.stdout).toMatch(/shop\.ruleset\.yaml:\d+:16: TEST_OPERATION_UNKNOWN golden test "Order craete is allowed" names operation craete, .*: did you mean `create`\?/);
+      // A standard operation no rule names is one a test may mean: delete is allowed.
+      expect(run.stdout).not.toContain("operation delete");
+      expect(run.stdout).toContain("PASS Ordr create is allowed");
+      expect(run.stdout).toContain("FAILED: 1 file(s), 2 problem(s), 0 warning(s), 5 test(s) passed, 0 failed");
+    } finally {
+      misnamed.remove();
+    }
+  });
+
   test("without a file or directory it is a usage error", async () => expect((await runCli(["check"])).status).toBe(2));
 });
 

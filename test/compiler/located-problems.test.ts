@@ -7,8 +7,9 @@ import { suggestedName } from "../../src/engine/names/closest-name.ts";
 /**
  * The located-problems corpus (test/cases/located-problems): broken rulesets in YAML and JSON,
  * several mistakes to a file, each with every problem compiling must report, in order: code,
- * file, 1-based line and column, rule, for a near-miss name the name suggested, and where a case
- * says so, words the message must hold. A `compile` file named `*.bundle.json` is loaded as a bundle.
+ * file, 1-based line and column, rule, for a near-miss name the name suggested, where a name was
+ * first defined for one defined twice, and where a case says so, words the message must hold or
+ * the whole message. A `compile` file named `*.bundle.json` is loaded as a bundle.
  */
 interface ExpectedProblem {
   code: string;
@@ -21,6 +22,10 @@ interface ExpectedProblem {
   messageIncludes?: string;
   /** For a problem in a schema file: `file:line:column` of the `$ref` that led to it. */
   referencedAt?: string;
+  /** For a name defined twice: `file:line:column` of its first definition. */
+  firstDefinedAt?: string;
+  /** The whole message, where a case pins it. */
+  message?: string;
 }
 
 interface LocatedCase {
@@ -47,8 +52,10 @@ for (const file of files) {
         expect(
           problems.map((problem, index) => {
             const words = c.problems[index]?.messageIncludes;
+            const pinned = c.problems[index]?.message;
             const suggestion = suggestedName(problem.message);
             const reference = problem.referencedAt;
+            const first = problem.firstDefinedAt;
             return {
               code: problem.code,
               file: basename(problem.file ?? ""),
@@ -58,6 +65,8 @@ for (const file of files) {
               ...(suggestion ? { suggestion } : {}),
               ...(words !== undefined && problem.message.includes(words) ? { messageIncludes: words } : {}),
               ...(reference === undefined ? {} : { referencedAt: `${basename(reference.file)}:${reference.line}:${reference.column}` }),
+              ...(first === undefined ? {} : { firstDefinedAt: `${basename(first.file)}:${first.line}:${first.column}` }),
+              ...(pinned === undefined ? {} : { message: problem.message }),
             };
           }),
         ).toEqual(c.problems);

@@ -7,8 +7,8 @@ import { LspClient, PROJECT_ROOT, type PublishedDiagnostic } from "../support/ls
 import { runCli } from "../support/run-cli.ts";
 
 /**
- * The editor sees exactly what `check` reports: for every case of the located-problems and
- * check-warnings corpora, and for the fixtures check is tested with, the diagnostics a real
+ * The editor sees exactly what `check` reports: for every case of the located-problems,
+ * check-warnings and golden-test-names corpora, and for the fixtures check is tested with, the diagnostics a real
  * `rule-server lsp` publishes for each file equal `check --format json`'s problems, warnings and
  * failed golden tests of that file: code, message, line, column and suggestion, member for member.
  */
@@ -107,7 +107,7 @@ afterAll(async () => {
 
 let caseNumber = 0;
 let comparedInCorpora = 0;
-for (const corpus of ["located-problems", "check-warnings"]) {
+for (const corpus of ["located-problems", "check-warnings", "golden-test-names"]) {
   describe(corpus, () => {
     for (const file of goldenJsonFiles(corpus)) {
       for (const c of (file.content as { cases: { name: string; files: Record<string, string> }[] }).cases) {

@@ -118,6 +118,17 @@ test("a problem inside a schema file points back at the $ref that led there", as
   expect(inSchema[0]!.relatedInformation).toEqual([expect.objectContaining({ location: { uri: uriOf(join(directory, "loans.ruleset.yaml")), range: expect.objectContaining({ start: { line: 12, character: 12 } }) } })]);
 });
 
+test("a rule id defined twice points at its first definition, in the parent's file", async () => {
+  const found = goldenJsonFiles("located-problems").flatMap((file) => (file.content as { cases: { name: string; files: Record<string, string> }[] }).cases).find((entry) => entry.name.startsWith("a child reuses the id of an inherited rule"))!;
+  const directory = join(work, "duplicate-case");
+  mkdirSync(directory);
+  for (const [name, text] of Object.entries(found.files)) writeFileSync(join(directory, name), text);
+  client.open(uriOf(join(directory, "loans.ruleset.yaml")), found.files["loans.ruleset.yaml"]!);
+  const duplicate = await client.waitForDiagnostics(uriOf(join(directory, "loans.ruleset.yaml")), (list) => list.length > 0);
+  expect(duplicate.map((diagnostic) => diagnostic.code)).toEqual(["RULE_DUPLICATE"]);
+  expect(duplicate[0]!.relatedInformation).toEqual([expect.objectContaining({ location: { uri: uriOf(join(directory, "base.ruleset.yaml")), range: expect.objectContaining({ start: { line: 11, character: 8 } }) }, message: "the first definition" })]);
+});
+
 test("several rules directories: the workspace symbols of each; operations and function hovers answered in each", async () => {
   client.open(uriOf(join(examples, "acme-payments-transfers.ruleset.yaml")), readFileSync(join(examples, "acme-payments-transfers.ruleset.yaml"), "utf8"));
   const symbols = await client.request<{ name: string; location: { uri: string } }[]>("workspace/symbol", { query: "" });

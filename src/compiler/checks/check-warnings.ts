@@ -9,6 +9,7 @@ import type { ResolvedRuleset } from "../resolve/resolve-ruleset.ts";
 import type { MemberPart } from "../source/source-position.ts";
 import { pointerSegments } from "./entity-schema.ts";
 import { loadEntitySchemas } from "./entity-schemas.ts";
+import { operationWarnings } from "./operation-warnings.ts";
 import type { SchemaLoader } from "./schema-file.ts";
 import { elementView, enumOfView, kindOf, kindOfView, viewAtPath, viewOf, type SchemaView, type ValueKind } from "./schema-types.ts";
 import { COLLECTION_OPERATORS, OPERATOR_RESULT_KINDS } from "../../engine/expression/operators/operator-kinds.ts";
@@ -22,6 +23,7 @@ import { COLLECTION_OPERATORS, OPERATOR_RESULT_KINDS } from "../../engine/expres
  *   whenever it runs), or `eq`, `ne`, `in` comparing values of kinds that are never equal.
  * - ENUM_VALUE_UNKNOWN: a literal compared with a field whose schema lists its values, that is not one of them.
  * - RULE_UNREACHABLE: a rule whose `when` (or a conjunct of it) is false for every value the schema allows.
+ * - OPERATION_UNUSED: an operation of a rule that nothing else names (operation-warnings.ts).
  *
  * Only what is certain is said. A path's kind comes from its schema (`properties`, `items`, local
  * `$ref` and `allOf` followed; `null` beside one type adds nothing, as any absent field is null);
@@ -31,7 +33,7 @@ import { COLLECTION_OPERATORS, OPERATOR_RESULT_KINDS } from "../../engine/expres
  * Function bodies are not read: their arguments have no schema.
  */
 
-export const WARNING_CODES: readonly string[] = ["TYPE_MISMATCH", "ENUM_VALUE_UNKNOWN", "RULE_UNREACHABLE"];
+export const WARNING_CODES: readonly string[] = ["TYPE_MISMATCH", "ENUM_VALUE_UNKNOWN", "RULE_UNREACHABLE", "OPERATION_UNUSED"];
 
 /**
  * A warning as the checks first find it. `didYouMean` is what the message suggests, as it writes
@@ -328,7 +330,7 @@ function warningsOf(ruleset: ResolvedRuleset, loadSchema: SchemaLoader | undefin
   let byLoader = warnedRulesets.get(ruleset);
   if (!byLoader) warnedRulesets.set(ruleset, (byLoader = new Map()));
   let warnings = byLoader.get(loadSchema);
-  if (!warnings) byLoader.set(loadSchema, (warnings = staticWarnings(ruleset.resolved, ruleset.places, loadSchema)));
+  if (!warnings) byLoader.set(loadSchema, (warnings = [...staticWarnings(ruleset.resolved, ruleset.places, loadSchema), ...operationWarnings(ruleset)]));
   return warnings;
 }
 

@@ -73,25 +73,29 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
     }
   }
 
-  /** Checks every expression node shares: patterns, custom operators, function calls. */
-  const checkCall = (node: JsonObject, where: string, rule: string | undefined, at: (member: string) => Inside): void => {
+  /**
+   * Checks every expression node shares: patterns, custom operators, function calls. `where` leads
+   * the message of a function body (`function lateFee: `); a rule's problem names its rule already.
+   */
+  const checkCall = (node: JsonObject, where: string | undefined, rule: string | undefined, at: (member: string) => Inside): void => {
+    const lead = where === undefined ? "" : `${where}: `;
     if (node.op === "matches") {
       const args = listAt(node.args);
       const pattern = args.length === 2 ? args[1] : undefined;
-      if (typeof pattern !== "string") add("PATTERN_NOT_PORTABLE", `${where}: the pattern of matches must be a string literal`, rule, at("args"));
+      if (typeof pattern !== "string") add("PATTERN_NOT_PORTABLE", `${lead}the pattern of matches must be a string literal`, rule, at("args"));
       else {
         const check = checkPortablePattern(pattern);
-        if (!check.ok) add("PATTERN_NOT_PORTABLE", `${where}: pattern ${JSON.stringify(pattern)} is not portable: ${check.reason}`, rule, at("args/1"));
+        if (!check.ok) add("PATTERN_NOT_PORTABLE", `${lead}pattern ${JSON.stringify(pattern)} is not portable: ${check.reason}`, rule, at("args/1"));
       }
     }
     if (typeof node.op === "string" && node.op.startsWith("x-") && !Object.hasOwn(operators, node.op)) {
-      add("OPERATOR_UNDECLARED", `${where}: custom operator ${node.op} is not declared under operators${didYouMean(node.op, Object.keys(operators))}`, rule, at("op"));
+      add("OPERATOR_UNDECLARED", `${lead}custom operator ${node.op} is not declared under operators${didYouMean(node.op, Object.keys(operators))}`, rule, at("op"));
     }
     if (typeof node.fn === "string") {
       const fn = functions[node.fn];
-      if (!isJsonObject(fn)) add("FUNCTION_UNKNOWN", `${where}: unknown function ${node.fn}${didYouMean(node.fn, Object.keys(functions))}`, rule, at("fn"));
+      if (!isJsonObject(fn)) add("FUNCTION_UNKNOWN", `${lead}unknown function ${node.fn}${didYouMean(node.fn, Object.keys(functions))}`, rule, at("fn"));
       else if (listAt(node.args).length !== listAt(fn.params).length) {
-        add("FUNCTION_ARITY", `${where}: function ${node.fn} takes ${listAt(fn.params).length} argument(s)`, rule, at("fn"));
+        add("FUNCTION_ARITY", `${lead}function ${node.fn} takes ${listAt(fn.params).length} argument(s)`, rule, at("fn"));
       }
     }
   };
@@ -173,7 +177,7 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
       }
       walkExpression(expression, (node, itemBound, nodePath) => {
         const at = (member: string): Inside => inRule([...expressionPath, ...nodePath, ...member.split("/")]);
-        checkCall(node, "rule", id, at);
+        checkCall(node, undefined, id, at);
         const path = variablePath(node);
         if (!path) return;
         const [root, ...segments] = path;

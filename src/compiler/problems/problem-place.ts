@@ -23,6 +23,8 @@ export interface PlacedProblem extends LoadProblem {
    * naming its file, line and column.
    */
   readonly referencedFrom?: ProblemPlace;
+  /** For a name defined twice, its first definition: located, it is `firstDefinedAt`, and the message ends by naming it. */
+  readonly firstDefinition?: ProblemPlace;
 }
 
 /** The file a document was read from and how to find places in it. */
@@ -39,7 +41,7 @@ export function placeIn(document: JsonValue, path: readonly string[], part: Memb
 }
 
 /** A problem with its place turned into file, line and column; the other members it had are kept. */
-export type Located<Problem extends PlacedProblem> = Omit<Problem, "place" | "referencedFrom"> & LoadProblem;
+export type Located<Problem extends PlacedProblem> = Omit<Problem, "place" | "referencedFrom" | "firstDefinition"> & LoadProblem;
 
 /**
  * Plain load problems with file, line and column where the place is known. Files keep the order
@@ -51,11 +53,13 @@ export function locateProblems<Problem extends PlacedProblem>(problems: readonly
     const source = place === undefined ? undefined : sources?.(place.document);
     return place === undefined || source === undefined ? undefined : { file: source.file, ...source.locate(place.path, place.part) };
   };
-  const located = problems.map(({ place, referencedFrom, ...problem }): Located<Problem> => {
+  const located = problems.map(({ place, referencedFrom, firstDefinition, ...placed }): Located<Problem> => {
+    const at = locate(place);
+    const problem = withFirstDefinition(placed, at?.file, locate(firstDefinition));
     const reference = locate(referencedFrom);
-    if (reference?.line === undefined) return { ...problem, ...locate(place) };
+    if (reference?.line === undefined) return { ...problem, ...at };
     const referencedAt = { file: reference.file, line: reference.line, column: reference.column };
-    return { ...problem, message: `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`, ...locate(place), referencedAt };
+    return { ...problem, message: `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`, ...at, referencedAt };
   });
   const fileOrder = new Map<string | undefined, number>();
   for (const problem of located) if (!fileOrder.has(problem.file)) fileOrder.set(problem.file, fileOrder.size);
@@ -69,6 +73,14 @@ export function locateProblems<Problem extends PlacedProblem>(problems: readonly
         a.index - b.index,
     )
     .map((entry) => entry.problem);
+}
+
+/** A problem with where its name was first defined, when that is known: `(first defined at line 12)`, or `in base.ruleset.yaml at line 12` for another file. */
+function withFirstDefinition<Problem extends LoadProblem>(problem: Problem, file: string | undefined, first: { file: string; line?: number; column?: number } | undefined): Problem {
+  if (first?.line === undefined) return problem;
+  const where = first.file === file ? `at line ${first.line}` : `in ${fileName(first.file)} at line ${first.line}`;
+  const firstDefinedAt = { file: first.file, line: first.line, ...(first.column === undefined ? {} : { column: first.column }) };
+  return { ...problem, message: `${problem.message} (first defined ${where})`, firstDefinedAt };
 }
 
 /** The last segment of a path, slash or backslash separated (the compiler has no path API). */

@@ -1,6 +1,5 @@
 import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
-import { compare } from "../../engine/number/arithmetic.ts";
-import { isJsonObject, listAt, objectAt, setMember, stringAt, truthy } from "../../engine/value/json-access.ts";
+import { isJsonObject, listAt, objectAt, setMember, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
 import { staticProblems } from "../checks/static-checks.ts";
@@ -10,14 +9,17 @@ import { didYouMean } from "../../engine/names/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import { validateRulesetDocument } from "../schema/index.ts";
 import { pointerPath } from "../source/json-pointer.ts";
+import { overrideParams, overrideRules } from "./apply-overrides.ts";
 import type { DeclarationPlaces, Declared } from "./declaration-places.ts";
 import { fitsParamType } from "./param-value-type.ts";
+import { ResolutionProblems } from "./resolution-problems.ts";
 import { versionSatisfies } from "./version-range.ts";
 
 /**
  * Inheritance and overrides (specification section 5, steps 1 to 9): a ruleset document and the
  * registry of documents loaded with it become the resolved ruleset of section 6, with its
- * checksum. Steps 1 to 8 stop at the first problem.
+ * checksum. Steps 1 and 2 (the schema, the parents) stop at their first problem; steps 3 to 8
+ * report every problem of the document together.
  */
 export interface ResolvedRuleset {
   /** The object the checksum is computed over: exactly the members section 6 lists. */
@@ -33,8 +35,6 @@ export interface ResolvedRuleset {
 
 /** Ruleset id to source document. */
 export type Registry = ReadonlyMap<string, JsonValue>;
-
-const SEVERITY_RANK: Readonly<Record<string, number>> = { info: 0, warning: 1, error: 2 };
 
 function failWith(code: string, message: string, place: ProblemPlace, rule?: string): never {
   const problem: PlacedProblem = rule === undefined ? { code, message, place } : { code, message, rule, place };
@@ -178,13 +178,17 @@ export class RulesetResolver {
       rules = listAt(inherited.rules) as JsonObject[];
     }
 
-    addParams(id, origin, objectAt(doc.params), params, doc);
-    mergeEntities(id, objectAt(doc.entities), entities, doc);
+    const problems = new ResolutionProblems();
+    addParams(id, origin, objectAt(doc.params), params, doc, problems);
+    mergeEntities(id, objectAt(doc.entities), entities, doc, problems);
     for (const name of Object.keys(objectAt(doc.entities))) places.entities.set(name, { document: doc, path: ["entities", name] });
     Object.assign(types, objectAt(doc.types));
     Object.assign(operators, objectAt(doc.operators));
     for (const [name, fn] of Object.entries(objectAt(doc.functions))) {
-      if (Object.hasOwn(functions, name)) failWith("FUNCTION_REDEFINED", `${id}: function ${name} is inherited and cannot be redefined`, placeIn(doc, ["functions", name], "key"));
+      if (Object.hasOwn(functions, name)) {
+        problems.report("FUNCTION_REDEFINED", `${id}: function ${name} is inherited and cannot be redefined`, placeIn(doc, ["functions", name], "key"));
+        continue;
+      }
       setMember(functions, name, { ...objectAt(fn), origin });
       places.functions.set(name, { document: doc, path: ["functions", name] });
     }
@@ -194,18 +198,24 @@ export class RulesetResolver {
     }
 
     const overrides = objectAt(doc.overrides);
-    overrideParams(id, objectAt(overrides.params), params, doc);
+    overrideParams(id, objectAt(overrides.params), params, doc, problems);
     const rulesById = new Map(rules.map((rule) => [stringAt(rule.id), rule]));
-    overrideRules(id, origin, listAt(overrides.rules), rulesById, doc);
+    overrideRules(id, origin, listAt(overrides.rules), rulesById, doc, problems);
     for (const [index, entry] of listAt(doc.rules).entries()) {
       const rule = objectAt(entry);
       const ruleId = stringAt(rule.id);
-      if (rulesById.has(ruleId)) failWith("RULE_DUPLICATE", `${id}: rule id ${ruleId} is already used`, at("rules", String(index), "id"), ruleId);
+      if (rulesById.has(ruleId)) {
+        const first = places.rules.get(ruleId);
+        const firstDefinition = first === undefined ? undefined : placeIn(first.document, [...first.path, "id"]);
+        problems.report("RULE_DUPLICATE", `${id}: rule id ${ruleId} is already used`, at("rules", String(index), "id"), { rule: ruleId, ...(firstDefinition === undefined ? {} : { firstDefinition }) });
+        continue;
+      }
       const resolvedRule = { ...rule, origin };
       rulesById.set(ruleId, resolvedRule);
       rules.push(resolvedRule);
       places.rules.set(ruleId, { document: doc, path: ["rules", String(index)] });
     }
+    problems.throwIfAny();
 
     const resolved: JsonObject = {
       ruleCascade: doc.ruleCascade ?? null,
@@ -229,11 +239,14 @@ export class RulesetResolver {
 }
 
 /** Step 3: the document's own params, each with its value and origin. */
-function addParams(id: string, origin: string, declared: JsonObject, params: JsonObject, doc: JsonObject): void {
+function addParams(id: string, origin: string, declared: JsonObject, params: JsonObject, doc: JsonObject, problems: ResolutionProblems): void {
   for (const [name, entry] of Object.entries(declared)) {
     const param = objectAt(entry);
-    if (Object.hasOwn(params, name)) failWith("PARAM_REDEFINED", `${id}: param ${name} is inherited; change it under overrides.params`, placeIn(doc, ["params", name], "key"));
-    if (!fitsParamType(param.type, param.default)) failWith("PARAM_TYPE_MISMATCH", `${id}: the default of param ${name} is not a ${stringAt(param.type)}`, placeIn(doc, ["params", name, "default"]));
+    if (Object.hasOwn(params, name)) {
+      problems.report("PARAM_REDEFINED", `${id}: param ${name} is inherited; change it under overrides.params`, placeIn(doc, ["params", name], "key"));
+      continue;
+    }
+    if (!fitsParamType(param.type, param.default)) problems.report("PARAM_TYPE_MISMATCH", `${id}: the default of param ${name} is not a ${stringAt(param.type)}`, placeIn(doc, ["params", name, "default"]));
     setMember(params, name, { ...param, value: param.default ?? null, origin });
   }
 }
@@ -242,7 +255,7 @@ function addParams(id: string, origin: string, declared: JsonObject, params: Jso
  * Step 4: entities merged member by member. A child may bind more fields to types but never
  * rebind an inherited one, which would quietly detach the field from its parent's type rules.
  */
-function mergeEntities(id: string, declared: JsonObject, entities: JsonObject, doc: JsonObject): void {
+function mergeEntities(id: string, declared: JsonObject, entities: JsonObject, doc: JsonObject, problems: ResolutionProblems): void {
   for (const [name, entry] of Object.entries(declared)) {
     const entity = objectAt(entry);
     const inheritedEntity = objectAt(entities[name]);
@@ -250,7 +263,8 @@ function mergeEntities(id: string, declared: JsonObject, entities: JsonObject, d
     const fieldTypes: JsonObject = { ...inheritedTypes };
     for (const [pointer, typeName] of Object.entries(objectAt(entity.fieldTypes))) {
       if (Object.hasOwn(inheritedTypes, pointer) && inheritedTypes[pointer] !== typeName) {
-        failWith("FIELD_TYPE_REBOUND", `${id}: ${name}${pointer} is bound to ${String(inheritedTypes[pointer])} by a parent`, placeIn(doc, ["entities", name, "fieldTypes", pointer]));
+        problems.report("FIELD_TYPE_REBOUND", `${id}: ${name}${pointer} is bound to ${String(inheritedTypes[pointer])} by a parent`, placeIn(doc, ["entities", name, "fieldTypes", pointer]));
+        continue;
       }
       setMember(fieldTypes, pointer, typeName);
     }
@@ -258,57 +272,4 @@ function mergeEntities(id: string, declared: JsonObject, entities: JsonObject, d
     if (Object.keys(fieldTypes).length > 0) merged.fieldTypes = fieldTypes;
     setMember(entities, name, merged);
   }
-}
-
-/** Step 6: overrides of inherited params, within each param's override policy. */
-function overrideParams(id: string, overrides: JsonObject, params: JsonObject, doc: JsonObject): void {
-  for (const [name, value] of Object.entries(overrides)) {
-    const at = (part: "key" | "value"): ProblemPlace => placeIn(doc, ["overrides", "params", name], part);
-    if (!isJsonObject(params[name])) failWith("PARAM_UNKNOWN", `${id}: overrides unknown param ${name}${didYouMean(name, Object.keys(params))}`, at("key"));
-    const param = params[name] as JsonObject;
-    const policy = stringAt(param.overridePolicy);
-    if (policy === "locked") failWith("PARAM_LOCKED", `${id}: param ${name} is locked by ${stringAt(param.origin)}`, at("key"));
-    if (!fitsParamType(param.type, value)) failWith("PARAM_TYPE_MISMATCH", `${id}: the override of param ${name} is not a ${stringAt(param.type)}`, at("value"));
-    if (policy === "tighten-only" && typeof value === "number" && typeof param.value === "number") {
-      const direction = stringAt(param.tightenDirection);
-      const order = compare(value, param.value);
-      if ((direction === "lower" && order > 0) || (direction !== "lower" && order < 0)) {
-        failWith("PARAM_LOOSENED", `${id}: param ${name} may only move ${direction === "lower" ? "lower" : "higher"}`, at("value"));
-      }
-    }
-    param.value = value;
-  }
-}
-
-/** Step 7: overrides of inherited rules; a tighten-only rule (the default) may only get stricter. */
-function overrideRules(id: string, origin: string, overrides: readonly JsonValue[], rulesById: Map<string, JsonObject>, doc: JsonObject): void {
-  for (const [index, entry] of overrides.entries()) {
-    const override = objectAt(entry);
-    const ruleId = stringAt(override.rule);
-    const rule = rulesById.get(ruleId);
-    const at = (...member: string[]): ProblemPlace => placeIn(doc, ["overrides", "rules", String(index), ...member]);
-    if (!rule) failWith("RULE_UNKNOWN", `${id}: overrides unknown rule ${ruleId}${didYouMean(ruleId, rulesById.keys())}`, at("rule"));
-    const policy = stringAt(rule.overridePolicy);
-    if (policy === "locked") failWith("RULE_LOCKED", `${id}: rule ${ruleId} is locked by ${stringAt(rule.origin)}`, at("rule"), ruleId);
-    const change = objectAt(override.set);
-    if (policy === "tighten-only" || policy === "") {
-      const loosened = loosenedMember(change, rule);
-      if (loosened !== undefined) {
-        failWith("RULE_LOOSENED", `${id}: rule ${ruleId} is tighten-only and this override loosens it (${loosened.join(".")})`, at("set", ...loosened), ruleId);
-      }
-    }
-    for (const [member, value] of Object.entries(change)) setMember(rule, member, value);
-    rule.overriddenBy = origin;
-  }
-}
-
-/** The member of an override's `set` that loosens a rule (its path inside `set`), or undefined; the author is sent to that line. */
-function loosenedMember(change: JsonObject, rule: JsonObject): string[] | undefined {
-  const newRank = SEVERITY_RANK[stringAt(change.severity)];
-  const currentRank = SEVERITY_RANK[stringAt(rule.severity)];
-  if (change.enabled === false) return ["enabled"];
-  if (newRank !== undefined && currentRank !== undefined && newRank < currentRank) return ["severity"];
-  if (truthy(objectAt(change.acceptance).allowed) && !truthy(objectAt(rule.acceptance).allowed)) return ["acceptance", "allowed"];
-  if (change.acknowledgement === "none" && rule.acknowledgement === "required") return ["acknowledgement"];
-  return undefined;
 }

@@ -1,9 +1,10 @@
 /** `$defs/Expr`: the expression AST (a literal, a `var` reference, an operator call or a function call). */
 import { Type } from "@sinclair/typebox";
 import { coreOperators } from "../../engine/expression/operators/core-operators.ts";
-import { didYouMean } from "../../engine/names/closest-name.ts";
+import { didYouMean, suggesting } from "../../engine/names/closest-name.ts";
 import { Enum, Pattern } from "./keywords.ts";
 import { CUSTOM_OPERATOR_PATTERN, Name, VAR_PATTERN, VAR_ROOTS } from "./names.ts";
+import { operatorMeant } from "./operator-aliases.ts";
 
 /**
  * The core operators of profile 1.0: the names the engine implements, so that the schema and the
@@ -15,7 +16,7 @@ const Operator = Type.Union([Enum(CORE_OPERATORS), Pattern(CUSTOM_OPERATOR_PATTE
   errorMessage: "must be a core operator, or x- followed by lower-case letters, digits and - for a custom one",
   explain: (value: unknown) =>
     typeof value === "string"
-      ? `\`${value}\` is not an operator (a core operator, or x- and a name for a custom one)${didYouMean(value, CORE_OPERATORS)}`
+      ? `\`${value}\` is not an operator (a core operator, or x- and a name for a custom one)${suggesting(operatorMeant(value, CORE_OPERATORS))}`
       : "`op` must be an operator name",
 });
 

@@ -1,1 +1,1 @@
-export { validateRulesetDocument, type SchemaProblem } from "./validate-document.ts";
+export { validateRule, validateRulesetDocument, type SchemaProblem } from "./validate-document.ts";

@@ -10,10 +10,12 @@
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { toProblems, type SchemaProblem } from "./problems.ts";
 import { RulesetDocument } from "./ruleset-document.ts";
+import { Rule } from "./rule.ts";
 
 export type { SchemaProblem } from "./problems.ts";
 
 let compiled: TypeCheck<typeof RulesetDocument> | undefined;
+let compiledRule: TypeCheck<typeof Rule> | undefined;
 
 /** The compiled checker, built once on first use. */
 function checker(): TypeCheck<typeof RulesetDocument> {
@@ -28,4 +30,15 @@ export function validateRulesetDocument(document: unknown): SchemaProblem[] {
   const problems = toProblems(check.Errors(document));
   // The compiled check and the error walk are the same rules; never report "invalid" with no reason.
   return problems.length > 0 ? problems : [{ code: "SCHEMA_INVALID", message: "the document does not match the ruleset schema", path: "", part: "value" }];
+}
+
+/**
+ * The schema problems of one rule (`$defs/Rule`), paths inside the rule: for a rule no document
+ * holds as it ends up, an inherited rule changed by an override.
+ */
+export function validateRule(rule: unknown): SchemaProblem[] {
+  compiledRule ??= TypeCompiler.Compile(Rule);
+  if (compiledRule.Check(rule)) return [];
+  const problems = toProblems(compiledRule.Errors(rule));
+  return problems.length > 0 ? problems : [{ code: "SCHEMA_INVALID", message: "the rule does not match the rule schema", path: "", part: "value" }];
 }

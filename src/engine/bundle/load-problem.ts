@@ -15,6 +15,8 @@ export interface LoadProblem {
    * place of the reference; the message names it too.
    */
   readonly referencedAt?: { readonly file: string; readonly line: number; readonly column?: number };
+  /** For a name defined twice (RULE_DUPLICATE), where it was defined first; the message says so too. */
+  readonly firstDefinedAt?: { readonly file: string; readonly line: number; readonly column?: number };
 }
 
 export class LoadError extends Error {

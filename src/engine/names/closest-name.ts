@@ -32,11 +32,15 @@ function allowedDistance(name: string): number {
   return Math.max(1, Math.min(3, Math.floor(name.length / 3)));
 }
 
-/** The known name closest to `name` within the allowed distance (ties go to the first), or undefined. */
+/**
+ * The known name closest to `name` within the allowed distance (ties go to the first); failing
+ * that, the one known name it abbreviates (`warn` for `warning`); or undefined.
+ */
 export function closestName(name: string, known: Iterable<string>): string | undefined {
   const limit = allowedDistance(name);
   let best: string | undefined;
   let bestDistance = limit + 1;
+  const abbreviated = new Set<string>();
   for (const candidate of known) {
     if (candidate === name) continue;
     const folded = candidate.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, candidate, limit);
@@ -44,14 +48,22 @@ export function closestName(name: string, known: Iterable<string>): string | und
       best = candidate;
       bestDistance = folded;
     }
+    if (name.length >= MIN_ABBREVIATION && candidate.toLowerCase().startsWith(name.toLowerCase())) abbreviated.add(candidate);
   }
-  return best;
+  return best ?? (abbreviated.size === 1 ? [...abbreviated][0] : undefined);
 }
+
+/** The shortest name taken for an abbreviation: shorter ones start too many names to mean one. */
+const MIN_ABBREVIATION = 3;
 
 /** `: did you mean \`X\`?` for a close known name, or "" when there is none. */
 export function didYouMean(name: string, known: Iterable<string>): string {
-  const closest = closestName(name, known);
-  return closest === undefined ? "" : `: did you mean \`${closest}\`?`;
+  return suggesting(closestName(name, known));
+}
+
+/** `: did you mean \`X\`?` for a name found another way (an alias), or "" for none. */
+export function suggesting(name: string | undefined): string {
+  return name === undefined ? "" : `: did you mean \`${name}\`?`;
 }
 
 /** The name a message's "did you mean" (as didYouMean writes it) suggests, for tools that offer it as a fix. */

@@ -102,6 +102,22 @@ describe("problems", () => {
     ]);
   });
 
+  test("suggest the operator another engine's name stands for, and the value a short form stands for", () => {
+    const suggestions = (op: string, severity: string): string[] =>
+      validateRulesetDocument({ ...minimal, rules: [{ ...rule, severity, assert: { op, args: [1, 2] } }] }).map((problem) => problem.message);
+    expect(suggestions("lessOrEqual", "warn")).toEqual([
+      "`lessOrEqual` is not an operator (a core operator, or x- and a name for a custom one): did you mean `lte`?",
+      "`severity` must be one of info, warning, error, not `warn`: did you mean `warning`?",
+    ]);
+    expect(suggestions("greaterThan", "err")).toEqual([expect.stringMatching(/did you mean `gt`\?$/), expect.stringMatching(/not `err`: did you mean `error`\?$/)]);
+    expect(suggestions("<=", "error")[0]).toEndWith("did you mean `lte`?");
+    expect(suggestions("equals", "error")[0]).toEndWith("did you mean `eq`?");
+    expect(suggestions("notEqual", "error")[0]).toEndWith("did you mean `ne`?");
+    expect(suggestions("length", "error")[0]).toEndWith("did you mean `len`?");
+    // No alias: the closest name, as before.
+    expect(suggestions("lte3", "error")[0]).toEndWith("did you mean `lte`?");
+  });
+
   test("name the kind that requires or forbids a member", () => {
     const { finding: _finding, ...withoutFinding } = rule;
     const problems = validateRulesetDocument({ ...minimal, rules: [{ ...withoutFinding, effects: [{ field: "/a", set: { visible: true } }] }] });
