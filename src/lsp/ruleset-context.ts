@@ -1,11 +1,12 @@
 import { dirname } from "node:path";
 import { loadEntitySchemas, type EntitySchema } from "../compiler/checks/entity-schemas.ts";
 import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
-import { isJsonObject, listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
+import { isJsonObject, objectAt } from "../engine/value/json-access.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
 import type { RulesDirectory } from "../cli/compile-source-file.ts";
 import type { SourceFile } from "../rule-files/source-documents.ts";
 import type { RulesWorkspace } from "./rules-workspace.ts";
+import { lineageOf } from "./ruleset-family.ts";
 
 /**
  * What the editor's features know of one ruleset source: its document as now written, the
@@ -43,7 +44,7 @@ export function rulesetContext(workspace: RulesWorkspace, file: string): Ruleset
     // A ruleset that does not resolve still offers what its own document declares.
     resolved = undefined;
   }
-  const own = resolved?.resolved ?? inheritedDeclarations(directory, document);
+  const own = resolved?.resolved ?? inheritedDeclarations(directory, source);
   const entities = objectAt(own.entities);
   const entitySchemas = loadEntitySchemas(entities, directory.loadSchema, () => undefined, () => undefined);
   return {
@@ -71,22 +72,14 @@ export function ruleAt(context: RulesetContext, path: readonly string[]): JsonOb
 
 /**
  * While a ruleset is being written it often does not resolve: its own declarations and those of
- * the parents `extends` names (found by id in the directory, nearest first) still stand.
+ * its parents (found by id in the directory, nearest first) still stand.
  */
-function inheritedDeclarations(directory: RulesDirectory, document: JsonObject | undefined): JsonObject {
+function inheritedDeclarations(directory: RulesDirectory, source: SourceFile): JsonObject {
   const merged: Record<string, JsonObject> = { params: {}, functions: {}, entities: {}, messages: {}, operators: {} };
-  const seen = new Set<unknown>();
-  const add = (current: JsonObject | undefined): void => {
-    if (current === undefined || seen.has(current)) return;
-    seen.add(current);
-    for (const member of ["params", "functions", "entities", "operators"]) merged[member] = { ...objectAt(current[member]), ...merged[member] };
-    for (const [locale, catalog] of Object.entries(objectAt(current.messages))) merged.messages![locale] = { ...objectAt(catalog), ...objectAt(merged.messages![locale]) };
-    for (const parent of listAt(current.extends)) {
-      const id = stringAt(objectAt(parent).ruleset);
-      const found = directory.sources.find((source) => source.id === id)?.document;
-      add(isJsonObject(found) ? found : undefined);
-    }
-  };
-  add(document);
+  for (const { document } of lineageOf(directory, source)) {
+    if (!isJsonObject(document)) continue;
+    for (const member of ["params", "functions", "entities", "operators"]) merged[member] = { ...objectAt(document[member]), ...merged[member] };
+    for (const [locale, catalog] of Object.entries(objectAt(document.messages))) merged.messages![locale] = { ...objectAt(catalog), ...objectAt(merged.messages![locale]) };
+  }
   return merged as unknown as JsonObject;
 }
