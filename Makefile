@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build image vsix package clean chromium podman coverage-tools screenshot
+.PHONY: install run test typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot
 
 install: node_modules/.install-stamp
 
@@ -31,6 +31,11 @@ coverage-tools:
 	@(command -v lcov && command -v genhtml && command -v xmllint) >/dev/null 2>&1 \
 	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lcov libxml2-utils) || sudo apt-get install -y -qq lcov libxml2-utils
 
+# The README's Neovim configuration for Neovims before 0.11 is run in Debian's Neovim (0.7.2 on
+# Debian 12); installed when missing.
+neovim:
+	@command -v nvim >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim) || sudo apt-get install -y -qq neovim
+
 # The image test runs the image with podman (runc: crun refuses hybrid cgroups) and, for a user other
 # than root, in a user namespace whose id maps newuidmap and newgidmap write (uidmap, which rootless
 # podman needs too). All are Debian packages, installed when missing; runc is in /usr/sbin, which
@@ -40,7 +45,7 @@ podman:
 	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc uidmap) || sudo apt-get install -y -qq podman runc uidmap
 
 # The type check runs first: a type error fails the build like a failing test.
-test: typecheck chromium podman coverage-tools
+test: typecheck chromium podman coverage-tools neovim
 	$(BUN) test --timeout 30000
 
 typecheck: install

@@ -6,18 +6,19 @@
  * `make image`: the container image dist/rule-server-<version>-linux-x64.oci.tar (src/packaging/).
  * The VS Code extension, dist/rule-server-<version>.vsix (editors/vscode/), and the npm package,
  * dist/npm/rule-server-<version>.tgz (src/packaging/npm-package/), ship beside the archives and
- * are in SHA256SUMS too.
+ * are in SHA256SUMS too. A run that builds some of them replaces or adds their lines in
+ * SHA256SUMS and keeps the others (src/packaging/checksums-file.ts).
  * Usage: `bun build.ts [target...|browser|image|vsix|package] [--out dir]` (default: every target,
  * the browser module, the extension and the npm package, into dist/). Archives, image, extension
  * and package are reproducible: see src/packaging/build-provenance.ts.
  */
 import type { BunPlugin } from "bun";
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import packageJson from "./package.json" with { type: "json" };
 import { buildProvenance, type BuildProvenance } from "./src/packaging/build-provenance.ts";
+import { writeChecksums } from "./src/packaging/checksums-file.ts";
 import { ociArchive } from "./src/packaging/oci-image-writer.ts";
 import { releaseArchive } from "./src/packaging/release-archive.ts";
 import { checkExampleRules } from "./src/packaging/example-rules-check.ts";
@@ -191,33 +192,28 @@ async function main(args: readonly string[]): Promise<void> {
   }
   if (request.targets.length > 0) checkExampleRules(ROOT);
   const built = new Map<Target, string>();
-  const sums: string[] = [];
-  const sum = (file: string): void => {
-    sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${relative(request.dist, file)}`);
-  };
+  /** The files of this run that SHA256SUMS vouches for. */
+  const summed: string[] = [];
   for (const target of request.targets) {
     const file = await buildTarget(target, request.dist);
     built.set(target, file);
     console.log(`built ${file} (rule-server ${packageJson.version})`);
     const archive = writeArchive(target, file, request.dist, provenance);
     console.log(`wrote ${archive}`);
-    sum(file);
-    sum(archive);
+    summed.push(file, archive);
   }
   if (request.vsix) {
     const vsix = await packageVsix({ out: request.dist, sourceDate: provenance.sourceDate });
     console.log(`wrote ${vsix}`);
-    sum(vsix);
+    summed.push(vsix);
   }
   if (request.npmPackage) {
     const tarball = await writeNpmPackage(request.dist);
     console.log(`wrote ${tarball}`);
-    sum(tarball);
+    summed.push(tarball);
   }
-  if (request.targets.length > 0 || request.vsix || request.npmPackage) {
-    writeFileSync(join(request.dist, "SHA256SUMS"), sums.sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1)).join("\n") + "\n");
-    console.log(`wrote ${join(request.dist, "SHA256SUMS")}`);
-  }
+  // Only this run's lines change: `make package` after `make build` keeps the archives' lines.
+  if (summed.length > 0) console.log(`wrote ${writeChecksums(request.dist, summed)}`);
   if (request.image) console.log(`wrote ${await writeImage(request.dist, provenance, built)}`);
 }
 

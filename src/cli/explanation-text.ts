@@ -1,5 +1,6 @@
 import type { EvaluationResult } from "../engine/evaluation/evaluation-result.ts";
 import type { ExplainedNode, Explanation, RuleExplanation } from "../engine/explanation/explanation.ts";
+import type { RequestWarning } from "../engine/schema/request-warning.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
 
 /**
@@ -9,6 +10,7 @@ import type { JsonValue } from "../engine/value/json-value.ts";
  */
 export function explanationText(result: EvaluationResult): string {
   const lines: string[] = [`${result.ruleset} ${result.version}: ${result.decision}`];
+  for (const warning of result.warnings ?? []) lines.push(`  warning ${requestWarningText(warning)}`);
   for (const finding of result.findings) {
     lines.push(`  finding ${finding.code} (${finding.severity}${finding.blocking ? ", blocking" : ""}) from ${finding.rule}: ${finding.message}`);
   }
@@ -16,6 +18,11 @@ export function explanationText(result: EvaluationResult): string {
   for (const command of result.commands) lines.push(`  command ${String(command.name)} from ${command.rule}`);
   if (result.explanation !== undefined) lines.push(...explanationLines(result.explanation));
   return lines.join("\n") + "\n";
+}
+
+/** `DATA_INVALID /data/amount: message: did you mean "x"?`: how a request does not fit its ruleset (schema enforcement). */
+export function requestWarningText(warning: RequestWarning): string {
+  return `${warning.code}${warning.pointer === undefined ? "" : ` ${warning.pointer}`}: ${warning.message}${warning.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(warning.didYouMean)}?`}`;
 }
 
 export function explanationLines(explanation: Explanation): string[] {
@@ -36,6 +43,7 @@ export function ruleLines(rule: RuleExplanation, width = rule.status.length): st
   let line = `${rule.status.padEnd(width)}  ${rule.rule} (${rule.kind})`;
   if (rule.status === "not-selected") line += `: ${String(rule.because)}`;
   if (rule.status === "error") line += `: ${rule.message}`;
+  if (ranOnNothing(rule)) line += ": ran on no item or field";
   if (rule.field !== undefined) line += ` at ${rule.field}`;
   const lines = [line];
   const deciding = new Set(Array.isArray(rule.because) ? rule.because : []);
@@ -52,6 +60,15 @@ export function ruleLines(rule: RuleExplanation, width = rule.status.length): st
     for (const [name, node] of Object.entries(command.payload)) tree(`command ${index} payload ${name}`, node, `/commands/${index}/payload/${name}`);
   });
   return lines;
+}
+
+/**
+ * A validation rule run per item of a list or per field of a type that passed on none: a full
+ * entry shows no item or field and an assertion never evaluated. "passed" alone would read as if
+ * its assertion held.
+ */
+function ranOnNothing(rule: RuleExplanation): boolean {
+  return rule.status === "passed" && rule.kind === "validation" && rule.field === undefined && rule.assert?.skipped === true;
 }
 
 function nodeLines(node: ExplainedNode, pointer: string, depth: number, deciding: ReadonlySet<string>, lines: string[]): void {

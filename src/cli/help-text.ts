@@ -11,22 +11,37 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
                   [--threshold rules=<percent>,outcomes=<percent>]
                                    run the golden tests (of the working directory when no path
                                    is named), with coverage of rules and decisions; exit 1 when a
-                                   test failed, 2 when a file does not load, 3 under the threshold\n`,
+                                   test failed, 2 when a file does not load, 3 under the threshold
+                                   --coverage: the coverage summary after the report (on stderr
+                                   for github and junit, as "coverage" in --format json); no file
+                                   is written unless --coverage-format names formats (none by
+                                   default): json coverage.json, lcov lcov.info, cobertura
+                                   cobertura.xml, into --coverage-out (default: coverage, in the
+                                   working directory; made when missing); no threshold by default;
+                                   --coverage-format and --threshold imply --coverage\n`,
   lsp: `  rule-server lsp                  the language server for editors (LSP on stdin/stdout): the
                                    problems of check as you type, completion, hover, definitions\n`,
-  replay: `  rule-server replay --rules <dir|file>... [--format text|json] [--explain] [--fail-on-change]
-                    [--limit N] [--ruleset id] <records.jsonl|->
+  replay: `  rule-server replay --rules <dir|file>... [--recorded-rules <dir|file>...] [--format text|json]
+                    [--explain] [--fail-on-change] [--limit N] [--ruleset id] <records.jsonl|->
                                    evaluate the requests of decision records against these rules and
-                                   say which decisions and rules would change\n`,
+                                   say which decisions and rules would change; --recorded-rules: the
+                                   rules that made the records, which tell the rules that read a
+                                   masked member and did not change (they keep their outcome)\n`,
   compile: `  rule-server compile <file> [-o out.bundle.json]
                                    compile a ruleset source file to a bundle\n`,
   manifest: `  rule-server manifest <file> [--channel client|server]
                                    print one manifest of a ruleset (default: client)\n`,
-  evaluate: `  rule-server evaluate [--bundle <file> | --ruleset <file> | <file>] [--channel client|server]
-                      [--explain [rules|full]] [--rule <id>] [--format json|text] [--lines] [request.json|-]
-                                   evaluate one request against a bundle, or a ruleset source
-                                   compiled in memory (a lone file is told apart by its name);
-                                   --lines: one request per line in, one JSON line per request out\n`,
+  evaluate: `  rule-server evaluate [--bundle <file> | --ruleset <file> | <file|dir>] [--channel client|server]
+                      [--explain [rules|full]] [--rule <id>] [--format json|text] [--lines]
+                      [--schema-enforcement off|warn|reject] [request.json|-]
+                                   evaluate one request against a bundle, a ruleset source
+                                   compiled in memory (a lone file is told apart by its name), or
+                                   the rulesets of a directory; the request's "ruleset" member
+                                   picks one and must name one given (without it: the only one);
+                                   --lines: one request per line in, one JSON line per request out;
+                                   --schema-enforcement: check the request against the ruleset as
+                                   the server does: warn adds "warnings", reject refuses it with
+                                   their list and exit 1 (default: off, the specification's behaviour)\n`,
   schema: `  rule-server schema               print the JSON Schema ruleset sources are validated with\n`,
   cron: `  rule-server cron '<expr>' [--tz Zone] [--after RFC3339] [--count N]
                                    print a refresh schedule's next fire times, or why it is refused\n`,

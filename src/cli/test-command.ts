@@ -17,9 +17,12 @@ import { UsageError } from "./usage-error.ts";
 /** Exit statuses of `rule-server test`, for CI. */
 export const TEST_EXIT = { passed: 0, failed: 1, notLoaded: 2, underThreshold: 3 } as const;
 
-const COVERAGE_FORMATS = ["json", "lcov", "cobertura"] as const;
+export const COVERAGE_FORMATS = ["json", "lcov", "cobertura"] as const;
 type CoverageFormat = (typeof COVERAGE_FORMATS)[number];
-const COVERAGE_FILES: Record<CoverageFormat, string> = { json: "coverage.json", lcov: "lcov.info", cobertura: "cobertura.xml" };
+/** The file of each `--coverage-format`, in the `--coverage-out` directory (`test --help` names them). */
+export const COVERAGE_FILES: Record<CoverageFormat, string> = { json: "coverage.json", lcov: "lcov.info", cobertura: "cobertura.xml" };
+/** Where coverage files go without `--coverage-out`, relative to the working directory. */
+export const DEFAULT_COVERAGE_OUT = "coverage";
 
 /**
  * `rule-server test [file|dir]...`: the golden tests of the named rulesets (the working directory
@@ -57,7 +60,7 @@ export function runTestCommand(args: readonly string[]): number {
     // Machine-read formats keep stdout to themselves: the summary goes to stderr.
     if (format === "text") process.stdout.write(summary);
     else if (format !== "json") process.stderr.write(summary);
-    writeCoverageFiles(coverageReport, coverageFormats, parsed.options.get("--coverage-out") ?? "coverage");
+    writeCoverageFiles(coverageReport, coverageFormats, parsed.options.get("--coverage-out") ?? DEFAULT_COVERAGE_OUT);
   }
   if (loadFailed) return TEST_EXIT.notLoaded;
   if (testFailed) return TEST_EXIT.failed;

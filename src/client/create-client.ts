@@ -1,6 +1,6 @@
 import type { Ruleset } from "../browser/rule-cascade.ts";
 import type { BatchDefaults, BatchEvaluationItem, CallOptions, Channel, ClientOptions, EvaluateOptions, ExplainedEvaluationResult, ExplainMode, FetchFunction, RulesetListOptions, RulesetOptions } from "./client-types.ts";
-import { RuleServerError } from "./rule-server-error.ts";
+import { RuleServerError, serverProblemCode } from "./rule-server-error.ts";
 import { callServer, type CallContext } from "./server-call.ts";
 import type { BatchEvaluationResult, BatchItemResult, EvaluationRequest, EvaluationResult, Manifest, Problem, RulesetEntry, RulesetList } from "./wire-types.ts";
 
@@ -58,7 +58,7 @@ export function createClient(options: ClientOptions): RuleServerClient {
       } catch (error) {
         if (rulesetOptions.signal?.aborted) throw rulesetOptions.signal.reason ?? error;
         if (!(error instanceof FetchRulesetError)) throw error;
-        const code = error.status === 0 ? "SERVER_UNREACHABLE" : "SERVER_PROBLEM";
+        const code = error.status === 0 ? "SERVER_UNREACHABLE" : serverProblemCode(error.status);
         throw new RuleServerError(code, error.message, error.status, error.problem as Problem | undefined, undefined, { cause: error });
       }
     },

@@ -4,7 +4,7 @@
  * called, so a program that only calls the server never loads it.
  */
 export { createClient, type RuleServerClient } from "./create-client.ts";
-export { RuleServerError, type RuleServerErrorCode } from "./rule-server-error.ts";
+export { RuleServerError, type RuleServerErrorCode, type ServerProblemCode } from "./rule-server-error.ts";
 export type { BatchDefaults, BatchEvaluationItem, CallOptions, Channel, ClientOptions, EvaluateOptions, ExplainedEvaluationResult, ExplainMode, FetchFunction, RulesetListOptions, RulesetOptions } from "./client-types.ts";
 export type { LoadOptions, Ruleset } from "../browser/rule-cascade.ts";
 export type * from "./wire-types.ts";

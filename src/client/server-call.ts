@@ -1,5 +1,5 @@
 import type { FetchFunction } from "./client-types.ts";
-import { problemOf, RuleServerError } from "./rule-server-error.ts";
+import { problemOf, RuleServerError, serverProblemCode } from "./rule-server-error.ts";
 
 /** One call to the rule server: what to send, and whether it needs the token. */
 export interface ServerCall {
@@ -45,7 +45,7 @@ export async function callServer<T>(context: CallContext, call: ServerCall): Pro
   }
   if (!response.ok) {
     const problem = problemOf(body);
-    throw new RuleServerError("SERVER_PROBLEM", `${label} answered ${response.status}${problem ? `: ${problem.title}` : ""}`, response.status, problem, requestId);
+    throw new RuleServerError(serverProblemCode(response.status), `${label} answered ${response.status}${problem ? `: ${problem.title}` : ""}`, response.status, problem, requestId);
   }
   if (body === undefined) throw new RuleServerError("ANSWER_UNREADABLE", `${label} answered ${response.status} with a body that is not JSON`, response.status, undefined, requestId);
   return body as T;

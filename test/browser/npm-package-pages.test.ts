@@ -142,7 +142,7 @@ afterAll(async () => {
 test("pages bundled by esbuild and by Vite evaluate the rules/ example in Chromium, locally and through the client, with the server's answers", async () => {
   const expected: unknown[] = [];
   for (const request of TRANSFER_REQUESTS) {
-    const answer = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ ...request, ruleset: TRANSFERS_RULESET, channel: "client" }) });
+    const answer = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...request, ruleset: TRANSFERS_RULESET, channel: "client" }) });
     expected.push(await answer.json());
   }
   expect(JSON.stringify(expected)).toContain("ACME-PAY-005");
@@ -158,7 +158,7 @@ test("pages bundled by esbuild and by Vite evaluate the rules/ example in Chromi
       expect(outcome.remote, `${name}: client.evaluate()`).toEqual(expected);
       expect(outcome.batch, `${name}: client.evaluateBatch()`).toEqual(expected);
       expect(outcome.rulesets, name).toContain(TRANSFERS_RULESET);
-      expect(outcome.problem, name).toMatchObject({ isRuleServerError: true, code: "SERVER_PROBLEM", status: 404, problem: { type: "about:blank", status: 404 } });
+      expect(outcome.problem, name).toMatchObject({ isRuleServerError: true, code: "NOT_FOUND", status: 404, problem: { type: "about:blank", status: 404 } });
     }
   } finally {
     await chromium.close();

@@ -57,7 +57,7 @@ test("--explain applies to every line; --format text, --rule and a missing file 
   expect((await runCli(["evaluate", BUNDLE, "--lines", "--explain", "--rule", "order.quantity.max", "-"])).status).toBe(2);
   const missing = await runCli(["evaluate", BUNDLE, join(scratch, "none.jsonl"), "--lines"]);
   expect(missing.status).toBe(1);
-  expect(missing.stderr).toContain("no request file");
+  expect(missing.stderr).toContain(`cannot read the request file ${join(scratch, "none.jsonl")}: no such file or directory`);
 });
 
 test("many lines: one line out per request line, written in blocks", async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CASES_DIR } from "../support/golden-files.ts";
-import { runCli } from "../support/run-cli.ts";
+import { COVERAGE_FILES, COVERAGE_FORMATS, DEFAULT_COVERAGE_OUT } from "../../src/cli/test-command.ts";
+import { MAIN, runCli } from "../support/run-cli.ts";
 
 /**
  * `rule-server test`: the focused runner of the golden tests. Filters, exit statuses (0 passed,
@@ -135,4 +136,34 @@ test("check also places a failing golden test at its name", async () => {
   expect(run.status).toBe(1);
   const tests = (JSON.parse(run.stdout) as { files: { tests: { name: string; line?: number }[] }[] }).files.flatMap((file) => file.tests);
   expect(tests.find((entry) => entry.name === FAILING_NAME)).toMatchObject({ line: failingLine, column: 11 });
+});
+
+describe("--help says the coverage defaults, and they are what the command does", () => {
+  test("each format's file, the default directory, no file and no threshold unless asked", async () => {
+    const help = (await runCli(["test", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const format of COVERAGE_FORMATS) expect(help).toContain(`${format} ${COVERAGE_FILES[format]}`);
+    expect(help).toContain(`into --coverage-out (default: ${DEFAULT_COVERAGE_OUT}, in the working directory; made when missing)`);
+    expect(help).toContain("no file is written unless --coverage-format names formats (none by default)");
+    expect(help).toContain("no threshold by default");
+  });
+
+  test("--coverage alone writes no file; --coverage-format writes into ./coverage", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "rule-server-coverage-defaults-"));
+    const run = async (...args: string[]) => {
+      const child = Bun.spawn([process.execPath, MAIN, "test", FIXTURE, ...args], { cwd, stdout: "pipe", stderr: "pipe" });
+      const [stdout, status] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+      return { stdout, status };
+    };
+    try {
+      const summary = await run("--coverage");
+      expect(summary.status).toBe(0);
+      expect(summary.stdout).toContain("coverage: rules ");
+      expect(readdirSync(cwd)).toEqual([]);
+      expect((await run("--coverage-format", "lcov")).status).toBe(0);
+      expect(readdirSync(join(cwd, DEFAULT_COVERAGE_OUT))).toEqual([COVERAGE_FILES.lcov]);
+      expect(existsSync(join(cwd, DEFAULT_COVERAGE_OUT, COVERAGE_FILES.json))).toBe(false);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
 });

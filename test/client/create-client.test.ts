@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 const raw = async (path: string, init: RequestInit = {}): Promise<unknown> => (await fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...init.headers } })).json();
-const post = (path: string, body: unknown): Promise<unknown> => raw(path, { method: "POST", body: JSON.stringify(body) });
+const post = (path: string, body: unknown): Promise<unknown> => raw(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 const request = (index: number) => ({ ...structuredClone(TRANSFER_REQUESTS[index]!), ruleset: TRANSFERS_RULESET }) as Parameters<ReturnType<typeof createClient>["evaluate"]>[0];
 
 /** A fetch that records what was asked, and what came back, before answering as the platform's does. */
@@ -135,7 +135,7 @@ describe("fails with a RuleServerError", () => {
     const error = await rejection(client.evaluate({ ...request(0), ruleset: "no.such.ruleset" }));
     expect(error).toBeInstanceOf(RuleServerError);
     const problem = error as RuleServerError;
-    expect(problem.code).toBe("SERVER_PROBLEM");
+    expect(problem.code).toBe("NOT_FOUND");
     expect(problem.status).toBe(404);
     expect(problem.problem).toMatchObject({ type: "about:blank", status: 404 });
     expect(problem.message).toBe(`POST /evaluations answered 404: ${problem.problem!.title}`);
@@ -144,15 +144,45 @@ describe("fails with a RuleServerError", () => {
 
   test("401 for a wrong token, and for the server manifest without one", async () => {
     const wrong = await rejection(createClient({ baseUrl: server.url, token: "wrong" }).evaluate(request(0)));
-    expect(wrong).toMatchObject({ code: "SERVER_PROBLEM", status: 401, problem: { status: 401 } });
+    expect(wrong).toMatchObject({ code: "UNAUTHORIZED", status: 401, problem: { status: 401 } });
     const anonymous = await rejection(createClient({ baseUrl: server.url }).manifest(TRANSFERS_RULESET, "server"));
-    expect(anonymous).toMatchObject({ code: "SERVER_PROBLEM", status: 401 });
+    expect(anonymous).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
   });
 
   test("for a ruleset that is not served, with its problem document", async () => {
     const error = await rejection(createClient({ baseUrl: server.url }).ruleset("no.such.ruleset"));
     expect(error).toBeInstanceOf(RuleServerError);
-    expect(error).toMatchObject({ code: "SERVER_PROBLEM", status: 404, problem: { type: "about:blank", status: 404 } });
+    expect(error).toMatchObject({ code: "NOT_FOUND", status: 404, problem: { type: "about:blank", status: 404 } });
+  });
+
+  test("a code for each error status, 400, 401 and 404 told apart, the problem document kept", async () => {
+    const malformed = await rejection(createClient({ baseUrl: server.url, token: TOKEN }).evaluate({ ...request(0), entity: 5 } as unknown as Parameters<ReturnType<typeof createClient>["evaluate"]>[0]));
+    expect(malformed).toMatchObject({ code: "BAD_REQUEST", status: 400, problem: { type: "about:blank", status: 400, title: "'entity' must be a string" } });
+    const unauthorized = await rejection(createClient({ baseUrl: server.url }).evaluate(request(0)));
+    expect(unauthorized).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
+    const unknown = await rejection(createClient({ baseUrl: server.url, token: TOKEN }).evaluate({ ...request(0), ruleset: "no.such.ruleset" }));
+    expect(unknown).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    // Statuses a gateway in front of the server may answer too.
+    const codes: Record<number, string> = {
+      403: "FORBIDDEN",
+      409: "CONFLICT",
+      413: "PAYLOAD_TOO_LARGE",
+      415: "UNSUPPORTED_MEDIA_TYPE",
+      422: "UNPROCESSABLE",
+      429: "TOO_MANY_REQUESTS",
+      500: "SERVER_ERROR",
+      502: "UNAVAILABLE",
+      503: "UNAVAILABLE",
+      504: "UNAVAILABLE",
+      418: "SERVER_PROBLEM",
+      405: "SERVER_PROBLEM",
+    };
+    for (const [status, code] of Object.entries(codes)) {
+      const problem = { type: "about:blank", title: `status ${status}`, status: Number(status) };
+      const client = createClient({ baseUrl: "https://rules.example", fetch: async () => Response.json(problem, { status: Number(status) }) });
+      expect(await rejection(client.rulesets())).toMatchObject({ code, status: Number(status), problem });
+      expect(await rejection(client.ruleset("a"))).toMatchObject({ code, status: Number(status) });
+    }
   });
 
   test("a 422's warnings in its problem document", async () => {

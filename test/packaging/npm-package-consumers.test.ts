@@ -78,7 +78,7 @@ function expectTheServersAnswers(run: ConsumerRun): void {
   // The examples make the engine work: findings, effects and the server's own commands.
   expect(JSON.stringify(run.serverRemote)).toContain("ACME-PAY-005");
   expect(JSON.stringify(run.serverRemote)).toContain('"commands":[{');
-  expect(run.problem).toMatchObject({ isRuleServerError: true, code: "SERVER_PROBLEM", status: 404, problem: { type: "about:blank", status: 404 } });
+  expect(run.problem).toMatchObject({ isRuleServerError: true, code: "NOT_FOUND", status: 404, problem: { type: "about:blank", status: 404 } });
   expect(run.badManifest).toBe("MANIFEST_INVALID");
 }
 
@@ -103,7 +103,7 @@ import * as bare from "rule-server";
 import {
   loadRuleset, fetchRuleset, FetchRulesetError, LoadError, ChannelUnavailableError, RequestShapeError, EvaluationError, RequestMisfitError, VIEW_KEYS, localeFallbacks,
   type Ruleset, type LoadOptions, type EvaluateOptions, type CustomOperator, type FetchOptions, type LoadProblem, type RequestWarning, type RequestWarningCode,
-  type SchemaEnforcement, type Channel, type EvaluationResult, type Finding, type Effect, type Command, type Decision, type Resolution, type JsonValue, type JsonObject,
+  type SchemaEnforcement, type Channel, type EvaluationResult, type Finding, type Effect, type Command, type Decision, type Resolution, type Severity, type JsonValue, type JsonObject,
   type Explanation, type ExplainMode, type ExplainedNode, type RuleExplanation, type RuleStatus, type NotSelectedReason, type ResolutionExplanation, type CommandExplanation, type UnmatchedName,
 } from "rule-server/engine";
 import * as wire from "rule-server/client";
@@ -120,6 +120,8 @@ const result: EvaluationResult = ruleset.evaluate({ entity: "Order", operation: 
 const decision: Decision = result.decision;
 const resolution: Resolution = result.resolution;
 const finding: Finding | undefined = result.findings[0];
+const severity: Severity | undefined = finding?.severity;
+const wireSeverity: wire.Finding["severity"] | undefined = severity;
 const effect: Effect | undefined = result.effects[0];
 const command: Command | undefined = result.commands[0];
 const warning: RequestWarning | undefined = result.warnings?.[0];
@@ -156,11 +158,12 @@ const entries: wire.RulesetEntry[] = await client.rulesets(listOptions);
 const manifest: wire.Manifest = await client.manifest(entries[0]!.id, "server", call);
 const rulesetOptions: RulesetOptions = { ...loadOptions, signal: call.signal };
 const local: Ruleset = await client.ruleset(manifest.id, rulesetOptions);
+const statusCodes: RuleServerErrorCode[] = ["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE", "TOO_MANY_REQUESTS", "SERVER_ERROR", "UNAVAILABLE", "SERVER_PROBLEM"];
 const clientErrors = (error: unknown): [RuleServerErrorCode, number, string | undefined, wire.RequestWarning[] | undefined] | undefined =>
   error instanceof RuleServerError ? [error.code, error.status, error.requestId, error.problem?.warnings] : undefined;
 const sameEngine: typeof loadRuleset = bare.loadRuleset;
 
-export { decision, resolution, finding, effect, command, warningCode, status, because, node, resolved, commandExplanation, unmatched, places, locales, engineErrors, plain, explainedRules, decisions, local, clientErrors, sameEngine };
+export { decision, resolution, finding, wireSeverity, statusCodes, effect, command, warningCode, status, because, node, resolved, commandExplanation, unmatched, places, locales, engineErrors, plain, explainedRules, decisions, local, clientErrors, sameEngine };
 `;
 
 /** The exported names of a declaration file: its `export { ... }` lists and its exported declarations. */

@@ -1,11 +1,14 @@
 import { beforeAll, expect, test } from "bun:test";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildRequest } from "../../build.ts";
 import packageJson from "../../package.json" with { type: "json" };
 import { bundleBrowserModule } from "../../src/bundling/browser-module-bundle.ts";
 import { buildRelease } from "../support/build-release.ts";
 import { installedPackage, type InstalledPackage } from "../support/npm-package-project.ts";
+import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /**
  * `build.ts package` (`make package`; `make build` too) writes the npm package: what `npm pack`
@@ -29,6 +32,27 @@ test("build.ts package writes npm/<name>-<version>.tgz and a SHA256SUMS naming i
   expect(check.stdout.toString()).toBe(`npm/${TARBALL}: OK\n`);
   expect(check.exitCode).toBe(0);
 });
+
+test("build.ts package into a dist/ a full build filled replaces its own SHA256SUMS line and keeps the others", () => {
+  const dist = mkdtempSync(join(tmpdir(), "rule-server-dist-"));
+  try {
+    const archive = "rule-server-linux-x64.tar.gz";
+    writeFileSync(join(dist, archive), "an archive of an earlier build");
+    const archiveLine = `${createHash("sha256").update("an archive of an earlier build").digest("hex")}  ${archive}`;
+    const staleLine = `${"0".repeat(64)}  npm/${TARBALL}`;
+    writeFileSync(join(dist, "SHA256SUMS"), `${staleLine}\n${archiveLine}\n`);
+    const build = Bun.spawnSync([process.execPath, join(PROJECT_ROOT, "build.ts"), "package", "--out", dist], { cwd: PROJECT_ROOT, stdout: "pipe", stderr: "pipe" });
+    expect(build.exitCode).toBe(0);
+    const lines = readFileSync(join(dist, "SHA256SUMS"), "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^[0-9a-f]{64}  npm/${TARBALL.replaceAll(".", "\\.")}$`));
+    expect(lines[0]).not.toBe(staleLine);
+    expect(lines[1]).toBe(archiveLine);
+    expect(Bun.spawnSync(["sha256sum", "--check", "SHA256SUMS"], { cwd: dist }).exitCode).toBe(0);
+  } finally {
+    rmSync(dist, { recursive: true, force: true });
+  }
+}, 120000);
 
 test("make package builds the npm package alone; make build ships it with everything else", () => {
   expect(readFileSync(join(import.meta.dir, "..", "..", "Makefile"), "utf8")).toMatch(/^package: install\n\t\$\(BUN\) build\.ts package$/m);
