@@ -4,6 +4,7 @@ import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { checkRuleFiles, ruleFilesNamed } from "./rule-file-checks.ts";
+import { isDirectory } from "../rule-files/source-documents.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**
@@ -25,6 +26,7 @@ export function runCheckCommand(args: readonly string[]): number {
   const operators = customOperatorsFrom(conformanceOperators);
   const reports = checkRuleFiles(files, {
     operators,
+    directories: parsed.positional.filter(isDirectory),
     strict: parsed.flags.has("--strict"),
     runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
   });

@@ -18,13 +18,14 @@ export interface GoldenTestRun {
  * as the server would, runs the golden tests `filter` keeps (with the conformance operators, as
  * `check` does) and, with `coverage`, runs them under probes and gathers what they covered.
  */
-export function runGoldenTestFiles(files: readonly string[], options: { filter?: (name: string) => boolean; coverage?: boolean } = {}): GoldenTestRun {
+export function runGoldenTestFiles(files: readonly string[], options: { filter?: (name: string) => boolean; coverage?: boolean; directories?: readonly string[] } = {}): GoldenTestRun {
   const operators = customOperatorsFrom(conformanceOperators);
   const collector = options.coverage === true ? new CoverageCollector() : undefined;
   const probed: { source: CompiledSource; probe: CoverageProbe; ran: number }[] = [];
   const reports = checkRuleFiles(files, {
     operators,
     withoutWarnings: true,
+    ...(options.directories === undefined ? {} : { directories: options.directories }),
     runTests: (source) => {
       const plain = options.filter === undefined ? {} : { filter: options.filter };
       if (collector === undefined) return sourceGoldenTests(source.loaded, source.source, plain);

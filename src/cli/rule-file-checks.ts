@@ -1,4 +1,4 @@
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { goldenTestNameProblems } from "../compiler/golden/golden-test-names.ts";
 import type { GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
 import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
@@ -8,7 +8,8 @@ import type { JsonObject } from "../engine/value/json-value.ts";
 import { readBundleFile } from "../rule-files/read-bundle-file.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
-import { isDirectory, repeatedIdProblems, type SourceFile } from "../rule-files/source-documents.ts";
+import { isDirectory, type SourceFile } from "../rule-files/source-documents.ts";
+import { rulesDirectoryProblems } from "../workspace/directory-problems.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import type { FileReport } from "./check-report/file-report.ts";
 import { compileSourceFile, readRulesDirectory, type RulesDirectory, type SourceCompilation, type UnsavedFiles } from "./compile-source-file.ts";
@@ -48,20 +49,31 @@ export interface RuleFileCheckOptions {
   readonly readDirectory?: (directory: string) => RulesDirectory;
   /** Runs the golden tests of a compiled source. */
   readonly runTests: (compiled: CompiledSource) => GoldenTestOutcome[];
+  /**
+   * The rules directories named as wholes: what the server refuses about a directory beyond its
+   * files (an id defined twice across sources and bundles, the cache policy) is checked for these.
+   */
+  readonly directories?: readonly string[];
 }
 
 /**
  * Loads every file as the server would (the rulesets of a file's directory form its registry,
  * read once per directory) and runs the tests of each that compiles: one report per file, in
- * order, with the repeated-id problems of each directory on the file that repeats.
+ * order, and the problems the server finds in each directory as a whole (an id defined twice
+ * across sources and bundles, the cache policy) on the file they name.
  */
 export function checkRuleFiles(files: readonly string[], options: RuleFileCheckOptions): FileReport[] {
   const loader = new RuleFileLoader(options.operators, (directory) => options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved));
   const reports = files.map((file) => checkFile(loader.load(file), options));
-  for (const directory of loader.directories()) {
-    for (const problem of repeatedIdProblems(directory.sources)) {
-      const report = reports.find((candidate) => candidate.file === problem.file);
-      report?.problems.push(problem);
+  // What the server refuses about a directory as a whole goes to the file it names, one not named included.
+  for (const named of options.directories ?? []) {
+    // As the directory of a file in it reads (no trailing slash), so that the sources read once are found.
+    const directory = join(named, ".");
+    for (const problem of rulesDirectoryProblems(directory, loader.directory(directory).sources, options.operators)) {
+      const file = problem.file ?? directory;
+      let report = reports.find((candidate) => resolve(candidate.file) === resolve(file));
+      if (report === undefined) reports.push((report = { file, problems: [], warnings: [], tests: [] }));
+      report.problems.push(problem);
     }
   }
   return reports;
@@ -95,16 +107,15 @@ export class RuleFileLoader {
     return { ok: true, file, ruleset: LoadedRuleset.fromBundle(compilation.compiled.bundle, this.operators), compiled: { compilation, directory } };
   }
 
-  /** The directories read so far. */
-  directories(): Iterable<RulesDirectory> {
-    return this.read.values();
-  }
-
-  private directoryOf(file: string): RulesDirectory {
-    const directory = dirname(file);
+  /** A directory's sources and what compiling them needs, read once. */
+  directory(directory: string): RulesDirectory {
     let read = this.read.get(directory);
     if (read === undefined) this.read.set(directory, (read = this.readDirectory(directory)));
     return read;
+  }
+
+  private directoryOf(file: string): RulesDirectory {
+    return this.directory(dirname(file));
   }
 }
 

@@ -10,6 +10,7 @@ import { displayPath } from "./check-report/file-report.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { nameGlob } from "./name-glob.ts";
+import { isDirectory } from "../rule-files/source-documents.ts";
 import { ruleFilesNamed } from "./rule-file-checks.ts";
 import { runGoldenTestFiles } from "./golden-test-run.ts";
 import { UsageError } from "./usage-error.ts";
@@ -48,7 +49,7 @@ export function runTestCommand(args: readonly string[]): number {
     return TEST_EXIT.notLoaded;
   }
 
-  const { reports, coverage: coverageReport } = runGoldenTestFiles(files, { ...(filter === undefined ? {} : { filter }), coverage });
+  const { reports, coverage: coverageReport } = runGoldenTestFiles(files, { ...(filter === undefined ? {} : { filter }), coverage, directories: targets.filter(isDirectory) });
   const loadFailed = reports.some((report) => report.problems.length > 0);
   const testFailed = reports.some((report) => report.tests.some((test) => test.failures.length > 0));
   const ran = reports.reduce((sum, report) => sum + report.tests.length, 0);

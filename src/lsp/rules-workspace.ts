@@ -126,6 +126,7 @@ export class RulesWorkspace implements UnsavedFiles {
       unsaved: this,
       readDirectory: (read) => this.directory(read),
       runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
+      directories: [directory],
     });
     for (const file of tooLarge) {
       const megabytes = (this.sizeOf(file) / (1024 * 1024)).toFixed(1);

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { isJsonObject, objectAt, stringAt } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
@@ -65,23 +65,6 @@ export function registryOf(sources: readonly SourceFile[]): Map<string, JsonValu
   const registry = new Map<string, JsonValue>();
   for (const source of sources) if (source.id !== undefined && source.document !== undefined && !registry.has(source.id)) registry.set(source.id, source.document);
   return registry;
-}
-
-/** Problems for ruleset ids defined by more than one file (the contract's rule 1). */
-export function repeatedIdProblems(sources: readonly SourceFile[]): LoadProblem[] {
-  const first = new Map<string, string>();
-  const problems: LoadProblem[] = [];
-  for (const source of sources) {
-    if (source.id === undefined) continue;
-    const earlier = first.get(source.id);
-    if (earlier === undefined) first.set(source.id, source.file);
-    else {
-      // At the id that repeats the other file's, when the file was read far enough to have places.
-      const position = source.locate?.(["metadata", "id"], "value");
-      problems.push({ code: "RULESET_DUPLICATE", message: `ruleset ${source.id} is also defined by ${basename(earlier)}`, file: source.file, ...position });
-    }
-  }
-  return problems;
 }
 
 export function isDirectory(path: string): boolean {

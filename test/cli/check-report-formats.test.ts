@@ -209,7 +209,9 @@ describe("warnings", () => {
   });
 
   test("rules that are right give no warning: the example rules and the interop rulesets", async () => {
-    const run = await runCli(["check", "--strict", join(PROJECT_ROOT, "rules"), join(CASES_DIR, "interop", "shop"), join(CASES_DIR, "interop", "library")]);
+    // The interop sources, named as files: their directories also hold their bundles, which the server would refuse as duplicates.
+    const interopSources = ["shop/shop-order.ruleset.yaml", "library/library-base.ruleset.yaml", "library/library-loans.ruleset.yaml"].map((file) => join(CASES_DIR, "interop", file));
+    const run = await runCli(["check", "--strict", join(PROJECT_ROOT, "rules"), ...interopSources]);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\nOK: \d+ file\(s\), 0 problem\(s\), 0 warning\(s\), /);
   });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CASES_DIR } from "../support/golden-files.ts";
 import { entitiesWithSchemas, withoutOurExtensions } from "../support/bundle-extensions.ts";
@@ -23,11 +23,18 @@ const broken = temporaryDirectory({
 afterAll(() => broken.remove());
 
 describe("check", () => {
-  test("passes the interop rulesets and bundles with their golden tests, exit 0", async () => {
-    const run = await runCli(["check", shopDir, join(CASES_DIR, "interop", "library")]);
+  test("passes the interop rulesets and bundles named as files with their golden tests, exit 0", async () => {
+    const files = [shopDir, join(CASES_DIR, "interop", "library")].flatMap((directory) => readdirSync(directory).filter((name) => /\.(ruleset\.yaml|bundle\.json)$/.test(name)).map((name) => join(directory, name)));
+    const run = await runCli(["check", ...files]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("PASS too many items is denied, total computed");
     expect(run.stdout).toContain("OK: 6 file(s), 0 problem(s), 0 warning(s), 4 test(s) passed, 0 failed");
+  });
+
+  test("a directory holding a ruleset's source and its bundle fails as the server refuses it: the id is defined twice", async () => {
+    const run = await runCli(["check", shopDir]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("shop-order.bundle.json:1:1: RULESET_DUPLICATE ruleset shop.orders.order is also defined by shop-order.ruleset.yaml");
   });
 
   test("reports every problem with code, file, rule and message, and exits 1", async () => {

@@ -1,9 +1,7 @@
 import { sourceGoldenTests } from "../../rule-files/source-golden-tests.ts";
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { compileRuleset } from "../../compiler/compile-ruleset.ts";
 import { RulesetResolver } from "../../compiler/resolve/resolve-ruleset.ts";
-import { readSource } from "../../compiler/source/read-source.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
 import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
@@ -13,7 +11,9 @@ import { readBundleFile } from "../../rule-files/read-bundle-file.ts";
 import { ruleFilesOf } from "../../rule-files/rule-files-of-directory.ts";
 import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../../rule-files/source-documents.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";
-import { CachePolicy } from "./cache-policy.ts";
+import { readCachePolicyFiles } from "../../workspace/cache-policy-file.ts";
+import type { CachePolicy } from "../../workspace/cache-policy.ts";
+import { RulesetClaims } from "../../workspace/ruleset-claims.ts";
 import { serveRuleset, sourceListing, type RulesetEntry, type ServedRuleset } from "./served-ruleset.ts";
 
 /**
@@ -63,16 +63,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
   const problems: LoadProblem[] = [];
   const served = new Map<string, ServedRuleset>();
   const bundles = new Map<string, JsonObject>();
-  const definedBy = new Map<string, string>();
-  const claim = (id: string, file: string): boolean => {
-    const other = definedBy.get(id);
-    if (other !== undefined) {
-      problems.push({ code: "RULESET_DUPLICATE", message: `ruleset ${id} is also defined by ${basename(other)}`, file });
-      return false;
-    }
-    definedBy.set(id, file);
-    return true;
-  };
+  const claims = new RulesetClaims(problems);
 
   const sources: SourceFile[] = files.source.map((file) => readSourceFile(file));
   const resolver = new RulesetResolver(registryOf(sources), refusedSourcesOf(sources));
@@ -81,7 +72,7 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
   for (const source of sources) {
     problems.push(...source.problems);
     if (source.document === undefined || source.problems.length > 0) continue;
-    if (source.id !== undefined && !claim(source.id, source.file)) continue;
+    if (source.id !== undefined && !claims.claim(source.id, source.file)) continue;
     try {
       const { bundle } = compileRuleset(source.document, { resolver, loadSchema, sources: documentSources, embedEntitySchemas: true });
       const ruleset = LoadedRuleset.fromBundle(bundle, operators);
@@ -102,26 +93,14 @@ export function loadSnapshot(directory: string, operators: CustomOperators, gene
   for (const file of files.bundle) {
     const read = readBundleFile(file, operators);
     if (!read.ok) problems.push(...read.problems);
-    else if (claim(read.ruleset.id, file)) {
+    else if (claims.claim(read.ruleset.id, file)) {
       served.set(read.ruleset.id, serveRuleset(read.bundle, read.ruleset, undefined));
       bundles.set(read.ruleset.id, read.bundle);
     }
   }
 
-  const policyFiles = files["cache-policy"];
-  let cachePolicy = CachePolicy.DEFAULT;
-  if (policyFiles.length > 1) problems.push({ code: "CACHE_POLICY_INVALID", message: `only one cache policy file is allowed, found ${policyFiles.map((file) => basename(file)).join(", ")}` });
-  else if (policyFiles.length === 1) {
-    const file = policyFiles[0]!;
-    const text = readText(file, problems);
-    const read = text === undefined ? { ok: false as const, problems: [] } : readSource(text, file);
-    if (!read.ok || read.problems.length > 0) problems.push(...read.problems.map((problem) => ({ ...problem, file })));
-    else {
-      const policy = CachePolicy.read(read.value, new Set(served.keys()), file);
-      problems.push(...policy.problems);
-      if (policy.policy) cachePolicy = policy.policy;
-    }
-  }
+  const { policy: cachePolicy, problems: policyProblems } = readCachePolicyFiles(files["cache-policy"], new Set(served.keys()));
+  problems.push(...policyProblems);
   if (problems.length > 0) throw new SnapshotError(problems);
   const missingOperators = [...served.values()]
     .map((entry) => ({ ruleset: entry.entry.id, operators: entry.ruleset.missingOperators() }))
@@ -140,14 +119,4 @@ function failedTestProblems(ruleset: LoadedRuleset, source: SourceFile): LoadPro
       file: source.file,
       ...(outcome.line === undefined ? {} : { line: outcome.line, column: outcome.column ?? 1 }),
     }));
-}
-
-/** A file's text, or undefined with a problem when it cannot be read (it may vanish while a volume is swapped). */
-function readText(file: string, problems: LoadProblem[]): string | undefined {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    problems.push({ code: "FILE_UNREADABLE", message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, file });
-    return undefined;
-  }
 }

@@ -1,7 +1,7 @@
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../../engine/value/json-value.ts";
-import { CachePolicy, type CacheRule } from "../snapshot/cache-policy.ts";
+import { CachePolicy, type CacheRule } from "../../workspace/cache-policy.ts";
 import { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { serveRuleset, type ServedRuleset, type SourceListing } from "../snapshot/served-ruleset.ts";
 

@@ -1,6 +1,6 @@
-import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
-import { isJsonObject } from "../../engine/value/json-access.ts";
-import type { JsonValue } from "../../engine/value/json-value.ts";
+import type { LoadProblem } from "../engine/bundle/load-problem.ts";
+import { isJsonObject } from "../engine/value/json-access.ts";
+import type { JsonValue } from "../engine/value/json-value.ts";
 
 /**
  * The cache policy of client manifests and public rule details (SERVER.md, "Cache policy file"):

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { CachePolicy } from "../../../src/server/snapshot/cache-policy.ts";
-import type { JsonValue } from "../../../src/engine/value/json-value.ts";
+import { CachePolicy } from "../../src/workspace/cache-policy.ts";
+import type { JsonValue } from "../../src/engine/value/json-value.ts";
 
 /** Every rule the contract gives the cache policy file. */
 const served = new Set(["a.b", "c.d"]);
