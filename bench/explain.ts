@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { LoadedRuleset } from "../src/engine/bundle/loaded-ruleset.ts";
 import type { ExplainMode } from "../src/engine/explanation/explanation.ts";
-import { compileSourceFile } from "../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../src/workspace/compile-source-file.ts";
 import { EXAMPLE_REQUEST } from "./http/throughput.ts";
 import { measure, median, printTable, type Measurement } from "./measure.ts";
 import type { JsonObject } from "../src/engine/value/json-value.ts";

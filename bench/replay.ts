@@ -5,8 +5,8 @@
  * second on one core. Prints figures; asserts nothing.
  */
 import { join } from "node:path";
-import { compileSourceFile } from "../src/cli/compile-source-file.ts";
-import { ruleFilesNamed } from "../src/cli/rule-file-checks.ts";
+import { compileSourceFile } from "../src/workspace/compile-source-file.ts";
+import { ruleFilesNamed } from "../src/workspace/rule-file-checks.ts";
 import { LoadedRuleset } from "../src/engine/bundle/loaded-ruleset.ts";
 import { customOperatorsFrom } from "../src/engine/expression/custom-operators.ts";
 import { MaskedReplay } from "../src/records/replay/masked-replay.ts";

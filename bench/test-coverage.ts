@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { runGoldenTestFiles } from "../src/cli/golden-test-run.ts";
-import { checkRuleFiles, ruleFilesNamed, type CompiledSource } from "../src/cli/rule-file-checks.ts";
+import { checkRuleFiles, ruleFilesNamed, type CompiledSource } from "../src/workspace/rule-file-checks.ts";
 import { runGoldenTests } from "../src/compiler/golden/run-golden-tests.ts";
 import { CoverageCollector } from "../src/coverage/coverage-collector.ts";
 import { LoadedRuleset } from "../src/engine/bundle/loaded-ruleset.ts";

@@ -15,7 +15,7 @@ import { commandHelp, HELP_TEXT } from "./cli/help-text.ts";
 import { runSchemaCommand } from "./cli/schema-command.ts";
 import { UsageError } from "./cli/usage-error.ts";
 import { versionText } from "./cli/version-command.ts";
-import { flushStandardOutput } from "./server/logging/standard-output.ts";
+import { flushStandardOutput } from "./standard-output/standard-output.ts";
 
 async function main(args: readonly string[]): Promise<number> {
   const [command, ...rest] = args;

@@ -3,7 +3,7 @@ import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
-import { checkRuleFiles, ruleFilesNamed } from "./rule-file-checks.ts";
+import { checkRuleFiles, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { isDirectory } from "../rule-files/source-documents.ts";
 import { UsageError } from "./usage-error.ts";
 

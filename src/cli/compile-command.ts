@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { isChannel } from "../engine/bundle/channel.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { formatProblem } from "./check-report/text-report.ts";
-import { compileSourceFile, type SourceCompilation } from "./compile-source-file.ts";
+import { compileSourceFile, type SourceCompilation } from "../workspace/compile-source-file.ts";
 import { UsageError } from "./usage-error.ts";
 
 /** `rule-server compile <file> [-o out.bundle.json]`: the bundle of a ruleset source file. */

@@ -9,7 +9,7 @@ import { parseCommandArguments } from "./command-arguments.ts";
 import { loadEvaluateRules, RulesetChoiceError, type EvaluateRules } from "./evaluate-rules.ts";
 import { checkInputFile, InputFileError, readInputText } from "./input-file.ts";
 import { UsageError } from "./usage-error.ts";
-import { explanationText, requestWarningText } from "./explanation-text.ts";
+import { explanationText, requestWarningText } from "../engine/explanation/explanation-text.ts";
 import { isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
 import { didYouMean } from "../engine/names/closest-name.ts";
 import { evaluateLines } from "./evaluate-lines.ts";

@@ -8,9 +8,9 @@ import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { readBundleFile } from "../rule-files/read-bundle-file.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { isDirectory } from "../rule-files/source-documents.ts";
-import { compileSourceFile } from "./compile-source-file.ts";
+import { compileSourceFile } from "../workspace/compile-source-file.ts";
 import { checkInputFile } from "./input-file.ts";
-import { RuleFileLoader, ruleFilesNamed } from "./rule-file-checks.ts";
+import { RuleFileLoader, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 
 /** What `evaluate` is told the rules are: `--bundle`, `--ruleset`, or nothing (told apart by the name, or a directory). */
 export type RulesOption = "bundle" | "source" | undefined;

@@ -4,8 +4,8 @@ import type { CoverageReport } from "../coverage/coverage-model.ts";
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { CoverageProbe } from "../engine/coverage/coverage-probe.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
-import type { FileReport } from "./check-report/file-report.ts";
-import { checkRuleFiles, type CompiledSource } from "./rule-file-checks.ts";
+import type { FileReport } from "../workspace/file-report.ts";
+import { checkRuleFiles, type CompiledSource } from "../workspace/rule-file-checks.ts";
 
 export interface GoldenTestRun {
   readonly reports: FileReport[];

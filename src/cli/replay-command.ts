@@ -10,7 +10,7 @@ import { emptySummary } from "../records/replay/replay-summary.ts";
 import { formatProblem } from "./check-report/text-report.ts";
 import { checkInputFile, InputFileError } from "./input-file.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
-import { RuleFileLoader, ruleFilesNamed } from "./rule-file-checks.ts";
+import { RuleFileLoader, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**

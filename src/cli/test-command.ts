@@ -6,12 +6,12 @@ import type { CoverageReport } from "../coverage/coverage-model.ts";
 import { coverageText, uncoveredLine } from "../coverage/coverage-text.ts";
 import { parseThreshold, shortfalls, ThresholdSyntaxError, type CoverageThreshold } from "../coverage/coverage-threshold.ts";
 import { lcovReport } from "../coverage/lcov-report.ts";
-import { displayPath } from "./check-report/file-report.ts";
+import { displayPath } from "./check-report/check-totals.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { nameGlob } from "./name-glob.ts";
 import { isDirectory } from "../rule-files/source-documents.ts";
-import { ruleFilesNamed } from "./rule-file-checks.ts";
+import { ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { runGoldenTestFiles } from "./golden-test-run.ts";
 import { UsageError } from "./usage-error.ts";
 

@@ -1,5 +1,5 @@
 import type { Connection, Diagnostic } from "vscode-languageserver/node";
-import type { FileReport } from "../cli/check-report/file-report.ts";
+import type { FileReport } from "../workspace/file-report.ts";
 import { uriOfPath } from "./file-uri.ts";
 import { diagnosticsByFile } from "./problem-diagnostics.ts";
 import type { RulesWorkspace } from "./rules-workspace.ts";

@@ -2,8 +2,8 @@ import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation 
 import type { GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { suggestedName } from "../engine/names/closest-name.ts";
-import { isWarning, type FileReport } from "../cli/check-report/file-report.ts";
-import { ruleLines } from "../cli/explanation-text.ts";
+import { isWarning, type FileReport } from "../workspace/file-report.ts";
+import { ruleLines } from "../engine/explanation/explanation-text.ts";
 import { uriOfPath } from "./file-uri.ts";
 import { rangeAt, textLines, type TextLines } from "./text-range.ts";
 

@@ -8,9 +8,9 @@ import { customOperatorsFrom, type CustomOperators } from "../engine/expression/
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOfEditedDirectory } from "../rule-files/rule-files-of-directory.ts";
 import { readSourceFile, type SourceFile } from "../rule-files/source-documents.ts";
-import type { FileReport } from "../cli/check-report/file-report.ts";
-import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "../cli/compile-source-file.ts";
-import { checkRuleFiles } from "../cli/rule-file-checks.ts";
+import type { FileReport } from "../workspace/file-report.ts";
+import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "../workspace/compile-source-file.ts";
+import { checkRuleFiles } from "../workspace/rule-file-checks.ts";
 import { pathOfUri, uriOfPath } from "./file-uri.ts";
 
 /** Larger sources are left out of the editor's checks (rule-server check still reads them). */

@@ -1,5 +1,5 @@
 import { isJsonObject, listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
-import type { RulesDirectory } from "../cli/compile-source-file.ts";
+import type { RulesDirectory } from "../workspace/compile-source-file.ts";
 import type { SourceFile } from "../rule-files/source-documents.ts";
 
 /**

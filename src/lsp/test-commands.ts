@@ -4,8 +4,8 @@ import { isExplainMode } from "../engine/explanation/explanation.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { EvaluationResult } from "../engine/evaluation/evaluation-result.ts";
 import { listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
-import type { FileReport } from "../cli/check-report/file-report.ts";
-import { compileSourceFile } from "../cli/compile-source-file.ts";
+import type { FileReport } from "../workspace/file-report.ts";
+import { compileSourceFile } from "../workspace/compile-source-file.ts";
 import type { RulesWorkspace } from "./rules-workspace.ts";
 
 /** What "Run N tests" answers: the file's tests, passed or failed (the failures also become diagnostics). */

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
-import { writeToStandardOutput } from "../server/logging/standard-output.ts";
+import { writeToStandardOutput } from "../standard-output/standard-output.ts";
 
 /** Where decision records go (`RULE_SERVER_DECISION_RECORDS`). */
 export type RecordTarget = { readonly kind: "stdout" } | { readonly kind: "file"; readonly path: string };

@@ -8,7 +8,7 @@ import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
 import { openInChromium, type ChromiumProcess } from "../support/headless-chromium.ts";
 import { servePage, type PageServer } from "../support/page-server.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { runJobs, type JobOutcome, type Jobs } from "./page/run-jobs.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { basename, join } from "node:path";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { NO_CUSTOM_OPERATORS } from "../../src/engine/expression/custom-operators.ts";
 import { loadSnapshot } from "../../src/server/snapshot/rules-snapshot.ts";
 import { goldenJsonFiles } from "../support/golden-files.ts";

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { loadRuleset, type Finding, type JsonObject, type JsonValue, type RuleExplanation } from "../../src/browser/rule-cascade.ts";
 import { resolvableRules, type ClientManifest, type ManifestRule } from "../../src/explorer/client-manifest.ts";
 import { resolutionWords, statusWords, unmatchedWords, wordsText } from "../../src/explorer/explanation-text.ts";

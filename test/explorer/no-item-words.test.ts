@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { loadRuleset, type JsonObject, type JsonValue } from "../../src/browser/rule-cascade.ts";
 import type { ClientManifest } from "../../src/explorer/client-manifest.ts";
 import { statusWords, wordsText } from "../../src/explorer/explanation-text.ts";

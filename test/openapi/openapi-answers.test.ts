@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { conformanceOperators } from "../../src/engine/conformance-operators.ts";
 import { EngineSession } from "../../src/protocol/engine-session.ts";
 import { ruleFilesOf } from "../../src/rule-files/rule-files-of-directory.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { LoadedRuleset } from "../../src/engine/bundle/loaded-ruleset.ts";
 import type { JsonObject } from "../../src/engine/value/json-value.ts";
 import { decisionRecordJson, recordLine } from "../../src/records/decision-record.ts";

@@ -46,7 +46,7 @@ test("in a ConfigMap layout the files behind ..data links are inside the directo
 });
 
 test("a $ref without a fragment names the whole schema file, and paths are checked against it", async () => {
-  const { compileSourceFile } = await import("../../src/cli/compile-source-file.ts");
+  const { compileSourceFile } = await import("../../src/workspace/compile-source-file.ts");
   const ruleset = (path: string): string => `ruleCascade: "1.0.0"
 kind: RuleSet
 metadata: { id: acme.whole, version: 1.0.0, title: Whole-file schema }

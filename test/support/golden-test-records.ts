@@ -1,4 +1,4 @@
-import { compileSourceFile } from "../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { goldenTestRequest } from "../../src/compiler/golden/run-golden-tests.ts";
 import { LoadedRuleset } from "../../src/engine/bundle/loaded-ruleset.ts";
 import type { JsonObject } from "../../src/engine/value/json-value.ts";

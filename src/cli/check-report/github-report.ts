@@ -1,5 +1,6 @@
 import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
-import { displayPath, isWarning, summaryLine, totalsOf, type FileReport } from "./file-report.ts";
+import { isWarning, type FileReport } from "../../workspace/file-report.ts";
+import { displayPath, summaryLine, totalsOf } from "./check-totals.ts";
 
 /**
  * GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`), one

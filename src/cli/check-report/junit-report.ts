@@ -1,6 +1,7 @@
-import { ruleLines } from "../explanation-text.ts";
+import { ruleLines } from "../../engine/explanation/explanation-text.ts";
 import type { RuleExplanation } from "../../engine/explanation/explanation.ts";
-import { displayPath, totalsOf, type FileReport } from "./file-report.ts";
+import type { FileReport } from "../../workspace/file-report.ts";
+import { displayPath, totalsOf } from "./check-totals.ts";
 import { xml } from "../../xml/xml-text.ts";
 
 /**

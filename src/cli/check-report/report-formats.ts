@@ -1,5 +1,5 @@
 import { UsageError } from "../usage-error.ts";
-import type { FileReport } from "./file-report.ts";
+import type { FileReport } from "../../workspace/file-report.ts";
 import { githubReport } from "./github-report.ts";
 import { junitReport } from "./junit-report.ts";
 import { textReport } from "./text-report.ts";

@@ -1,6 +1,7 @@
-import { ruleLines } from "../explanation-text.ts";
+import { ruleLines } from "../../engine/explanation/explanation-text.ts";
 import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
-import { displayPath, summaryLine, totalsOf, type FileReport } from "./file-report.ts";
+import type { FileReport } from "../../workspace/file-report.ts";
+import { displayPath, summaryLine, totalsOf } from "./check-totals.ts";
 
 /**
  * `path:line:column: CODE [rule-id] message` on one line: the form editors and CI problem

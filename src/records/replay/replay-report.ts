@@ -1,4 +1,4 @@
-import { ruleLines } from "../../cli/explanation-text.ts";
+import { ruleLines } from "../../engine/explanation/explanation-text.ts";
 import type { MaskedRuleRefusal } from "./masked-replay.ts";
 import type { ReplaySummary } from "./replay-summary.ts";
 

@@ -2,7 +2,7 @@
  * Log lines: one JSON object per line with `time` (RFC 3339), `level` and `msg` (DECISIONS.md,
  * Logs). Neither the token nor the Authorization header is ever passed to it.
  */
-import { writeToStandardOutput } from "./standard-output.ts";
+import { writeToStandardOutput } from "../../standard-output/standard-output.ts";
 
 export type LogLevel = "info" | "warn" | "error" | "fatal";
 export type LogSink = (line: string) => void;

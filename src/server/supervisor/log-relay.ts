@@ -1,4 +1,4 @@
-import { flushStandardOutput } from "../logging/standard-output.ts";
+import { flushStandardOutput } from "../../standard-output/standard-output.ts";
 
 /**
  * A serving process's standard output, passed on whole lines at a time to the supervisor's, so that

@@ -1,5 +1,5 @@
 import { Logger, type LogSink } from "../logging/logger.ts";
-import { writeToStandardOutput } from "../logging/standard-output.ts";
+import { writeToStandardOutput } from "../../standard-output/standard-output.ts";
 import { availableCpus, type AvailableCpus } from "./available-cpus.ts";
 import { withPid } from "./pid-log-sink.ts";
 import type { ProcessesSetting } from "./processes-setting.ts";

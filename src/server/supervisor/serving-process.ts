@@ -3,7 +3,7 @@ import { readEnvironment, type EnvironmentOptions } from "../config/read-environ
 import { ConfigurationError } from "../config/server-options.ts";
 import { HttpError } from "../http/http-error.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
-import { batchStandardOutput, flushStandardOutput, writeToStandardOutput } from "../logging/standard-output.ts";
+import { batchStandardOutput, flushStandardOutput, writeToStandardOutput } from "../../standard-output/standard-output.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { RuleServer } from "../rule-server.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";

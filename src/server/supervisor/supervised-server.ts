@@ -1,6 +1,6 @@
 import type { EnvironmentOptions } from "../config/read-environment.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
-import { writeToStandardOutput } from "../logging/standard-output.ts";
+import { writeToStandardOutput } from "../../standard-output/standard-output.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { RuleServer, type ReloadOutcome, type ReloadTrigger } from "../rule-server.ts";
 import { withPid } from "./pid-log-sink.ts";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { basename, join } from "node:path";
-import { compileSourceFile, readRulesDirectory } from "../../../src/cli/compile-source-file.ts";
+import { compileSourceFile, readRulesDirectory } from "../../../src/workspace/compile-source-file.ts";
 import { goldenTestNameProblems } from "../../../src/compiler/golden/golden-test-names.ts";
 import { suggestedName } from "../../../src/engine/names/closest-name.ts";
 import { goldenJsonFiles } from "../../support/golden-files.ts";

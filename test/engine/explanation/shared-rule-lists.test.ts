@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { compileSourceFile } from "../../../src/cli/compile-source-file.ts";
+import { compileSourceFile } from "../../../src/workspace/compile-source-file.ts";
 import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
 import type { JsonObject } from "../../../src/engine/value/json-value.ts";
 

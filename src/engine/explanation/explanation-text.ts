@@ -1,7 +1,7 @@
-import type { EvaluationResult } from "../engine/evaluation/evaluation-result.ts";
-import type { ExplainedNode, Explanation, RuleExplanation } from "../engine/explanation/explanation.ts";
-import type { RequestWarning } from "../engine/schema/request-warning.ts";
-import type { JsonValue } from "../engine/value/json-value.ts";
+import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
+import type { ExplainedNode, Explanation, RuleExplanation } from "./explanation.ts";
+import type { RequestWarning } from "../schema/request-warning.ts";
+import type { JsonValue } from "../value/json-value.ts";
 
 /**
  * An explained evaluation for people (`evaluate --explain --format text`, failing golden tests):

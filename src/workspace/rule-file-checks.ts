@@ -9,9 +9,9 @@ import { readBundleFile } from "../rule-files/read-bundle-file.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { isDirectory, type SourceFile } from "../rule-files/source-documents.ts";
-import { rulesDirectoryProblems } from "../workspace/directory-problems.ts";
+import { rulesDirectoryProblems } from "./directory-problems.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
-import type { FileReport } from "./check-report/file-report.ts";
+import type { FileReport } from "./file-report.ts";
 import { compileSourceFile, readRulesDirectory, type RulesDirectory, type SourceCompilation, type UnsavedFiles } from "./compile-source-file.ts";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 

@@ -1,20 +1,7 @@
 import { relative, sep } from "node:path";
-import type { GoldenTestOutcome } from "../../compiler/golden/run-golden-tests.ts";
-import type { CheckWarning } from "../../compiler/checks/check-warnings.ts";
-import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
+import type { FileReport } from "../../workspace/file-report.ts";
 
-/**
- * What `check` found in one file: its load problems, the warnings of its rules (which do not
- * fail it; `--strict` reports them as problems instead) and the outcomes of its golden tests.
- */
-export interface FileReport {
-  file: string;
-  ruleset?: string;
-  problems: LoadProblem[];
-  warnings: CheckWarning[];
-  tests: GoldenTestOutcome[];
-}
-
+/** What a run of `check` or `test` found in all its files, for its summary line and reports. */
 export interface CheckTotals {
   readonly files: number;
   readonly problems: number;
@@ -40,9 +27,4 @@ export function summaryLine(totals: CheckTotals): string {
 export function displayPath(file: string): string {
   const inside = relative(process.cwd(), file);
   return inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || inside.startsWith(sep) ? file : inside;
-}
-
-/** NUMBER_NOT_PORTABLE is reported but does not refuse a file; every other code does. */
-export function isWarning(problem: LoadProblem): boolean {
-  return problem.code === "NUMBER_NOT_PORTABLE";
 }

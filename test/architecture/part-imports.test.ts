@@ -1,0 +1,86 @@
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative, sep } from "node:path";
+import { PROJECT_ROOT } from "../support/run-cli.ts";
+
+/**
+ * The parts of src/ import downward only: data flows documents -> compiler -> bundle -> engine, one
+ * workspace reads rules directories for the server and every tool, and the command line, the
+ * language server and the server sit on top without importing one another (the command line only
+ * starts the other two). Each part may import the parts listed for it and nothing else; a new
+ * import across parts, or a new part, fails here until this table says it is meant.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  engine: [],
+  compiler: ["engine"],
+  "rule-files": ["compiler", "engine"],
+  workspace: ["rule-files", "compiler", "engine"],
+  schedule: ["engine"],
+  xml: [],
+  "standard-output": [],
+  coverage: ["compiler", "engine", "xml"],
+  records: ["compiler", "engine", "standard-output"],
+  protocol: ["compiler", "engine", "version"],
+  browser: ["engine"],
+  client: ["browser"],
+  explorer: ["browser"],
+  bundling: [],
+  packaging: ["bundling"],
+  codegen: [],
+  version: ["engine"],
+  lsp: ["workspace", "rule-files", "compiler", "engine", "coverage"],
+  server: ["workspace", "rule-files", "compiler", "engine", "records", "schedule", "bundling", "standard-output", "version"],
+  cli: ["lsp", "server", "workspace", "rule-files", "compiler", "engine", "coverage", "records", "protocol", "schedule", "xml", "standard-output", "version"],
+  // src/main.ts and src/index.ts, the executable's and the package's entries, wire everything: not judged.
+  entry: [],
+};
+
+const SRC = join(PROJECT_ROOT, "src");
+
+/** The part a file of src/ belongs to: its first folder; src/version.ts is a part of its own, main.ts and index.ts the entry. */
+function partOf(file: string): string {
+  const path = relative(SRC, file).split(sep);
+  if (path.length > 1) return path[0]!;
+  return path[0] === "version.ts" ? "version" : "entry";
+}
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    return entry.isDirectory() ? sourceFiles(path) : /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+/** Every import of another part: `from "../x"`, `import("../x")`, `import "../x"`. */
+function crossingImports(): { from: string; to: string; file: string }[] {
+  const crossings: { from: string; to: string; file: string }[] = [];
+  for (const file of sourceFiles(SRC)) {
+    for (const match of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+      const target = normalize(join(dirname(file), match[1]!));
+      if (!target.startsWith(SRC + sep)) continue;
+      const from = partOf(file);
+      const to = partOf(target);
+      if (from !== to) crossings.push({ from, to, file: relative(PROJECT_ROOT, file) });
+    }
+  }
+  return crossings;
+}
+
+test("every part of src/ is in the table", () => {
+  const parts = new Set(sourceFiles(SRC).map(partOf));
+  expect([...parts].filter((part) => MAY_IMPORT[part] === undefined)).toEqual([]);
+});
+
+test("parts import only the parts below them", () => {
+  const upward = crossingImports()
+    .filter(({ from, to }) => from !== "entry" && !MAY_IMPORT[from]!.includes(to))
+    .map(({ from, to, file }) => `${file}: ${from} imports ${to}`);
+  expect(upward).toEqual([]);
+});
+
+test("the check sees the imports it judges: the command line imports the server and the language server", () => {
+  const crossings = crossingImports();
+  expect(crossings.some(({ from, to }) => from === "cli" && to === "server")).toBe(true);
+  expect(crossings.some(({ from, to }) => from === "cli" && to === "lsp")).toBe(true);
+  expect(crossings.some(({ from, to }) => from === "lsp" && to === "workspace")).toBe(true);
+});
