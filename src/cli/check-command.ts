@@ -1,8 +1,7 @@
 import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
-import { conformanceOperators } from "../engine/conformance-operators.ts";
-import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
+import { operatorsOption } from "./operators-option.ts";
 import { checkRuleFiles, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { isDirectory } from "../rule-files/source-documents.ts";
 import { UsageError } from "./usage-error.ts";
@@ -10,12 +9,13 @@ import { UsageError } from "./usage-error.ts";
 /**
  * `rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict]`: every
  * load check of the named rulesets (and of the rulesets and bundles in the named directories) and
- * their golden tests, run with the conformance operators registered, and the warnings of rules
+ * their golden tests, run with the custom operators the executable registers (none; `--operators
+ * test` registers the conformance corpora's), and the warnings of rules
  * that load but can never be right. Exit status 1 on any problem or failed test, and when the
  * paths hold no ruleset at all, for CI; warnings alone leave it 0, unless `--strict` makes them problems.
  */
 export function runCheckCommand(args: readonly string[]): number {
-  const parsed = parseCommandArguments("check", args, { flags: ["--json", "--strict"], options: ["--format"] });
+  const parsed = parseCommandArguments("check", args, { flags: ["--json", "--strict"], options: ["--format", "--operators"] });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
   const write = reportWriter("check", parsed.flags.has("--json") ? "json" : (parsed.options.get("--format") ?? "text"));
   const files = ruleFilesNamed(parsed.positional);
@@ -23,7 +23,7 @@ export function runCheckCommand(args: readonly string[]): number {
     process.stderr.write(`rule-server check: no ruleset found in ${parsed.positional.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`);
     return 1;
   }
-  const operators = customOperatorsFrom(conformanceOperators);
+  const operators = operatorsOption("check", parsed.options.get("--operators"));
   const reports = checkRuleFiles(files, {
     operators,
     directories: parsed.positional.filter(isDirectory),

@@ -6,6 +6,7 @@ import { isSchemaEnforcement, RequestMisfitError, SCHEMA_ENFORCEMENTS } from "..
 import { parseJson } from "../engine/value/parse-json.ts";
 import { formatProblem } from "./check-report/text-report.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
+import { operatorsOption } from "./operators-option.ts";
 import { loadEvaluateRules, RulesetChoiceError, type EvaluateRules } from "./evaluate-rules.ts";
 import { checkInputFile, InputFileError, readInputText } from "./input-file.ts";
 import { UsageError } from "./usage-error.ts";
@@ -38,7 +39,7 @@ export async function runEvaluateCommand(args: readonly string[]): Promise<numbe
 
 async function evaluate(args: readonly string[]): Promise<number> {
   const { explain, rest } = explainOption(args);
-  const parsed = parseCommandArguments("evaluate", rest, { flags: ["--lines"], options: ["--bundle", "--ruleset", "--channel", "--format", "--rule", "--schema-enforcement"] });
+  const parsed = parseCommandArguments("evaluate", rest, { flags: ["--lines"], options: ["--bundle", "--ruleset", "--channel", "--format", "--rule", "--schema-enforcement", "--operators"] });
   const lines = parsed.flags.has("--lines");
   const format = parsed.options.get("--format") ?? (explain === undefined || lines ? "json" : "text");
   if (format !== "json" && format !== "text") throw new UsageError(`evaluate: --format must be json or text, not ${format}`);
@@ -58,7 +59,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
   if (positional.length > 1) throw new UsageError("evaluate: name at most one request file");
   const channel = parsed.options.get("--channel");
   if (channel !== undefined && !isChannel(channel)) throw new UsageError('evaluate: --channel must be "client" or "server"');
-  const loaded = loadEvaluateRules(rulesPath, bundleOption !== undefined ? "bundle" : rulesetOption !== undefined ? "source" : undefined);
+  const loaded = loadEvaluateRules(rulesPath, bundleOption !== undefined ? "bundle" : rulesetOption !== undefined ? "source" : undefined, operatorsOption("evaluate", parsed.options.get("--operators")));
   if (!loaded.ok) {
     for (const problem of loaded.problems) process.stderr.write(formatProblem(problem) + "\n");
     return failure(loaded.message);

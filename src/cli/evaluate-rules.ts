@@ -2,7 +2,7 @@ import { basename, resolve } from "node:path";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { checkRequestShape, RequestShapeError } from "../engine/evaluation/request-shape.ts";
-import { NO_CUSTOM_OPERATORS } from "../engine/expression/custom-operators.ts";
+import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { didYouMean } from "../engine/names/closest-name.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { readBundleFile } from "../rule-files/read-bundle-file.ts";
@@ -72,26 +72,26 @@ const RULE_FILE_NAMES = "*.ruleset.yaml, *.ruleset.yml, *.ruleset.json";
  * in memory, or every ruleset and bundle of a directory (which must all load, as the server
  * requires). Throws InputFileError for a file that cannot be read.
  */
-export function loadEvaluateRules(path: string, option: RulesOption): RulesLoad {
-  if (option === undefined && isDirectory(path)) return loadDirectory(path);
+export function loadEvaluateRules(path: string, option: RulesOption, operators: CustomOperators = NO_CUSTOM_OPERATORS): RulesLoad {
+  if (option === undefined && isDirectory(path)) return loadDirectory(path, operators);
   const kind = option ?? ruleFileKind(basename(path));
   checkInputFile(path, kind === "bundle" ? "the bundle" : kind === "source" ? "the ruleset source" : "the rules file");
   if (kind === "bundle") {
-    const read = readBundleFile(path, NO_CUSTOM_OPERATORS);
+    const read = readBundleFile(path, operators);
     return read.ok ? { ok: true, rules: new EvaluateRules(path, new Map([[read.ruleset.id, read.ruleset]])) } : refused(read.problems, `${path} cannot be loaded`);
   }
   if (kind === "source") {
     const compilation = compileSourceFile(resolve(path));
     if (!compilation.ok) return refused(compilation.problems, `${path} cannot be compiled`);
-    const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, NO_CUSTOM_OPERATORS);
+    const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, operators);
     return { ok: true, rules: new EvaluateRules(path, new Map([[ruleset.id, ruleset]])) };
   }
   return refused([], `${path} is neither a bundle (*.bundle.json) nor a ruleset source (${RULE_FILE_NAMES}) nor a directory; use --bundle or --ruleset to say which it is`);
 }
 
 /** Every ruleset of a directory, an id defined twice refused as the server refuses it. */
-function loadDirectory(directory: string): RulesLoad {
-  const loader = new RuleFileLoader(NO_CUSTOM_OPERATORS);
+function loadDirectory(directory: string, operators: CustomOperators): RulesLoad {
+  const loader = new RuleFileLoader(operators);
   const rulesets = new Map<string, LoadedRuleset>();
   const fileOf = new Map<string, string>();
   const problems: LoadProblem[] = [];

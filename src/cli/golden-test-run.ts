@@ -1,9 +1,8 @@
 import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
 import { CoverageCollector } from "../coverage/coverage-collector.ts";
 import type { CoverageReport } from "../coverage/coverage-model.ts";
-import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { CoverageProbe } from "../engine/coverage/coverage-probe.ts";
-import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
+import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import type { FileReport } from "../workspace/file-report.ts";
 import { checkRuleFiles, type CompiledSource } from "../workspace/rule-file-checks.ts";
 
@@ -15,11 +14,11 @@ export interface GoldenTestRun {
 
 /**
  * What `rule-server test` does short of reading arguments and writing files: loads the rule files
- * as the server would, runs the golden tests `filter` keeps (with the conformance operators, as
+ * as the server would, runs the golden tests `filter` keeps (with the operators given, as
  * `check` does) and, with `coverage`, runs them under probes and gathers what they covered.
  */
-export function runGoldenTestFiles(files: readonly string[], options: { filter?: (name: string) => boolean; coverage?: boolean; directories?: readonly string[] } = {}): GoldenTestRun {
-  const operators = customOperatorsFrom(conformanceOperators);
+export function runGoldenTestFiles(files: readonly string[], options: { filter?: (name: string) => boolean; coverage?: boolean; directories?: readonly string[]; operators?: CustomOperators } = {}): GoldenTestRun {
+  const operators = options.operators ?? NO_CUSTOM_OPERATORS;
   const collector = options.coverage === true ? new CoverageCollector() : undefined;
   const probed: { source: CompiledSource; probe: CoverageProbe; ran: number }[] = [];
   const reports = checkRuleFiles(files, {

@@ -51,15 +51,27 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   help: `  rule-server help                 print this text\n`,
 };
 
+/**
+ * What check, test, evaluate, replay and lsp say of `--operators`: custom operators are those the
+ * host registers, none for this executable, as in the server.
+ */
+const OPERATORS_USAGE = `  --operators test (check, test, evaluate, replay, lsp): register the custom operators of the
+                                   conformance corpora (x-test-reverse, x-test-sum, x-luhn); without
+                                   it none are registered, as in the server, and rules that use one
+                                   fail closed\n`;
+
 /** What `rule-server help` prints. */
 export const HELP_TEXT = `rule-server: evaluates Rule Cascade 1.0 business rules over HTTP
 
 Usage:
-${Object.values(COMMAND_USAGE).join("")}Every command takes --help.
+${Object.values(COMMAND_USAGE).join("")}${OPERATORS_USAGE}Every command takes --help.
 `;
+
+/** The commands that load rules, and so take `--operators`. */
+const LOADING_RULES = new Set(["check", "test", "evaluate", "replay", "lsp"]);
 
 /** `rule-server <command> --help`. */
 export function commandHelp(command: string): string {
   const usage = COMMAND_USAGE[command];
-  return usage === undefined ? HELP_TEXT : `Usage:\n${usage}`;
+  return usage === undefined ? HELP_TEXT : `Usage:\n${usage}${LOADING_RULES.has(command) ? OPERATORS_USAGE : ""}`;
 }

@@ -1,8 +1,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { conformanceOperators } from "../engine/conformance-operators.ts";
 import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
-import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
+import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import { MaskedReplay } from "../records/replay/masked-replay.ts";
 import { replayLine } from "../records/replay/record-replay.ts";
 import { replayText } from "../records/replay/replay-report.ts";
@@ -11,6 +10,7 @@ import { formatProblem } from "./check-report/text-report.ts";
 import { checkInputFile, InputFileError } from "./input-file.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { RuleFileLoader, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
+import { operatorsOption } from "./operators-option.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**
@@ -34,7 +34,7 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
       list.push(value);
     } else rest.push(args[index]!);
   }
-  const parsed = parseCommandArguments("replay", rest, { flags: ["--explain", "--fail-on-change"], options: ["--format", "--limit", "--ruleset"] });
+  const parsed = parseCommandArguments("replay", rest, { flags: ["--explain", "--fail-on-change"], options: ["--format", "--limit", "--ruleset", "--operators"] });
   if (rules.length === 0) throw new UsageError("replay: name the rules to replay against with --rules <dir|file>");
   if (parsed.positional.length !== 1) throw new UsageError("replay: name one records file, or - for standard input");
   const format = parsed.options.get("--format") ?? "text";
@@ -43,7 +43,7 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
   const limit = limitText === undefined ? Infinity : Number(limitText);
   if (limitText !== undefined && (!/^[0-9]+$/.test(limitText) || !Number.isSafeInteger(limit))) throw new UsageError(`replay: --limit takes a whole number of records, not ${limitText}`);
 
-  const operators = customOperatorsFrom(conformanceOperators);
+  const operators = operatorsOption("replay", parsed.options.get("--operators"));
   const loaded = loadRulesets(rules, operators);
   if (!loaded.ok) return 2;
   // The rules that made the records tell which rules changed since, for records with masked members.

@@ -11,6 +11,7 @@ import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { nameGlob } from "./name-glob.ts";
 import { isDirectory } from "../rule-files/source-documents.ts";
+import { operatorsOption } from "./operators-option.ts";
 import { ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { runGoldenTestFiles } from "./golden-test-run.ts";
 import { UsageError } from "./usage-error.ts";
@@ -34,7 +35,7 @@ export const DEFAULT_COVERAGE_OUT = "coverage";
 export function runTestCommand(args: readonly string[]): number {
   const parsed = parseCommandArguments("test", args, {
     flags: ["--coverage", "--fail-on-empty"],
-    options: ["--filter", "--format", "--coverage-format", "--coverage-out", "--threshold"],
+    options: ["--filter", "--format", "--coverage-format", "--coverage-out", "--threshold", "--operators"],
   });
   const write = reportWriter("test", parsed.options.get("--format") ?? "text");
   const coverageFormats = parseCoverageFormats(parsed.options.get("--coverage-format"));
@@ -49,7 +50,7 @@ export function runTestCommand(args: readonly string[]): number {
     return TEST_EXIT.notLoaded;
   }
 
-  const { reports, coverage: coverageReport } = runGoldenTestFiles(files, { ...(filter === undefined ? {} : { filter }), coverage, directories: targets.filter(isDirectory) });
+  const { reports, coverage: coverageReport } = runGoldenTestFiles(files, { ...(filter === undefined ? {} : { filter }), coverage, directories: targets.filter(isDirectory), operators: operatorsOption("test", parsed.options.get("--operators")) });
   const loadFailed = reports.some((report) => report.problems.length > 0);
   const testFailed = reports.some((report) => report.tests.some((test) => test.failures.length > 0));
   const ran = reports.reduce((sum, report) => sum + report.tests.length, 0);

@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { createConnection, TextDocuments, TextDocumentSyncKind, type Connection } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { completionsAt } from "./completion.ts";
@@ -21,10 +22,11 @@ import { offsetAt } from "./text-range.ts";
  * Every answer comes from the compiler `check` runs, over the editor's unsaved text. A handler
  * that fails answers nothing and logs why: bad input never stops the server.
  */
-export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Connection {
+/** `operators`: the custom operators the rules are checked with, those the host registers (none for the rule-server executable). */
+export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, operators: CustomOperators = NO_CUSTOM_OPERATORS): Connection {
   const connection = createConnection(input, output);
   const documents = new TextDocuments(TextDocument);
-  const workspace = new RulesWorkspace(documents);
+  const workspace = new RulesWorkspace(documents, operators);
   const publisher = new DiagnosticsPublisher(connection, workspace);
 
   connection.onInitialize(() => ({

@@ -3,8 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { TextDocuments } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { conformanceOperators } from "../engine/conformance-operators.ts";
-import { customOperatorsFrom, type CustomOperators } from "../engine/expression/custom-operators.ts";
+import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOfEditedDirectory } from "../rule-files/rule-files-of-directory.ts";
 import { readSourceFile, type SourceFile } from "../rule-files/source-documents.ts";
@@ -24,9 +23,11 @@ const DIRECTORY_REUSE_MS = 2000;
  * the editor opened is a rules directory (a workspace may hold several).
  */
 export class RulesWorkspace implements UnsavedFiles {
-  readonly operators: CustomOperators = customOperatorsFrom(conformanceOperators);
-
-  constructor(private readonly documents: TextDocuments<TextDocument>) {}
+  constructor(
+    private readonly documents: TextDocuments<TextDocument>,
+    /** The custom operators the rules are checked with: those the host registers. */
+    readonly operators: CustomOperators = NO_CUSTOM_OPERATORS,
+  ) {}
 
   /** The editor's text of a file, when it has the file open. */
   text(file: string): string | undefined {

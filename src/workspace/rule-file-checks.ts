@@ -10,6 +10,7 @@ import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { isDirectory, type SourceFile } from "../rule-files/source-documents.ts";
 import { rulesDirectoryProblems } from "./directory-problems.ts";
+import type { CheckWarning } from "../compiler/checks/check-warnings.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import type { FileReport } from "./file-report.ts";
 import { compileSourceFile, readRulesDirectory, type RulesDirectory, type SourceCompilation, type UnsavedFiles } from "./compile-source-file.ts";
@@ -122,13 +123,29 @@ export class RuleFileLoader {
 function checkFile(loaded: LoadedRuleFile, options: RuleFileCheckOptions): FileReport {
   const file = loaded.file;
   if (!loaded.ok) return { file, ...(loaded.ruleset === undefined ? {} : { ruleset: loaded.ruleset }), problems: [...loaded.problems], warnings: [], tests: [] };
-  if (loaded.compiled === undefined) return { file, ruleset: loaded.ruleset.id, problems: [], warnings: [], tests: [] };
+  const unregistered = unregisteredOperatorWarnings(loaded.ruleset, file);
+  if (loaded.compiled === undefined) return withWarnings({ file, ruleset: loaded.ruleset.id, problems: [], warnings: [], tests: [] }, unregistered, options);
   const { compilation, directory } = loaded.compiled;
   const tests = options.runTests({ source: compilation.source, resolved: compilation.compiled.ruleset, loaded: loaded.ruleset, bundle: compilation.compiled.bundle, documentSources: directory.documentSources });
   // Tests that name what the ruleset does not know pass while testing nothing: problems, not warnings.
   const testProblems = goldenTestNameProblems(compilation.compiled.ruleset, directory.documentSources).map((problem) => ({ ...problem, file: problem.file ?? file }));
-  const warnings = options.withoutWarnings === true ? [] : [...compilation.warnings];
-  return options.strict === true
-    ? { file, ruleset: loaded.ruleset.id, problems: [...testProblems, ...warnings], warnings: [], tests }
-    : { file, ruleset: loaded.ruleset.id, problems: testProblems, warnings, tests };
+  return withWarnings({ file, ruleset: loaded.ruleset.id, problems: testProblems, warnings: [], tests }, [...compilation.warnings, ...unregistered], options);
+}
+
+/** The warnings of a file in its report: left out (`test`), as warnings, or as problems (`--strict`). */
+function withWarnings(report: FileReport, warnings: readonly CheckWarning[], options: RuleFileCheckOptions): FileReport {
+  if (options.withoutWarnings === true) return report;
+  (options.strict === true ? report.problems : report.warnings).push(...warnings);
+  return report;
+}
+
+/**
+ * A ruleset that needs custom operators the host does not register loads, as in the server (which
+ * logs a warn line), but every evaluation that reaches one fails closed: a warning, as loud as the
+ * server's.
+ */
+function unregisteredOperatorWarnings(ruleset: LoadedRuleset, file: string): CheckWarning[] {
+  const missing = ruleset.missingOperators();
+  if (missing.length === 0) return [];
+  return [{ code: "OPERATOR_NOT_REGISTERED", message: `the host registers no custom operator ${missing.join(", ")}: evaluations that reach one fail closed, as in the server (--operators test registers the conformance corpora's)`, file }];
 }
