@@ -1,4 +1,5 @@
 import { basename, resolve } from "node:path";
+import { RulesetClaims } from "../workspace/ruleset-claims.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { checkRequestShape, RequestShapeError } from "../engine/evaluation/request-shape.ts";
@@ -93,16 +94,12 @@ export function loadEvaluateRules(path: string, option: RulesOption, operators: 
 function loadDirectory(directory: string, operators: CustomOperators): RulesLoad {
   const loader = new RuleFileLoader(operators);
   const rulesets = new Map<string, LoadedRuleset>();
-  const fileOf = new Map<string, string>();
   const problems: LoadProblem[] = [];
+  const claims = new RulesetClaims(problems);
   for (const file of ruleFilesNamed([directory])) {
     const loaded = loader.load(file);
     if (!loaded.ok) problems.push(...loaded.problems.map((problem) => ({ ...problem, file: problem.file ?? file })));
-    else if (fileOf.has(loaded.ruleset.id)) problems.push({ code: "RULESET_DUPLICATE", message: `ruleset ${loaded.ruleset.id} is also defined by ${basename(fileOf.get(loaded.ruleset.id)!)}`, file });
-    else {
-      rulesets.set(loaded.ruleset.id, loaded.ruleset);
-      fileOf.set(loaded.ruleset.id, file);
-    }
+    else if (claims.claim(loaded.ruleset.id, file)) rulesets.set(loaded.ruleset.id, loaded.ruleset);
   }
   if (problems.length > 0) return refused(problems, `the rules of ${directory} cannot be loaded`);
   if (rulesets.size === 0) return refused([], `no ruleset found in ${directory} (no ${RULE_FILE_NAMES} or *.bundle.json file)`);

@@ -2,7 +2,7 @@ import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import type { Channel } from "../../engine/bundle/channel.ts";
 import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
 import { listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
-import type { JsonObject } from "../../engine/value/json-value.ts";
+import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { maskedReads, ruleReads, type MaskedRead, type RuleReads } from "./masked-reads.ts";
 import { RecordedOutcomeRulesets, recordedOutcome, type RecordedOutcome } from "./recorded-outcomes.ts";
 import { RuleChanges, type MaskedRefusal } from "./rule-changes.ts";
@@ -89,7 +89,6 @@ export class MaskedReplay {
 
 /** The findings and effects of the kept rules as the record has them; the others as evaluated. */
 export function withRecordedOutcomes(result: JsonObject, record: JsonObject, kept: ReadonlySet<string>): JsonObject {
-  const evaluated = (entries: unknown): JsonObject[] => listAt(entries as never).map(objectAt).filter((entry) => !kept.has(stringAt(entry.rule)));
-  const recorded = (entries: unknown): JsonObject[] => listAt(entries as never).map(objectAt).filter((entry) => kept.has(stringAt(entry.rule)));
-  return { ...result, findings: [...evaluated(result.findings), ...recorded(record.findings)], effects: [...evaluated(result.effects), ...recorded(record.effects)] };
+  const ofRules = (entries: JsonValue | undefined, keptOnes: boolean): JsonObject[] => listAt(entries).map(objectAt).filter((entry) => kept.has(stringAt(entry.rule)) === keptOnes);
+  return { ...result, findings: [...ofRules(result.findings, false), ...ofRules(record.findings, true)], effects: [...ofRules(result.effects, false), ...ofRules(record.effects, true)] };
 }

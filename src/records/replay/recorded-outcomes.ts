@@ -43,17 +43,17 @@ function recordedRule(rule: JsonObject, outcome: RecordedOutcome): JsonObject {
   delete target.type;
   delete target.field;
   delete target.fields;
-  const runs = outcome === "failed" ? FAILING : outcome === "fired";
+  const failing = outcome === "failed" ? FAILING : false;
   switch (rule.kind) {
     case "validation":
-      return { ...kept, target, when: outcome !== "quiet", assert: outcome === "failed" ? FAILING : false, finding: { ...objectAt(rule.finding), args: {} } };
-    // A compute or state rule that fired: its effects are taken from the record.
+      return { ...kept, target, when: outcome !== "quiet", assert: failing, finding: { ...objectAt(rule.finding), args: {} } };
+    // A compute or state rule that fired: its effects are taken from the record, so it only fails or not.
     case "compute":
-      return { ...kept, target, when: outcome === "failed" ? FAILING : false, assign: [] };
+      return { ...kept, target, when: failing, assign: [] };
     case "state":
-      return { ...kept, target, when: outcome === "failed" ? FAILING : false, effects: [] };
+      return { ...kept, target, when: failing, effects: [] };
     default:
-      return { ...kept, target, when: runs, commands: listAt(rule.commands).map((command) => ({ ...objectAt(command), idempotencyKey: [], payload: {} })) };
+      return { ...kept, target, when: failing || outcome === "fired", commands: listAt(rule.commands).map((command) => ({ ...objectAt(command), idempotencyKey: [], payload: {} })) };
   }
 }
 
