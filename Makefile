@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot
+.PHONY: install run test lint format typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot
 
 install: node_modules/.install-stamp
 
@@ -44,9 +44,16 @@ podman:
 	@PATH="$$PATH:/usr/local/sbin:/usr/sbin:/sbin"; (command -v podman && command -v runc && command -v newuidmap && command -v newgidmap) >/dev/null 2>&1 \
 	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc uidmap) || sudo apt-get install -y -qq podman runc uidmap
 
-# The type check runs first: a type error fails the build like a failing test.
-test: typecheck chromium podman coverage-tools neovim
+# The type check and the linter run first: a type error or a lint finding fails the build like a failing test.
+test: typecheck lint chromium podman coverage-tools neovim
 	$(BUN) test --timeout 30000
+
+# Biome (biome.json): the linter's findings and code that is not formatted fail; `make format` formats.
+lint: install
+	node_modules/.bin/biome ci --max-diagnostics=20 .
+
+format: install
+	node_modules/.bin/biome check --write .
 
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p .

@@ -32,7 +32,10 @@ export function benchTestCoverage(rounds = 5): void {
 /** The tests alone, the sources compiled once: a fresh ruleset per run, plain against probed and gathered. */
 function benchTestsAlone(files: readonly string[], rounds: number): void {
   const compiled: CompiledSource[] = [];
-  checkRuleFiles(files, { operators: NO_CUSTOM_OPERATORS, runTests: (source) => (compiled.push(source), []) });
+  checkRuleFiles(files, { operators: NO_CUSTOM_OPERATORS, runTests: (source) => {
+      compiled.push(source);
+      return [];
+    } });
   const operators = customOperatorsFrom(conformanceOperators);
   const fresh = (source: CompiledSource): LoadedRuleset => LoadedRuleset.fromBundle(source.bundle, operators);
   const plain = (): void => {

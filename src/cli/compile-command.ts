@@ -12,7 +12,7 @@ export function runCompileCommand(args: readonly string[]): number {
   if (parsed.positional.length !== 1) throw new UsageError("compile: name exactly one ruleset file");
   const compilation = compileOrReport(parsed.positional[0]!);
   if (!compilation.ok) return 1;
-  const text = JSON.stringify(compilation.compiled.bundle, null, 2) + "\n";
+  const text = `${JSON.stringify(compilation.compiled.bundle, null, 2)}\n`;
   const output = parsed.options.get("-o") ?? parsed.options.get("--output");
   if (output === undefined) process.stdout.write(text);
   else writeFileSync(output, text);
@@ -28,12 +28,12 @@ export function runManifestCommand(args: readonly string[]): number {
   const compilation = compileOrReport(parsed.positional[0]!);
   if (!compilation.ok) return 1;
   const manifests = compilation.compiled.bundle.manifests as Record<string, unknown>;
-  process.stdout.write(JSON.stringify(manifests[channel], null, 2) + "\n");
+  process.stdout.write(`${JSON.stringify(manifests[channel], null, 2)}\n`);
   return 0;
 }
 
 function compileOrReport(file: string): SourceCompilation {
   const compilation = compileSourceFile(resolve(file));
-  if (!compilation.ok) for (const problem of compilation.problems) process.stderr.write(formatProblem(problem) + "\n");
+  if (!compilation.ok) for (const problem of compilation.problems) process.stderr.write(`${formatProblem(problem)}\n`);
   return compilation;
 }

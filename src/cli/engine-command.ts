@@ -39,11 +39,11 @@ export async function runEngineCommand(args: readonly string[]): Promise<number>
       start = end + 1;
     }
     pending = bytes.slice(start);
-    if (responses.length > 0) await write(responses.join("\n") + "\n");
+    if (responses.length > 0) await write(`${responses.join("\n")}\n`);
   }
   if (pending.length > 0) {
     const response = answer(pending);
-    if (response !== undefined) await write(response + "\n");
+    if (response !== undefined) await write(`${response}\n`);
   }
   return 0;
 }

@@ -61,7 +61,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
   if (channel !== undefined && !isChannel(channel)) throw new UsageError('evaluate: --channel must be "client" or "server"');
   const loaded = loadEvaluateRules(rulesPath, bundleOption !== undefined ? "bundle" : rulesetOption !== undefined ? "source" : undefined, operatorsOption("evaluate", parsed.options.get("--operators")));
   if (!loaded.ok) {
-    for (const problem of loaded.problems) process.stderr.write(formatProblem(problem) + "\n");
+    for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
     return failure(loaded.message);
   }
   const requestFile = positional[0] ?? "-";
@@ -78,7 +78,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
       result.explanation.rules = rules.filter((rule) => rule.rule === onlyRule);
       if (result.explanation.rules.length === 0) return failure(`no rule ${onlyRule} in the ${channel ?? "server"} manifest${didYouMean(onlyRule, rules.map((rule) => rule.rule))}`);
     }
-    process.stdout.write(format === "text" ? explanationText(result) : JSON.stringify(result, null, 2) + "\n");
+    process.stdout.write(format === "text" ? explanationText(result) : `${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof RequestMisfitError) return failure(`${error.code}: the request does not fit the ruleset:\n${error.warnings.map((warning) => `  ${requestWarningText(warning)}`).join("\n")}`);

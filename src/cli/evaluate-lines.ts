@@ -25,7 +25,7 @@ export async function evaluateLines(rules: EvaluateRules, input: AsyncIterable<U
     if (line.trim() === "") continue;
     const answer = answerLine(rules, line, number, channel, options);
     if (answer.failed) failed = true;
-    block += answer.text + "\n";
+    block += `${answer.text}\n`;
     if (block.length >= WRITE_BLOCK) {
       // Waiting for each block keeps memory flat when the reader of the output is slower.
       await write(block);

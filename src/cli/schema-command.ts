@@ -6,6 +6,6 @@ import { UsageError } from "./usage-error.ts";
 export function runSchemaCommand(args: readonly string[]): number {
   const parsed = parseCommandArguments("schema", args, {});
   if (parsed.positional.length > 0) throw new UsageError("schema: takes no arguments");
-  process.stdout.write(JSON.stringify(standaloneRulesetSchema(), null, 2) + "\n");
+  process.stdout.write(`${JSON.stringify(standaloneRulesetSchema(), null, 2)}\n`);
   return 0;
 }

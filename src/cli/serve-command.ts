@@ -2,7 +2,7 @@ import { readEnvironment } from "../server/config/read-environment.ts";
 import { unknownVariables } from "../server/config/unknown-variables.ts";
 import { ConfigurationError } from "../server/config/server-options.ts";
 import { Logger } from "../server/logging/logger.ts";
-import { createServer } from "../server/rule-server.ts";
+import { createServer, type RuleServer } from "../server/rule-server.ts";
 import { SnapshotError } from "../server/snapshot/rules-snapshot.ts";
 import { resolveProcesses } from "../server/supervisor/process-count.ts";
 import { SERVING_PROCESS_VARIABLE } from "../server/supervisor/serving-messages.ts";
@@ -21,7 +21,7 @@ import { SupervisedServer } from "../server/supervisor/supervised-server.ts";
 export async function runServeCommand(): Promise<number> {
   if (process.env[SERVING_PROCESS_VARIABLE] !== undefined) return runServingProcess();
   let logger = new Logger();
-  let server;
+  let server: RuleServer | SupervisedServer | undefined;
   let supervised: SupervisedServer | undefined;
   // Said once, with the logger of the server (its pid with several processes), or before a fatal line.
   let unknownSaid = false;

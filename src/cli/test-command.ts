@@ -108,7 +108,7 @@ function writeCoverageFiles(report: CoverageReport, formats: readonly CoverageFo
   // SOURCE_DATE_EPOCH makes the Cobertura file reproducible, as for builds.
   const timestamp = Number.isFinite(epoch) && process.env.SOURCE_DATE_EPOCH !== "" ? epoch * 1000 : Date.now();
   const writers: Record<CoverageFormat, () => string> = {
-    json: () => JSON.stringify(coverageJson(report, displayPath), null, 2) + "\n",
+    json: () => `${JSON.stringify(coverageJson(report, displayPath), null, 2)}\n`,
     lcov: () => lcovReport(report, displayPath),
     cobertura: () => coberturaReport(report, displayPath, resolve("."), timestamp),
   };

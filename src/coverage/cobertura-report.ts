@@ -36,7 +36,7 @@ export function coberturaReport(report: CoverageReport, pathOf: (file: string) =
     out.push(`          </lines>`, `        </class>`, `      </classes>`, `    </package>`);
   }
   out.push(`  </packages>`, `</coverage>`);
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 interface LineEntry {

@@ -57,7 +57,7 @@ export class CoverageCollector {
               covered = {
                 file: source.file,
                 rule: id,
-                pointer: "/" + [...path, ...inner].map(escapePointerToken).join("/"),
+                pointer: `/${[...path, ...inner].map(escapePointerToken).join("/")}`,
                 operator,
                 line: position.line,
                 column: position.column,

@@ -7,7 +7,7 @@ export function coverageText(report: CoverageReport, pathOf: (file: string) => s
     lines.push(`  ${pathOf(file.file)}${file.rulesets.length > 0 ? ` (${file.rulesets.join(", ")})` : ""}: ${figures(file.totals.rules, file.totals.outcomes)}`);
     for (const item of file.uncovered) lines.push(`    ${uncoveredLine(item, pathOf)}`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** `rules/a.ruleset.yaml:12:9: [rule.id] /when/args/0 (eq) never false`. */

@@ -24,5 +24,5 @@ export function lcovReport(report: CoverageReport, pathOf: (file: string) => str
     for (const [line, hits] of [...file.lines].sort(([a], [b]) => a - b)) lines.push(`DA:${line},${hits}`);
     lines.push(`LF:${file.totals.lines.total}`, `LH:${file.totals.lines.covered}`, "end_of_record");
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -55,7 +55,10 @@ export class WhyView {
 
   show(result: EvaluationResult, request: JsonObject): void {
     const explanation = result.explanation;
-    if (explanation === undefined) return this.unavailable("The engine gave no explanation.");
+    if (explanation === undefined) {
+      this.unavailable("The engine gave no explanation.");
+      return;
+    }
     this.#output.replaceChildren(this.#decision(result), ...this.#unmatched(explanation, request), this.#resolutions(explanation, result), this.#summary(explanation), this.#ruleList(explanation, request));
   }
 

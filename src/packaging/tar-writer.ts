@@ -39,7 +39,7 @@ function tarHeader(entry: ArchiveEntry, size: number, mtime: number): Uint8Array
   const put = (offset: number, width: number, text: string): void => {
     header.set(encoder.encode(text).subarray(0, width), offset);
   };
-  const octal = (offset: number, width: number, value: number): void => put(offset, width, value.toString(8).padStart(width - 1, "0") + "\0");
+  const octal = (offset: number, width: number, value: number): void => put(offset, width, `${value.toString(8).padStart(width - 1, "0")}\0`);
   put(0, 100, name);
   octal(100, 8, entry.kind === "symlink" ? 0o777 : entry.mode & 0o7777);
   octal(108, 8, entry.uid ?? 0);
@@ -57,7 +57,7 @@ function tarHeader(entry: ArchiveEntry, size: number, mtime: number): Uint8Array
   // The checksum is taken with its own field as eight spaces.
   header.fill(0x20, 148, 156);
   const checksum = header.reduce((sum, byte) => sum + byte, 0);
-  put(148, 8, checksum.toString(8).padStart(6, "0") + "\0 ");
+  put(148, 8, `${checksum.toString(8).padStart(6, "0")}\0 `);
   return header;
 }
 

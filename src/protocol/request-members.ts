@@ -1,5 +1,5 @@
 import { isDeeperThan, MAX_VALUE_DEPTH } from "../engine/value/value-depth.ts";
-import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
+import type { JsonObject, } from "../engine/value/json-value.ts";
 import { isJsonObject as isObject } from "../engine/value/json-access.ts";
 import { badRequest } from "./protocol-error.ts";
 import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";

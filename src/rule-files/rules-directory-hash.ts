@@ -14,7 +14,7 @@ export function rulesDirectoryHash(directory: string): string {
     for (const name of readdirSync(folder).sort()) {
       if (name.startsWith(".")) continue;
       const path = join(folder, name);
-      let stats;
+      let stats: ReturnType<typeof statSync>;
       try {
         stats = statSync(path);
       } catch {

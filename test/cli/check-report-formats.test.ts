@@ -247,7 +247,7 @@ function parseXml(text: string): XmlElement {
   const body = text.replace(/^<\?xml[^>]*\?>\s*/, "");
   const root: XmlElement = { name: "", attributes: {}, children: [] };
   const stack = [root];
-  const unescape = (value: string): string =>
+  const unescapeXml = (value: string): string =>
     value.replace(/&(lt|gt|quot|apos|amp|#10|#13);/g, (_, entity: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&", "#10": "\n", "#13": "\r" })[entity]!);
   for (const match of body.matchAll(/<(\/?)([A-Za-z][A-Za-z-]*)((?:\s+[a-z]+="[^"<]*")*)\s*(\/?)>|([^<]+)/g)) {
     const [, closing, name, attributeText, selfClosing, content] = match;
@@ -261,7 +261,7 @@ function parseXml(text: string): XmlElement {
       continue;
     }
     const attributes: Record<string, string> = {};
-    for (const [, key, value] of attributeText!.matchAll(/([a-z]+)="([^"]*)"/g)) attributes[key!] = unescape(value!);
+    for (const [, key, value] of attributeText!.matchAll(/([a-z]+)="([^"]*)"/g)) attributes[key!] = unescapeXml(value!);
     const element = { name: name!, attributes, children: [] };
     stack.at(-1)!.children.push(element);
     if (!selfClosing) stack.push(element);

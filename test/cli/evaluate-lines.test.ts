@@ -21,7 +21,7 @@ async function alone(rules: string, request: unknown, extra: string[] = []): Pro
 
 test("each line's result is what evaluate prints for that request alone, in order, from a file or standard input", async () => {
   const file = join(scratch, "requests.jsonl");
-  writeFileSync(file, [order, tooMany, { ...order, channel: "client" }].map((request) => JSON.stringify(request)).join("\n") + "\n");
+  writeFileSync(file, `${[order, tooMany, { ...order, channel: "client" }].map((request) => JSON.stringify(request)).join("\n")}\n`);
   const expected = [await alone(BUNDLE, order), await alone(BUNDLE, tooMany), await alone(BUNDLE, { ...order, channel: "client" })];
   for (const rules of [BUNDLE, SOURCE]) {
     const run = await runCli(["evaluate", rules, file, "--lines"]);

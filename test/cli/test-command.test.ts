@@ -25,7 +25,7 @@ beforeAll(() => {
   const at = text.indexOf(`- name: ${FAILING_NAME}`);
   failingLine = text.slice(0, at).split("\n").length;
   const decision = text.indexOf("decision: allow", at);
-  writeFileSync(file, text.slice(0, decision) + "decision: deny" + text.slice(decision + "decision: allow".length));
+  writeFileSync(file, `${text.slice(0, decision)}decision: deny${text.slice(decision + "decision: allow".length)}`);
 });
 afterAll(() => rmSync(failing, { recursive: true, force: true }));
 

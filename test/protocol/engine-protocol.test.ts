@@ -18,7 +18,7 @@ const goodOrder = { entity: "Order", operation: "create", data: { quantity: 3, u
 type Response = { id?: unknown; ok: boolean; result?: any; error?: { code: string; message: string; problems?: { code: string }[] } };
 
 async function engine(lines: readonly string[], args: readonly string[] = []): Promise<Response[]> {
-  const run = await runCli(["engine", ...args], lines.join("\n") + "\n");
+  const run = await runCli(["engine", ...args], `${lines.join("\n")}\n`);
   expect(run.status).toBe(0);
   return run.stdout
     .split("\n")
@@ -35,7 +35,7 @@ describe("framing", () => {
       request({ id: 1, command: "version" }),
       "",
       "   ",
-      request({ id: "two", command: "expression", expr: 1 }) + "\r",
+      `${request({ id: "two", command: "expression", expr: 1 })}\r`,
       request({ command: "expression", expr: "no id" }),
       request({ id: null, command: "expression", expr: true }),
     ]);

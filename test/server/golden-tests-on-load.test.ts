@@ -22,7 +22,7 @@ function exampleRules(): { path: string; breakTest: () => number; remove: () => 
       const text = readFileSync(join(path, PARENT), "utf8");
       const at = text.indexOf(`- name: ${TEST_NAME}`);
       const decision = text.indexOf("decision: allow", at);
-      writeFileSync(join(path, PARENT), text.slice(0, decision) + "decision: deny" + text.slice(decision + "decision: allow".length));
+      writeFileSync(join(path, PARENT), `${text.slice(0, decision)}decision: deny${text.slice(decision + "decision: allow".length)}`);
       return text.slice(0, at).split("\n").length;
     },
     remove: () => rmSync(path, { recursive: true, force: true }),

@@ -56,7 +56,7 @@ describe("start-ups that must fail before listening", () => {
         const warning = server.logs().find((line) => line.level === "warn" && String(line.msg).startsWith("no ruleset"))!;
         expect(warning).toBeDefined();
         expect(realpathSync(String(warning.rulesDir))).toBe(realpathSync(empty.path));
-        expect(server.logs().findIndex((line) => line === warning) < server.logs().findIndex((line) => line.msg === "listening")).toBe(true);
+        expect(server.logs().indexOf(warning) < server.logs().findIndex((line) => line.msg === "listening")).toBe(true);
       } finally {
         await server.kill();
       }

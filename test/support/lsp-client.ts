@@ -61,8 +61,14 @@ export class LspClient {
     return new Promise<Result>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no answer to ${method} within ${timeoutMs} ms; stderr:\n${this.stderr}`)), timeoutMs);
       this.pending.set(id, {
-        resolve: (value) => (clearTimeout(timer), resolve(value as Result)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value as Result);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       });
       this.send({ id, method, params });
     });

@@ -27,14 +27,13 @@ export function parseExposition(text: string): Exposition {
     if (line.startsWith("# HELP ")) {
       const [name, ...words] = line.slice(7).split(" ");
       if (!NAME.test(name!) || help.has(name!)) throw new Error(`bad or repeated HELP: ${line}`);
-      help.set(name!, unescape(words.join(" "), false));
+      help.set(name!, unescapeLabel(words.join(" "), false));
     } else if (line.startsWith("# TYPE ")) {
       const [name, type] = line.slice(7).split(" ");
       if (!NAME.test(name!) || !["counter", "gauge", "histogram", "summary", "untyped"].includes(type!) || types.has(name!)) throw new Error(`bad TYPE: ${line}`);
       if (samples.some((sample) => familyOf(sample.name, types) === name)) throw new Error(`TYPE after samples of ${name}`);
       types.set(name!, type!);
     } else if (line.startsWith("#") || line === "") {
-      continue;
     } else {
       samples.push(parseSample(line));
     }
@@ -62,7 +61,7 @@ function parseSample(line: string): Sample {
       const found = pair.exec(body);
       if (found === null) throw new Error(`bad labels in: ${line}`);
       if (found[1]! in labels) throw new Error(`repeated label ${found[1]} in: ${line}`);
-      labels[found[1]!] = unescape(found[2]!, true);
+      labels[found[1]!] = unescapeLabel(found[2]!, true);
       position = pair.lastIndex;
     }
   }
@@ -72,7 +71,7 @@ function parseSample(line: string): Sample {
   return { name: match[1]!, labels, value };
 }
 
-function unescape(text: string, quotes: boolean): string {
+function unescapeLabel(text: string, quotes: boolean): string {
   return text.replace(/\\(.)/g, (whole, character: string) => {
     if (character === "\\") return "\\";
     if (character === "n") return "\n";

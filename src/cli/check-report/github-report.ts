@@ -18,7 +18,7 @@ export function githubReport(reports: readonly FileReport[]): string {
     }
   }
   lines.push(summaryLine(totalsOf(reports)));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** The command for a problem or a warning, at its place, the message led by its rule. */

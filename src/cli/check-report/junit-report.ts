@@ -49,7 +49,7 @@ export function junitReport(reports: readonly FileReport[]): string {
     lines.push(`  </testsuite>`);
   }
   lines.push(`</testsuites>`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function casesOf(report: FileReport): number {

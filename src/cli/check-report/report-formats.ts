@@ -9,7 +9,7 @@ export type ReportWriter = (reports: readonly FileReport[], failed: boolean, ext
 
 const FORMATS: Record<string, ReportWriter> = {
   text: (reports) => textReport(reports),
-  json: (reports, failed, extra) => JSON.stringify({ ok: !failed, files: reports, ...extra }, null, 2) + "\n",
+  json: (reports, failed, extra) => `${JSON.stringify({ ok: !failed, files: reports, ...extra }, null, 2)}\n`,
   github: (reports) => githubReport(reports),
   junit: (reports) => junitReport(reports),
 };

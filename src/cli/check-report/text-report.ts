@@ -46,5 +46,5 @@ export function textReport(reports: readonly FileReport[]): string {
     }
   }
   lines.push(summaryLine(totalsOf(reports)));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -6,5 +6,5 @@ const encoder = new TextEncoder();
 
 /** The checksum of a resolved ruleset (specification section 6): SHA-256 of its canonical JSON. */
 export function rulesetChecksum(resolved: JsonValue): string {
-  return "sha256:" + sha256Hex(encoder.encode(canonicalJson(resolved)));
+  return `sha256:${sha256Hex(encoder.encode(canonicalJson(resolved)))}`;
 }

@@ -31,6 +31,8 @@ type Frame =
   | { kind: "object"; value: JsonObject; key: string | undefined; keys: Set<string> };
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
+// JSON forbids the control characters U+0000 to U+001F unescaped in a string.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the rule being checked
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\.)*"/y;
 
 class StrictJsonParser {
@@ -172,7 +174,7 @@ class StrictJsonParser {
       this.at += match[0].length;
       return value;
     } catch {
-      this.fail(`invalid escape in the string ${match[0].length > 40 ? match[0].slice(0, 40) + "…" : match[0]}`);
+      this.fail(`invalid escape in the string ${match[0].length > 40 ? `${match[0].slice(0, 40)}…` : match[0]}`);
     }
   }
 

@@ -12,7 +12,7 @@ export interface EvaluationObserver {
    * follows). True asks for it to be run again, between `retracing` and the finding, if it fires
    * or fails: an observer that shows only the last or the first firing one need not trace the rest.
    */
-  iterationStarted(rule: PreparedRule, pointer: string, last: boolean): boolean | void;
+  iterationStarted(rule: PreparedRule, pointer: string, last: boolean): boolean | undefined;
   /** The item or field whose `iterationStarted` asked for it is run again: it fired or failed. */
   retracing?(rule: PreparedRule): void;
   /** A rule's `when` was evaluated (once per item or field). */

@@ -17,7 +17,7 @@ export function explanationText(result: EvaluationResult): string {
   for (const effect of result.effects) lines.push(`  effect ${effect.field} ${effect.type === "value" ? `= ${JSON.stringify(effect.value)}` : JSON.stringify(effect.set)} from ${effect.rule}`);
   for (const command of result.commands) lines.push(`  command ${String(command.name)} from ${command.rule}`);
   if (result.explanation !== undefined) lines.push(...explanationLines(result.explanation));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** `DATA_INVALID /data/amount: message: did you mean "x"?`: how a request does not fit its ruleset (schema enforcement). */

@@ -46,7 +46,7 @@ function scaledSum(a: number, b: number): number | undefined {
   if (pa < 0) return undefined;
   const pb = decimalPlaces(b);
   if (pb < 0) return undefined;
-  const places = pa > pb ? pa : pb;
+  const places = Math.max(pa , pb);
   const scale = POWERS_OF_TEN[places]!;
   const sum = Math.round(a * scale) + Math.round(b * scale);
   if (Math.abs(sum) >= SCALED_LIMIT) return undefined;
@@ -148,5 +148,5 @@ export function isWhole(a: NumberValue): boolean {
 /** A whole non-negative number as an index; huge values saturate, which every caller clamps. */
 export function toIndex(a: NumberValue): number {
   const n = typeof a === "number" ? a : a.toNumber();
-  return n > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : n;
+  return Math.min(n , Number.MAX_SAFE_INTEGER);
 }

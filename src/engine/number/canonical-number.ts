@@ -24,8 +24,8 @@ function expandExponent(text: string): string {
   const digits = whole + fraction;
   const point = whole.length + exponent;
   let plain: string;
-  if (point <= 0) plain = "0." + "0".repeat(-point) + digits;
+  if (point <= 0) plain = `0.${"0".repeat(-point)}${digits}`;
   else if (point >= digits.length) plain = digits + "0".repeat(point - digits.length);
-  else plain = digits.slice(0, point) + "." + digits.slice(point);
-  return negative ? "-" + plain : plain;
+  else plain = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return negative ? `-${plain}` : plain;
 }

@@ -7,7 +7,7 @@ import type { Atom, ClassMember, Term } from "./pattern-syntax.ts";
 
 /** `(?s)`: `.` matches line breaks. Without (?m), RE2's ^ and $ are the very start and end. */
 export function re2Source(alternatives: readonly Term[][]): string {
-  return "(?s)" + emitAlternatives(alternatives, emitCodePoint);
+  return `(?s)${emitAlternatives(alternatives, emitCodePoint)}`;
 }
 
 export function javaScriptSource(alternatives: readonly Term[][]): string {
@@ -48,12 +48,12 @@ function emitAtom(atom: Atom, literal: CodePointWriter): string {
     case "any":
       return ".";
     case "perl":
-      return "\\" + atom.letter;
+      return `\\${atom.letter}`;
     case "class":
-      return "[" + (atom.negated ? "^" : "") + atom.members.map((member) => emitClassMember(member, literal)).join("") + "]";
+      return `[${atom.negated ? "^" : ""}${atom.members.map((member) => emitClassMember(member, literal)).join("")}]`;
     case "group":
       // Captures do not change whether a pattern matches, and cost RE2 work.
-      return "(?:" + emitAlternatives(atom.alternatives, literal) + ")";
+      return `(?:${emitAlternatives(atom.alternatives, literal)})`;
   }
 }
 
@@ -62,9 +62,9 @@ function emitClassMember(member: ClassMember, literal: CodePointWriter): string 
     case "char":
       return literal(member.codePoint);
     case "range":
-      return literal(member.low) + "-" + literal(member.high);
+      return `${literal(member.low)}-${literal(member.high)}`;
     case "perl":
-      return "\\" + member.letter;
+      return `\\${member.letter}`;
   }
 }
 
@@ -80,7 +80,7 @@ function emitCodePoint(codePoint: number): string {
   if (codePoint < 0x20 || codePoint === 0x7f) return `\\x{${codePoint.toString(16).toUpperCase()}}`;
   const character = String.fromCodePoint(codePoint);
   const isSyntax = codePoint < 0x80 && RE2_SYNTAX_CHARACTERS.includes(character);
-  return isSyntax ? "\\" + character : character;
+  return isSyntax ? `\\${character}` : character;
 }
 
 /** One code point as a JavaScript literal for flag "u", valid both inside and outside a set. */

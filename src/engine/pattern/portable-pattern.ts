@@ -178,7 +178,7 @@ class PatternReader {
       case "{":
       case "}":
       case "]":
-        refuse(`an unescaped "${character}" at position ${start} must be escaped (\\${character})`);
+        return refuse(`an unescaped "${character}" at position ${start} must be escaped (\\${character})`);
       default:
         this.position++;
         return { atom: { kind: "char", codePoint }, shape: PLAIN };

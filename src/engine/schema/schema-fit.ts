@@ -42,7 +42,7 @@ interface Compiled {
 }
 
 // The engine's cached own-member test: faster than Object.hasOwn for the same answer.
-const hasOwnProperty = Object.prototype.hasOwnProperty;
+const hasOwnMember = Object.prototype.hasOwnProperty;
 
 const always: Fit = () => true;
 const never: Fit = () => false;
@@ -156,7 +156,7 @@ export class SchemaFit {
     const members = properties !== undefined || patterns !== undefined || others !== undefined;
     if (required === undefined && minProperties === undefined && maxProperties === undefined && !members) return undefined;
     return (object, depth) => {
-      if (required !== undefined) for (let i = 0; i < required.length; i++) if (!hasOwnProperty.call(object, required[i]!)) return false;
+      if (required !== undefined) for (let i = 0; i < required.length; i++) if (!hasOwnMember.call(object, required[i]!)) return false;
       if (minProperties !== undefined || maxProperties !== undefined) {
         let size = 0;
         for (const name in object) if (Object.hasOwn(object, name)) size++;

@@ -67,8 +67,8 @@ class Walk {
   report(keyword: string, message: string, didYouMean?: string, member?: string): void {
     if (this.full) return;
     let pointer = "";
-    for (const token of this.path) pointer += "/" + escapePointerToken(String(token));
-    if (member !== undefined) pointer += "/" + escapePointerToken(member);
+    for (const token of this.path) pointer += `/${escapePointerToken(String(token))}`;
+    if (member !== undefined) pointer += `/${escapePointerToken(member)}`;
     this.violations.push(didYouMean === undefined ? { pointer, keyword, message } : { pointer, keyword, message, didYouMean });
   }
 }

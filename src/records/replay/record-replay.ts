@@ -4,7 +4,7 @@ import { RequestShapeError } from "../../engine/evaluation/request-shape.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { DECISION_RECORD_MSG } from "../decision-record.ts";
-import { MaskedReplay, withRecordedOutcomes, type MaskedRuleRefusal } from "./masked-replay.ts";
+import { type MaskedReplay, withRecordedOutcomes, type MaskedRuleRefusal } from "./masked-replay.ts";
 import type { ReplaySummary, UnreplayableReason } from "./replay-summary.ts";
 
 /** How records are replayed: the rulesets by id, and what to keep of each change. */

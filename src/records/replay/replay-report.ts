@@ -29,5 +29,5 @@ export function replayText(summary: ReplaySummary): string {
     lines.push(`line ${change.line}${change.requestId === undefined ? "" : ` (${change.requestId})`} ${change.ruleset}: ${change.decision.before} -> ${change.decision.after}${which === "" ? "" : `  ${which}`}`);
     for (const rule of change.explained ?? []) for (const line of ruleLines(rule)) lines.push(`    ${line}`);
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -45,7 +45,7 @@ function unsupportedSyntax(spec: CronFieldSpec, text: string): string | undefine
   if (text.includes("?")) return `${spec.name} '${text}' uses '?', which is not supported; use '*'`;
   if (text.includes("#")) return `${spec.name} '${text}' uses '#' (nth weekday of the month), which is not supported`;
   if (/[LlWw]/.test(text)) return `${spec.name} '${text}' uses 'L' or 'W', which are not supported`;
-  const stray = /[^0-9*,\/-]/.exec(text);
+  const stray = /[^0-9*,/-]/.exec(text);
   if (stray !== null) return `${spec.name} '${text}' contains '${stray[0]}', which is not allowed in a cron field`;
   return undefined;
 }

@@ -15,5 +15,5 @@ export function batchReplyBody(items: readonly BatchItem[], replies: readonly Ev
     body += id === undefined ? "{" : `{"id":${JSON.stringify(id)},`;
     body += `"status":${reply.status},${reply.status === 200 ? '"result":' : '"problem":'}${reply.body}}`;
   }
-  return body + "]}";
+  return `${body}]}`;
 }

@@ -129,7 +129,7 @@ export class ServerMetrics {
   render(): string {
     const lines: string[] = [];
     for (const family of this.families) family.render(lines);
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   /**
@@ -170,7 +170,7 @@ export class ServerMetrics {
     } finally {
       this.othersResidentBytes = 0;
     }
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Channel } from "../../engine/bundle/channel.ts";
-import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import { listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";

@@ -67,7 +67,7 @@ describe("the checksum", () => {
   test("is the SHA-256 of the canonical JSON of exactly the resolved members of section 6", () => {
     const resolved = compiled.ruleset.resolved;
     expect(Object.keys(resolved)).toEqual(["ruleCascade", "id", "version", "scope", "conflictPolicy", "defaultLocale", "entities", "types", "params", "functions", "operators", "rules", "messages"]);
-    expect(compiled.ruleset.checksum).toBe("sha256:" + sha256Hex(new TextEncoder().encode(canonicalJson(resolved))));
+    expect(compiled.ruleset.checksum).toBe(`sha256:${sha256Hex(new TextEncoder().encode(canonicalJson(resolved)))}`);
   });
   test("fills in only conflictPolicy and defaultLocale", () => {
     expect(compiled.ruleset.resolved.conflictPolicy).toBe("fail");

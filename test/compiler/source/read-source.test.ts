@@ -58,11 +58,11 @@ describe("nesting", () => {
     expect(read.ok).toBe(true);
   });
   test("YAML flow collections nested 300 deep are read", () => {
-    const read = readSource("a: " + "[".repeat(300) + "]".repeat(300) + "\n", "deep.yaml");
+    const read = readSource(`a: ${"[".repeat(300)}${"]".repeat(300)}\n`, "deep.yaml");
     expect(read.ok).toBe(true);
   });
   test("YAML nested beyond what the parser can follow is refused, not thrown", () => {
-    const read = readSource("a: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n", "deep.yaml");
+    const read = readSource(`a: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`, "deep.yaml");
     expect(read.ok).toBe(false);
     expect(read.problems.map((problem) => problem.code)).toEqual(["SOURCE_INVALID"]);
   });

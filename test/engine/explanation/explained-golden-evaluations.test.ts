@@ -73,6 +73,7 @@ for (const [corpus, cases] of [["golden evaluations", goldenCases], ["interop ve
 }
 
 /** The numbers at the edges of a double: the largest and smallest magnitudes, and past 2^53. */
+// biome-ignore lint/correctness/noPrecisionLoss: numbers past what a double holds exactly are the point
 const EXTREME_NUMBERS = [1.7976931348623157e308, -1.7976931348623157e308, 5e-324, 9007199254740993, 123456789.123456789];
 
 /** The request with every number in `data` and `original` replaced by `extreme`. */

@@ -48,6 +48,7 @@ describe("numbers leaving an expression", () => {
     [1e21, 1e21],
     [-1.5e-7, -1.5e-7],
     [999999999999999.9, 1e15],
+    // biome-ignore lint/correctness/noPrecisionLoss: a literal past 2^53 is what is being tested
     [9999999999999999, 1e16],
   ])("%p leaves as %p", (value, expected) => {
     expect(Object.is(toWireNumber(value), expected)).toBe(true);

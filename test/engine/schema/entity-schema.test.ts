@@ -35,6 +35,7 @@ describe("embedSchema", () => {
         B: { items: { $ref: "#/defs/C" } },
         C: { prefixItems: [{ $ref: "#/defs/D" }], additionalProperties: { $ref: "#/defs/E" } },
         D: { allOf: [{ $ref: "#/defs/F" }], anyOf: [{ $ref: "#/defs/G" }], oneOf: [{ $ref: "#/defs/H" }], not: { $ref: "#/defs/I" } },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here
         E: { patternProperties: { "^x": { $ref: "#/defs/J" } }, if: { $ref: "#/defs/K" }, then: { $ref: "#/defs/L" }, else: { $ref: "#/defs/M" } },
         F: {}, G: {}, H: {}, I: {}, J: {}, K: {}, L: {}, M: {},
         Unused: { $ref: "#/defs/Never" },

@@ -217,7 +217,7 @@ describe("on any value", () => {
     for (const value of randomValues(20260302, 400)) {
       for (const { name, validator } of validators) {
         for (const limit of [3, 50]) {
-          let violations;
+          let violations: ReturnType<typeof validator.validate>;
           try {
             violations = validator.validate(value, limit);
           } catch (error) {

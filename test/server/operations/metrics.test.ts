@@ -169,7 +169,7 @@ describe("rendering", () => {
     const lines: string[] = [];
     family.render(lines);
     expect(lines[2]).toBe('x_total{name="a \\"quoted\\" \\\\ back\\nslash"} 2');
-    const exposition = parseExposition(lines.join("\n") + "\n");
+    const exposition = parseExposition(`${lines.join("\n")}\n`);
     expect(exposition.value("x_total", { name: awkward })).toBe(2);
     expect(exposition.help.get("x_total")).toBe("Help with a \\ backslash\nand a line.");
   });
@@ -180,7 +180,7 @@ describe("rendering", () => {
     for (const value of [0.05, 0.1, 0.5, 3]) cell.observe(value);
     const lines: string[] = [];
     family.render(lines);
-    const exposition = parseExposition(lines.join("\n") + "\n");
+    const exposition = parseExposition(`${lines.join("\n")}\n`);
     expect([0.1, 1].map((le) => exposition.value("d_seconds_bucket", { route: "/a", le: String(le) }))).toEqual([2, 3]);
     expect(exposition.value("d_seconds_bucket", { route: "/a", le: "+Inf" })).toBe(4);
     expect(exposition.value("d_seconds_count", { route: "/a" })).toBe(4);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { serverForSuite } from "../../support/server-for-suite.ts";
-import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
+import { TOKEN, } from "../../support/server-process.ts";
 
 /** X-Request-Id and traceparent on answers and log lines, and the decision-log members of an evaluation. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
