@@ -11,7 +11,8 @@ import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { isDirectory } from "../rule-files/source-documents.ts";
 import { compileSourceFile } from "../workspace/compile-source-file.ts";
 import { checkInputFile } from "./input-file.ts";
-import { RuleFileLoader, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
+import { RuleFileLoader } from "../workspace/rule-file-loader.ts";
+import { ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 
 /** What `evaluate` is told the rules are: `--bundle`, `--ruleset`, or nothing (told apart by the name, or a directory). */
 export type RulesOption = "bundle" | "source" | undefined;

@@ -9,7 +9,8 @@ import { emptySummary } from "../records/replay/replay-summary.ts";
 import { formatProblem } from "./check-report/text-report.ts";
 import { checkInputFile, InputFileError } from "./input-file.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
-import { RuleFileLoader, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
+import { RuleFileLoader } from "../workspace/rule-file-loader.ts";
+import { ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { operatorsOption } from "./operators-option.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -74,7 +75,7 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
     if (summary.records >= limit) break;
   }
   lines.close();
-  process.stdout.write(format === "json" ? JSON.stringify(summary, null, 2) + "\n" : replayText(summary));
+  process.stdout.write(format === "json" ? `${JSON.stringify(summary, null, 2)}\n` : replayText(summary));
   return parsed.flags.has("--fail-on-change") && summary.allowToDeny + summary.denyToAllow > 0 ? 1 : 0;
 }
 

@@ -1,20 +1,18 @@
-import { basename, dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import type { CheckWarning } from "../compiler/checks/check-warnings.ts";
 import { goldenTestNameProblems } from "../compiler/golden/golden-test-names.ts";
 import type { GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
+import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
-import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
-import { readBundleFile } from "../rule-files/read-bundle-file.ts";
-import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
 import { ruleFilesOf } from "../rule-files/rule-files-of-directory.ts";
 import { isDirectory, type SourceFile } from "../rule-files/source-documents.ts";
-import { rulesDirectoryProblems } from "./directory-problems.ts";
-import type { CheckWarning } from "../compiler/checks/check-warnings.ts";
-import type { DocumentSources } from "../compiler/problems/problem-place.ts";
+import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "./compile-source-file.ts";
 import type { FileReport } from "./file-report.ts";
-import { compileSourceFile, readRulesDirectory, type RulesDirectory, type SourceCompilation, type UnsavedFiles } from "./compile-source-file.ts";
-import type { LoadProblem } from "../engine/bundle/load-problem.ts";
+import { loadRulesDirectory } from "./load-rules-directory.ts";
+import { type LoadedRuleFile, RuleFileLoader } from "./rule-file-loader.ts";
 
 /** The ruleset and bundle files named, a directory standing for the rule files in it. */
 export function ruleFilesNamed(targets: readonly string[]): string[] {
@@ -68,9 +66,8 @@ export function checkRuleFiles(files: readonly string[], options: RuleFileCheckO
   const reports = files.map((file) => checkFile(loader.load(file), options));
   // What the server refuses about a directory as a whole goes to the file it names, one not named included.
   for (const named of options.directories ?? []) {
-    // As the directory of a file in it reads (no trailing slash), so that the sources read once are found.
     const directory = join(named, ".");
-    for (const problem of rulesDirectoryProblems(directory, loader.directory(directory).sources, options.operators)) {
+    for (const problem of loadRulesDirectory(directory, { operators: options.operators, loader }).directoryProblems) {
       const file = problem.file ?? directory;
       let report = reports.find((candidate) => resolve(candidate.file) === resolve(file));
       if (report === undefined) reports.push((report = { file, problems: [], warnings: [], tests: [] }));
@@ -78,46 +75,6 @@ export function checkRuleFiles(files: readonly string[], options: RuleFileCheckO
     }
   }
   return reports;
-}
-
-/** A rule file loaded as the server loads it: a bundle read, or a source compiled (with what its compilation gave). */
-export type LoadedRuleFile =
-  | { readonly ok: true; readonly file: string; readonly ruleset: LoadedRuleset; readonly compiled?: { readonly compilation: SourceCompilation & { ok: true }; readonly directory: RulesDirectory } }
-  | { readonly ok: false; readonly file: string; readonly ruleset?: string; readonly problems: readonly LoadProblem[] };
-
-/**
- * Loads rule files as the server would: the rulesets of a source's directory form its registry,
- * and each directory is read once, whatever the number of files named in it.
- */
-export class RuleFileLoader {
-  private readonly read = new Map<string, RulesDirectory>();
-
-  constructor(
-    private readonly operators: CustomOperators,
-    private readonly readDirectory: (directory: string) => RulesDirectory = (directory) => readRulesDirectory(directory),
-  ) {}
-
-  load(file: string): LoadedRuleFile {
-    if (ruleFileKind(basename(file)) === "bundle") {
-      const read = readBundleFile(file, this.operators);
-      return read.ok ? { ok: true, file, ruleset: read.ruleset } : { ok: false, file, problems: read.problems };
-    }
-    const directory = this.directoryOf(file);
-    const compilation = compileSourceFile(file, directory);
-    if (!compilation.ok) return { ok: false, file, ruleset: compilation.source.id, problems: compilation.problems };
-    return { ok: true, file, ruleset: LoadedRuleset.fromBundle(compilation.compiled.bundle, this.operators), compiled: { compilation, directory } };
-  }
-
-  /** A directory's sources and what compiling them needs, read once. */
-  directory(directory: string): RulesDirectory {
-    let read = this.read.get(directory);
-    if (read === undefined) this.read.set(directory, (read = this.readDirectory(directory)));
-    return read;
-  }
-
-  private directoryOf(file: string): RulesDirectory {
-    return this.directory(dirname(file));
-  }
 }
 
 function checkFile(loaded: LoadedRuleFile, options: RuleFileCheckOptions): FileReport {
