@@ -1,9 +1,9 @@
-import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
+import { sourceGoldenTests } from "../workspace/files/source-golden-tests.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { operatorsOption } from "./operators-option.ts";
 import { checkRuleFiles, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
-import { isDirectory } from "../rule-files/source-documents.ts";
+import { isDirectory } from "../workspace/files/source-documents.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**

@@ -6,9 +6,9 @@ import { checkRequestShape, RequestShapeError } from "../engine/evaluation/reque
 import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
 import { didYouMean } from "../engine/names/closest-name.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
-import { readBundleFile } from "../rule-files/read-bundle-file.ts";
-import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
-import { isDirectory } from "../rule-files/source-documents.ts";
+import { readBundleFile } from "../workspace/files/read-bundle-file.ts";
+import { ruleFileKind } from "../workspace/files/rule-file-kind.ts";
+import { isDirectory } from "../workspace/files/source-documents.ts";
 import { compileSourceFile } from "../workspace/compile-source-file.ts";
 import { checkInputFile } from "./input-file.ts";
 import { RuleFileLoader } from "../workspace/rule-file-loader.ts";

@@ -1,4 +1,4 @@
-import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
+import { sourceGoldenTests } from "../workspace/files/source-golden-tests.ts";
 import { CoverageCollector } from "../coverage/coverage-collector.ts";
 import type { CoverageReport } from "../coverage/coverage-model.ts";
 import { CoverageProbe } from "../engine/coverage/coverage-probe.ts";

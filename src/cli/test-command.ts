@@ -10,7 +10,7 @@ import { displayPath } from "./check-report/check-totals.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { nameGlob } from "./name-glob.ts";
-import { isDirectory } from "../rule-files/source-documents.ts";
+import { isDirectory } from "../workspace/files/source-documents.ts";
 import { operatorsOption } from "./operators-option.ts";
 import { ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { runGoldenTestFiles } from "./golden-test-run.ts";

@@ -1,7 +1,7 @@
 import type { Location } from "vscode-languageserver/node";
 import { isJsonObject, listAt, objectAt } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
-import type { SourceFile } from "../rule-files/source-documents.ts";
+import type { SourceFile } from "../workspace/files/source-documents.ts";
 import type { RulesetContext } from "./ruleset-context.ts";
 import { descendantsOf, lineageOf } from "./ruleset-family.ts";
 import { locationIn } from "./source-location.ts";

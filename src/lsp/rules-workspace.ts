@@ -1,12 +1,12 @@
-import { sourceGoldenTests } from "../rule-files/source-golden-tests.ts";
+import { sourceGoldenTests } from "../workspace/files/source-golden-tests.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { TextDocuments } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
-import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
-import { ruleFilesOfEditedDirectory } from "../rule-files/rule-files-of-directory.ts";
-import { readSourceFile, type SourceFile } from "../rule-files/source-documents.ts";
+import { ruleFileKind } from "../workspace/files/rule-file-kind.ts";
+import { ruleFilesOfEditedDirectory } from "../workspace/files/rule-files-of-directory.ts";
+import { readSourceFile, type SourceFile } from "../workspace/files/source-documents.ts";
 import type { FileReport } from "../workspace/file-report.ts";
 import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "../workspace/compile-source-file.ts";
 import { checkRuleFiles } from "../workspace/rule-file-checks.ts";

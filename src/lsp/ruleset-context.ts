@@ -4,7 +4,7 @@ import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
 import { isJsonObject, objectAt } from "../engine/value/json-access.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
 import type { RulesDirectory } from "../workspace/compile-source-file.ts";
-import type { SourceFile } from "../rule-files/source-documents.ts";
+import type { SourceFile } from "../workspace/files/source-documents.ts";
 import type { RulesWorkspace } from "./rules-workspace.ts";
 import { lineageOf } from "./ruleset-family.ts";
 

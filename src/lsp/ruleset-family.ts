@@ -1,6 +1,6 @@
 import { isJsonObject, listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
 import type { RulesDirectory } from "../workspace/compile-source-file.ts";
-import type { SourceFile } from "../rule-files/source-documents.ts";
+import type { SourceFile } from "../workspace/files/source-documents.ts";
 
 /**
  * The rulesets of a directory that `extends` relates to a source, found by id as the resolver finds

@@ -22,7 +22,7 @@ import { listenHost } from "./config/listen-host.ts";
 import { refusedReload, type LastReload, type ReloadTrigger } from "./snapshot/last-reload.ts";
 import { ConfigurationError, type ServerOptions } from "./config/server-options.ts";
 import { loadSnapshot, SnapshotError, type RulesSnapshot } from "./snapshot/rules-snapshot.ts";
-import { rulesDirectoryHash } from "../rule-files/rules-directory-hash.ts";
+import { rulesDirectoryHash } from "../workspace/files/rules-directory-hash.ts";
 import { cronDelay, cronSettingProblem } from "./refresh/cron-setting.ts";
 import { RefreshTimer } from "./refresh/refresh-timer.ts";
 import { WorkerPool } from "./workers/worker-pool.ts";

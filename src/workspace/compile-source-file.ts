@@ -5,10 +5,10 @@ import type { SchemaLoader } from "../compiler/checks/schema-file.ts";
 import { compileRuleset, type CompiledRuleset } from "../compiler/compile-ruleset.ts";
 import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
-import { entitySchemaLoader } from "../rule-files/entity-schema-files.ts";
-import { ruleFilesOf, ruleFilesOfEditedDirectory } from "../rule-files/rule-files-of-directory.ts";
+import { entitySchemaLoader } from "./files/entity-schema-files.ts";
+import { ruleFilesOf, ruleFilesOfEditedDirectory } from "./files/rule-files-of-directory.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
-import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "../rule-files/source-documents.ts";
+import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "./files/source-documents.ts";
 
 /**
  * Compiles ruleset source files as the server would: the rulesets of a file's directory form the

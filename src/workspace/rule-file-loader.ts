@@ -3,8 +3,8 @@ import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
-import { readBundleFile } from "../rule-files/read-bundle-file.ts";
-import { ruleFileKind } from "../rule-files/rule-file-kind.ts";
+import { readBundleFile } from "./files/read-bundle-file.ts";
+import { ruleFileKind } from "./files/rule-file-kind.ts";
 import { compileSourceFile, readRulesDirectory, type RulesDirectory, type SourceCompilation } from "./compile-source-file.ts";
 
 /** A rule file loaded as the server loads it: a bundle read, or a source compiled (with what its compilation gave). */

@@ -13,8 +13,7 @@ import { PROJECT_ROOT } from "../support/run-cli.ts";
 const MAY_IMPORT: Record<string, readonly string[]> = {
   engine: [],
   compiler: ["engine"],
-  "rule-files": ["compiler", "engine"],
-  workspace: ["rule-files", "compiler", "engine"],
+  workspace: ["compiler", "engine"],
   schedule: ["engine"],
   xml: [],
   "standard-output": [],
@@ -28,9 +27,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   packaging: ["bundling"],
   codegen: [],
   version: ["engine"],
-  lsp: ["workspace", "rule-files", "compiler", "engine", "coverage"],
-  server: ["workspace", "rule-files", "compiler", "engine", "records", "schedule", "bundling", "standard-output", "version"],
-  cli: ["lsp", "server", "workspace", "rule-files", "compiler", "engine", "coverage", "records", "protocol", "schedule", "xml", "standard-output", "version"],
+  lsp: ["workspace", "compiler", "engine", "coverage"],
+  server: ["workspace", "compiler", "engine", "records", "schedule", "bundling", "standard-output", "version"],
+  cli: ["lsp", "server", "workspace", "compiler", "engine", "coverage", "records", "protocol", "schedule", "xml", "standard-output", "version"],
   // src/main.ts and src/index.ts, the executable's and the package's entries, wire everything: not judged.
   entry: [],
 };

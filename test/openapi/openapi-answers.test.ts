@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
 import { conformanceOperators } from "../../src/engine/conformance-operators.ts";
 import { EngineSession } from "../../src/protocol/engine-session.ts";
-import { ruleFilesOf } from "../../src/rule-files/rule-files-of-directory.ts";
+import { ruleFilesOf } from "../../src/workspace/files/rule-files-of-directory.ts";
 import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
 import { assertConformsToOpenApi, conformingAnswers, type ConformingAnswer } from "../support/openapi-conformance.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";

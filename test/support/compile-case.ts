@@ -1,8 +1,8 @@
 import { afterAll } from "bun:test";
 import { join } from "node:path";
 import { compileSourceFile } from "../../src/workspace/compile-source-file.ts";
-import { readBundleFile } from "../../src/rule-files/read-bundle-file.ts";
-import { ruleFileKind } from "../../src/rule-files/rule-file-kind.ts";
+import { readBundleFile } from "../../src/workspace/files/read-bundle-file.ts";
+import { ruleFileKind } from "../../src/workspace/files/rule-file-kind.ts";
 import type { LoadProblem } from "../../src/engine/bundle/load-problem.ts";
 import { temporaryDirectory } from "./temp-directory.ts";
 

@@ -4,7 +4,7 @@ import { LoadedRuleset } from "../../src/engine/bundle/loaded-ruleset.ts";
 import type { JsonObject } from "../../src/engine/value/json-value.ts";
 import { decisionRecordJson, recordLine } from "../../src/records/decision-record.ts";
 import { parseRecordMask } from "../../src/records/record-mask.ts";
-import { ruleFilesOf } from "../../src/rule-files/rule-files-of-directory.ts";
+import { ruleFilesOf } from "../../src/workspace/files/rule-files-of-directory.ts";
 
 /**
  * Decision records as a server writes them, of the requests of every golden test of a rules

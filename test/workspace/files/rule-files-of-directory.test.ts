@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { ruleFilesOf } from "../../src/rule-files/rule-files-of-directory.ts";
-import { temporaryDirectory } from "../support/temp-directory.ts";
+import { ruleFilesOf } from "../../../src/workspace/files/rule-files-of-directory.ts";
+import { temporaryDirectory } from "../../support/temp-directory.ts";
 
 /** One listing of a rules directory, shared by the server, `check` and `compile`. */
 test("files are listed by kind, sorted, with full paths; dot entries, folders and vanished links are left out", () => {

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { rulesDirectoryHash } from "../../src/rule-files/rules-directory-hash.ts";
-import { temporaryDirectory } from "../support/temp-directory.ts";
+import { rulesDirectoryHash } from "../../../src/workspace/files/rules-directory-hash.ts";
+import { temporaryDirectory } from "../../support/temp-directory.ts";
 
 /** What changes the hash a scheduled check compares, and what does not. */
 test("the hash changes with a file's content and name, and not with a dot-file at any depth", () => {

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import { jsonLocator } from "../compiler/source/json-locator.ts";
-import { readJsonSource } from "../compiler/source/read-json-source.ts";
-import { BundleMemberError } from "../engine/bundle/bundle-member-error.ts";
-import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
-import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
-import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
-import type { JsonObject } from "../engine/value/json-value.ts";
-import { parseJson } from "../engine/value/parse-json.ts";
+import { jsonLocator } from "../../compiler/source/json-locator.ts";
+import { readJsonSource } from "../../compiler/source/read-json-source.ts";
+import { BundleMemberError } from "../../engine/bundle/bundle-member-error.ts";
+import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
+import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
+import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
+import type { JsonObject } from "../../engine/value/json-value.ts";
+import { parseJson } from "../../engine/value/parse-json.ts";
 
 export type BundleFileRead = { ok: true; bundle: JsonObject; ruleset: LoadedRuleset } | { ok: false; problems: LoadProblem[] };
 

@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import type { SchemaFile, SchemaLoader } from "../compiler/checks/schema-file.ts";
-import { readSource } from "../compiler/source/read-source.ts";
+import type { SchemaFile, SchemaLoader } from "../../compiler/checks/schema-file.ts";
+import { readSource } from "../../compiler/source/read-source.ts";
 
 /**
  * Entity schemas named by `$ref` relative to the directory of the rulesets (JSON or YAML,

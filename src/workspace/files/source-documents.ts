@@ -1,11 +1,11 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { LoadProblem } from "../engine/bundle/load-problem.ts";
-import { isJsonObject, objectAt, stringAt } from "../engine/value/json-access.ts";
-import type { JsonValue } from "../engine/value/json-value.ts";
-import type { DocumentSources } from "../compiler/problems/problem-place.ts";
-import { readSource } from "../compiler/source/read-source.ts";
-import type { SourceLocator } from "../compiler/source/source-position.ts";
+import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
+import { isJsonObject, objectAt, stringAt } from "../../engine/value/json-access.ts";
+import type { JsonValue } from "../../engine/value/json-value.ts";
+import type { DocumentSources } from "../../compiler/problems/problem-place.ts";
+import { readSource } from "../../compiler/source/read-source.ts";
+import type { SourceLocator } from "../../compiler/source/source-position.ts";
 
 /**
  * Ruleset source files read from disk: each file's document (when it parses) and the problems of

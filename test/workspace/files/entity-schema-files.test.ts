@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SchemaFile } from "../../src/compiler/checks/schema-file.ts";
-import { entitySchemaLoader } from "../../src/rule-files/entity-schema-files.ts";
-import { temporaryDirectory } from "../support/temp-directory.ts";
+import type { SchemaFile } from "../../../src/compiler/checks/schema-file.ts";
+import { entitySchemaLoader } from "../../../src/workspace/files/entity-schema-files.ts";
+import { temporaryDirectory } from "../../support/temp-directory.ts";
 
 const documentOf = (read: SchemaFile | undefined): unknown => (read?.ok ? read.document : undefined);
 
@@ -46,7 +46,7 @@ test("in a ConfigMap layout the files behind ..data links are inside the directo
 });
 
 test("a $ref without a fragment names the whole schema file, and paths are checked against it", async () => {
-  const { compileSourceFile } = await import("../../src/workspace/compile-source-file.ts");
+  const { compileSourceFile } = await import("../../../src/workspace/compile-source-file.ts");
   const ruleset = (path: string): string => `ruleCascade: "1.0.0"
 kind: RuleSet
 metadata: { id: acme.whole, version: 1.0.0, title: Whole-file schema }
