@@ -51,8 +51,12 @@ const embedRe2Wasm: BunPlugin = {
   setup(build) {
     build.onLoad({ filter: /re2-wasm[\\/]build[\\/]wasm[\\/]re2\.js$/ }, async (args) => {
       const source = await Bun.file(args.path).text();
-      const patched = source.replace("wasmBinaryFile = locateFile(wasmBinaryFile);", 'wasmBinaryFile = require("./re2.wasm");');
-      if (patched === source) throw new Error("re2-wasm's loader is not what the build expects; update embedRe2Wasm in build.ts");
+      const patched = source.replace(
+        "wasmBinaryFile = locateFile(wasmBinaryFile);",
+        'wasmBinaryFile = require("./re2.wasm");',
+      );
+      if (patched === source)
+        throw new Error("re2-wasm's loader is not what the build expects; update embedRe2Wasm in build.ts");
       return { contents: patched, loader: "js" };
     });
   },
@@ -71,7 +75,10 @@ function embedExplorer(files: ExplorerFiles): BunPlugin & { embedded: () => bool
     setup(build) {
       build.onLoad({ filter: /[\\/]server[\\/]routes[\\/]explorer-files\.ts$/ }, () => {
         embedded = true;
-        return { contents: `const files = ${JSON.stringify(files)};\nexport function explorerFiles() { return Promise.resolve(files); }\n`, loader: "js" };
+        return {
+          contents: `const files = ${JSON.stringify(files)};\nexport function explorerFiles() { return Promise.resolve(files); }\n`,
+          loader: "js",
+        };
       });
     },
   };
@@ -105,7 +112,8 @@ async function buildTarget(target: Target, dist: string): Promise<string> {
     define: { "process.env.NODE_ENV": '"production"' },
   });
   if (!result.success) throw new Error(`${target}: ${result.logs.map(String).join("\n")}`);
-  if (!embedExplorerFiles.embedded()) throw new Error("src/server/routes/explorer-files.ts was not bundled; update embedExplorer in build.ts");
+  if (!embedExplorerFiles.embedded())
+    throw new Error("src/server/routes/explorer-files.ts was not bundled; update embedExplorer in build.ts");
   return outfile;
 }
 
@@ -120,7 +128,9 @@ export async function buildBrowserModule(dist = DIST): Promise<{ file: string; b
 }
 
 function browserDeclarations(): string {
-  return moduleDeclarations(join(ROOT, "src", "browser", "rule-cascade.ts"), { title: `Type declarations of rule-cascade.js (rule-server ${packageJson.version}).` });
+  return moduleDeclarations(join(ROOT, "src", "browser", "rule-cascade.ts"), {
+    title: `Type declarations of rule-cascade.js (rule-server ${packageJson.version}).`,
+  });
 }
 
 /** Everything a user of this target downloads, in one directory named for the version and target. */
@@ -148,10 +158,20 @@ function writeArchive(target: Target, executable: string, dist: string, provenan
 }
 
 /** The image needs the linux-x64 executable; it is built here unless this run already did. */
-async function writeImage(dist: string, provenance: BuildProvenance, built: ReadonlyMap<Target, string>): Promise<string> {
+async function writeImage(
+  dist: string,
+  provenance: BuildProvenance,
+  built: ReadonlyMap<Target, string>,
+): Promise<string> {
   const executable = built.get("linux-x64") ?? (await buildTarget("linux-x64", dist));
   const file = join(dist, imageName());
-  const image = ruleServerImage({ executable, version: packageJson.version, description: packageJson.description, license: packageJson.license, ...provenance });
+  const image = ruleServerImage({
+    executable,
+    version: packageJson.version,
+    description: packageJson.description,
+    license: packageJson.license,
+    ...provenance,
+  });
   writeFileSync(file, ociArchive(image));
   return file;
 }
@@ -172,23 +192,46 @@ export function buildRequest(args: readonly string[]): BuildRequest {
   const dist = out === -1 ? DIST : resolve(args[out + 1]!);
   const names = out === -1 ? [...args] : [...args.slice(0, out), ...args.slice(out + 2)];
   const artifacts = ["browser", "image", "vsix", "package"];
-  for (const name of names) if (!artifacts.includes(name) && !(name in TARGETS)) throw new Error(`unknown target ${name}; known: ${Object.keys(TARGETS).join(", ")}, ${artifacts.join(", ")}`);
-  if (names.length === 0) return { browser: true, targets: Object.keys(TARGETS) as Target[], image: false, vsix: true, npmPackage: true, dist };
-  return { browser: names.includes("browser"), targets: names.filter((name) => name in TARGETS) as Target[], image: names.includes("image"), vsix: names.includes("vsix"), npmPackage: names.includes("package"), dist };
+  for (const name of names)
+    if (!artifacts.includes(name) && !(name in TARGETS))
+      throw new Error(`unknown target ${name}; known: ${Object.keys(TARGETS).join(", ")}, ${artifacts.join(", ")}`);
+  if (names.length === 0)
+    return {
+      browser: true,
+      targets: Object.keys(TARGETS) as Target[],
+      image: false,
+      vsix: true,
+      npmPackage: true,
+      dist,
+    };
+  return {
+    browser: names.includes("browser"),
+    targets: names.filter((name) => name in TARGETS) as Target[],
+    image: names.includes("image"),
+    vsix: names.includes("vsix"),
+    npmPackage: names.includes("package"),
+    dist,
+  };
 }
 
 async function main(args: readonly string[]): Promise<void> {
   const request = buildRequest(args);
   if (request.browser) {
     const browser = await buildBrowserModule(request.dist);
-    console.log(`built ${browser.file}: ${(browser.bytes / 1024).toFixed(1)} KiB, ${(browser.gzipBytes / 1024).toFixed(1)} KiB gzip`);
+    console.log(
+      `built ${browser.file}: ${(browser.bytes / 1024).toFixed(1)} KiB, ${(browser.gzipBytes / 1024).toFixed(1)} KiB gzip`,
+    );
   }
   if (request.targets.length === 0 && !request.image && !request.vsix && !request.npmPackage) return;
   mkdirSync(request.dist, { recursive: true });
   const provenance = buildProvenance(ROOT);
   if (provenance.uncommitted.length > 0) {
-    const listed = provenance.uncommitted.slice(0, 10).join(", ") + (provenance.uncommitted.length > 10 ? `, and ${provenance.uncommitted.length - 10} more` : "");
-    console.warn(`warning: the working tree has uncommitted changes (${listed}): this build is not the commit it names; its revision is ${provenance.revision}, in BUILD-INFO.json and the image's labels`);
+    const listed =
+      provenance.uncommitted.slice(0, 10).join(", ") +
+      (provenance.uncommitted.length > 10 ? `, and ${provenance.uncommitted.length - 10} more` : "");
+    console.warn(
+      `warning: the working tree has uncommitted changes (${listed}): this build is not the commit it names; its revision is ${provenance.revision}, in BUILD-INFO.json and the image's labels`,
+    );
   }
   if (request.targets.length > 0) checkExampleRules(ROOT);
   const built = new Map<Target, string>();

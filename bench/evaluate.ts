@@ -10,27 +10,44 @@ import type { JsonValue } from "../src/engine/value/json-value.ts";
 import { measure, printTable, type Measurement } from "./measure.ts";
 
 const interop = join(import.meta.dir, "..", "test", "cases", "interop");
-const load = (file: string): LoadedRuleset => LoadedRuleset.fromBundle(JSON.parse(readFileSync(join(interop, file), "utf8")));
+const load = (file: string): LoadedRuleset =>
+  LoadedRuleset.fromBundle(JSON.parse(readFileSync(join(interop, file), "utf8")));
 const shop = load("shop/shop-order.bundle.json");
 const loans = load("library/library-loans.bundle.json");
 
-const items = (count: number): JsonValue[] => Array.from({ length: count }, (_, i) => ({ title: i % 7 === 0 ? "" : `Book ${i}` }));
+const items = (count: number): JsonValue[] =>
+  Array.from({ length: count }, (_, i) => ({ title: i % 7 === 0 ? "" : `Book ${i}` }));
 
 const mix: { name: string; ruleset: LoadedRuleset; request: JsonValue; channel?: "client" | "server" }[] = [
   {
     name: "shop: allowed, one command",
     ruleset: shop,
-    request: { entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } }, actor: { id: "u1", roles: ["clerk"] } },
+    request: {
+      entity: "Order",
+      operation: "create",
+      data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+      actor: { id: "u1", roles: ["clerk"] },
+    },
   },
   {
     name: "shop: denied, several findings",
     ruleset: shop,
-    request: { entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 19.99, express: true }, actor: { id: "u1" } },
+    request: {
+      entity: "Order",
+      operation: "create",
+      data: { quantity: 150, unitPrice: 19.99, express: true },
+      actor: { id: "u1" },
+    },
   },
   {
     name: "shop: locale fallback fr-CA -> fr",
     ruleset: shop,
-    request: { entity: "Order", operation: "update", data: { quantity: 101, unitPrice: 2.5, customer: { email: "a@b.c" } }, locale: "fr-CA" },
+    request: {
+      entity: "Order",
+      operation: "update",
+      data: { quantity: 101, unitPrice: 2.5, customer: { email: "a@b.c" } },
+      locale: "fr-CA",
+    },
   },
   {
     name: "shop: client channel, blur trigger",
@@ -46,7 +63,12 @@ const mix: { name: string; ruleset: LoadedRuleset; request: JsonValue; channel?:
   {
     name: "library: update with fee and commands",
     ruleset: loans,
-    request: { entity: "Loan", operation: "update", data: { id: "L-9", daysLate: 40, isbn: "9780306406157" }, original: { id: "L-9", returnedAt: "2026-10-01T10:00:00Z" } },
+    request: {
+      entity: "Loan",
+      operation: "update",
+      data: { id: "L-9", daysLate: 40, isbn: "9780306406157" },
+      original: { id: "L-9", returnedAt: "2026-10-01T10:00:00Z" },
+    },
   },
 ];
 

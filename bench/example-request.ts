@@ -21,7 +21,9 @@ const BODY = JSON.stringify(EXAMPLE_REQUEST);
 type Handler = (request: Request) => Response | Promise<Response>;
 
 /** The server's `POST /evaluations` handler, taken from the route table it hands to Bun.serve. */
-async function serverHandler(schemaEnforcement: "off" | "warn" = "warn"): Promise<{ handler: Handler; stop: () => Promise<void> }> {
+async function serverHandler(
+  schemaEnforcement: "off" | "warn" = "warn",
+): Promise<{ handler: Handler; stop: () => Promise<void> }> {
   const serve = Bun.serve;
   let routes: Record<string, Handler> | undefined;
   // The route table is built inside listen(); catching it here keeps the server free of bench hooks.
@@ -39,7 +41,15 @@ async function serverHandler(schemaEnforcement: "off" | "warn" = "warn"): Promis
 }
 
 const newRequest = (): Request =>
-  new Request("http://127.0.0.1/evaluations", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${TOKEN}`, "Content-Length": String(BODY.length) }, body: BODY });
+  new Request("http://127.0.0.1/evaluations", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Authorization: `Bearer ${TOKEN}`,
+      "Content-Length": String(BODY.length),
+    },
+    body: BODY,
+  });
 
 /** Like `measure`, for a handler that may answer asynchronously: per-request time over blocks of requests. */
 async function measureHandler(name: string, handler: Handler, seconds = 2): Promise<Measurement> {
@@ -135,9 +145,15 @@ export async function benchExampleRequest(): Promise<Measurement[]> {
       async () => measure("off", () => answerEvaluation(BODY, find, OFF), 0.5),
       async () => measure("warn", () => answerEvaluation(BODY, find, WARN), 0.5),
     );
-    console.log(`Schema enforcement warn (the default): the server's path takes ${serverRatio.toFixed(2)}x the time it takes with off (target: at most 1.10x); answerEvaluation alone ${answerRatio.toFixed(2)}x (medians over ${RATIO_ROUNDS} alternating rounds)`);
-    console.log("Handler rows: Request built, handled and answered in process, timed per block of 200; the difference is the server's own path.");
-    console.log("Swept row: the engine's code and data evicted before each request, as a server's HTTP work evicts them (over HTTP it costs more still).");
+    console.log(
+      `Schema enforcement warn (the default): the server's path takes ${serverRatio.toFixed(2)}x the time it takes with off (target: at most 1.10x); answerEvaluation alone ${answerRatio.toFixed(2)}x (medians over ${RATIO_ROUNDS} alternating rounds)`,
+    );
+    console.log(
+      "Handler rows: Request built, handled and answered in process, timed per block of 200; the difference is the server's own path.",
+    );
+    console.log(
+      "Swept row: the engine's code and data evicted before each request, as a server's HTTP work evicts them (over HTTP it costs more still).",
+    );
     return rows;
   } finally {
     await server.stop();

@@ -20,22 +20,42 @@ export function benchExplain(rounds = 5): void {
   const ratios = new Map<string, number[]>();
   let last: Measurement[] = [];
   for (let round = 0; round < rounds; round++) {
-    last = modes.map((explain) => measure(explain === undefined ? "evaluate, no explain" : `evaluate, explain ${explain}`, () => void ruleset.evaluate(EXAMPLE_REQUEST, "server", explain === undefined ? {} : { explain }), 1));
+    last = modes.map((explain) =>
+      measure(
+        explain === undefined ? "evaluate, no explain" : `evaluate, explain ${explain}`,
+        () => void ruleset.evaluate(EXAMPLE_REQUEST, "server", explain === undefined ? {} : { explain }),
+        1,
+      ),
+    );
     // Throughput, not p50: what an explanation costs includes the garbage it leaves for the collector.
-    for (const row of last.slice(1)) ratios.set(row.name, [...(ratios.get(row.name) ?? []), last[0]!.perSecond / row.perSecond]);
+    for (const row of last.slice(1))
+      ratios.set(row.name, [...(ratios.get(row.name) ?? []), last[0]!.perSecond / row.perSecond]);
   }
   printTable("Explanations, the rules/ example in process (last round)", last);
-  for (const [name, values] of ratios) console.log(`${name}: ${median(values).toFixed(2)}x the plain evaluation's time (median over ${rounds} rounds of the throughput ratio; target ${name.endsWith("rules") ? "1.2" : "4"}x)`);
+  for (const [name, values] of ratios)
+    console.log(
+      `${name}: ${median(values).toFixed(2)}x the plain evaluation's time (median over ${rounds} rounds of the throughput ratio; target ${name.endsWith("rules") ? "1.2" : "4"}x)`,
+    );
   // Requests that come out in many ways: `rules` lists shared between requests (RuleListCache) help less.
   const varied = variedRequests();
   let next = 0;
   const variedRatios: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const plain = measure("varied, no explain", () => void ruleset.evaluate(varied[next++ % varied.length]!, "server"), 1);
-    const rules = measure("varied, explain rules", () => void ruleset.evaluate(varied[next++ % varied.length]!, "server", { explain: "rules" }), 1);
+    const plain = measure(
+      "varied, no explain",
+      () => void ruleset.evaluate(varied[next++ % varied.length]!, "server"),
+      1,
+    );
+    const rules = measure(
+      "varied, explain rules",
+      () => void ruleset.evaluate(varied[next++ % varied.length]!, "server", { explain: "rules" }),
+      1,
+    );
     variedRatios.push(plain.perSecond / rules.perSecond);
   }
-  console.log(`evaluate, explain rules, ${varied.length} requests with ${new Set(varied.map((request) => JSON.stringify(ruleset.evaluate(request, "server", { explain: "rules" }).explanation))).size} different explanations in turn: ${median(variedRatios).toFixed(2)}x the plain evaluation's time`);
+  console.log(
+    `evaluate, explain rules, ${varied.length} requests with ${new Set(varied.map((request) => JSON.stringify(ruleset.evaluate(request, "server", { explain: "rules" }).explanation))).size} different explanations in turn: ${median(variedRatios).toFixed(2)}x the plain evaluation's time`,
+  );
   const full = JSON.stringify(ruleset.evaluate(EXAMPLE_REQUEST, "server", { explain: "full" }));
   console.log(`full explanation of the example: ${(full.length / 1024).toFixed(1)} KiB (budget 64 KiB)`);
 }
@@ -44,8 +64,16 @@ export function benchExplain(rounds = 5): void {
 function variedRequests(): JsonObject[] {
   const data = EXAMPLE_REQUEST.data;
   const amounts = [300, 30000, -5, 0];
-  const extras: JsonObject[] = [{}, { invoices: [{ number: "INV-1", amount: 100 }] }, { invoices: [{ number: "x", amount: -1 }] }, { purpose: "other" }, { beneficiary: { iban: "AT611904300234573201", country: "IR" } }];
-  return amounts.flatMap((amount) => extras.map((extra) => ({ ...EXAMPLE_REQUEST, data: { ...data, amount, ...extra } }) as JsonObject));
+  const extras: JsonObject[] = [
+    {},
+    { invoices: [{ number: "INV-1", amount: 100 }] },
+    { invoices: [{ number: "x", amount: -1 }] },
+    { purpose: "other" },
+    { beneficiary: { iban: "AT611904300234573201", country: "IR" } },
+  ];
+  return amounts.flatMap((amount) =>
+    extras.map((extra) => ({ ...EXAMPLE_REQUEST, data: { ...data, amount, ...extra } }) as JsonObject),
+  );
 }
 
 if (import.meta.main) benchExplain();

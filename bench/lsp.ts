@@ -24,7 +24,10 @@ export async function benchLsp(edits = 1000): Promise<void> {
     const edited = edit % 2 === 1 ? text.replace("op: lte", "op: lte3") : text;
     const before = client.publishedCount(uri);
     const sent = performance.now();
-    client.notify("textDocument/didChange", { textDocument: { uri, version: edit + 1 }, contentChanges: [{ text: edited }] });
+    client.notify("textDocument/didChange", {
+      textDocument: { uri, version: edit + 1 },
+      contentChanges: [{ text: edited }],
+    });
     await client.waitForDiagnostics(uri, (list) => (edit % 2 === 1) === list.length > 0, before);
     latencies.push(performance.now() - sent);
     if (edit === 100) rssAfter100 = client.residentBytes();
@@ -32,10 +35,15 @@ export async function benchLsp(edits = 1000): Promise<void> {
   const rssAfterAll = client.residentBytes();
   await client.shutdown();
   latencies.sort((a, b) => a - b);
-  const percentile = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
+  const percentile = (p: number): number =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
   console.log(`\nrule-server lsp, ${edits} edits of rules/acme-payments.ruleset.yaml (server pinned to core 1)`);
-  console.log(`diagnostics after a change: p50 ${percentile(0.5).toFixed(1)} ms, p90 ${percentile(0.9).toFixed(1)} ms, p99 ${percentile(0.99).toFixed(1)} ms (target 100 ms)`);
-  console.log(`resident memory: ${(rssAfter100 / 1048576).toFixed(1)} MiB after 100 edits, ${(rssAfterAll / 1048576).toFixed(1)} MiB after ${edits} (target: flat)`);
+  console.log(
+    `diagnostics after a change: p50 ${percentile(0.5).toFixed(1)} ms, p90 ${percentile(0.9).toFixed(1)} ms, p99 ${percentile(0.99).toFixed(1)} ms (target 100 ms)`,
+  );
+  console.log(
+    `resident memory: ${(rssAfter100 / 1048576).toFixed(1)} MiB after 100 edits, ${(rssAfterAll / 1048576).toFixed(1)} MiB after ${edits} (target: flat)`,
+  );
 }
 
 if (import.meta.main) await benchLsp();

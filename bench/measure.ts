@@ -11,7 +11,8 @@ export interface Measurement {
 }
 
 /** The middle value (the upper one of an even count). */
-export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export function measure(name: string, run: () => void, seconds = 2): Measurement {
   const warmUntil = performance.now() + 300;
@@ -26,7 +27,10 @@ export function measure(name: string, run: () => void, seconds = 2): Measurement
     samples.push(after - now);
     now = after;
   }
-  return fromSamples(name, samples.map((milliseconds) => milliseconds * 1000));
+  return fromSamples(
+    name,
+    samples.map((milliseconds) => milliseconds * 1000),
+  );
 }
 
 /**
@@ -37,13 +41,21 @@ export function fromSamples(name: string, micros: number[], perSample = 1): Meas
   micros.sort((a, b) => a - b);
   const mean = micros.reduce((sum, value) => sum + value, 0) / micros.length;
   const percentile = (p: number): number => micros[Math.min(micros.length - 1, Math.floor(micros.length * p))]!;
-  return { name, operations: micros.length * perSample, perSecond: 1e6 / mean, p50Micros: percentile(0.5), p99Micros: percentile(0.99) };
+  return {
+    name,
+    operations: micros.length * perSample,
+    perSecond: 1e6 / mean,
+    p50Micros: percentile(0.5),
+    p99Micros: percentile(0.99),
+  };
 }
 
 export function printTable(title: string, rows: readonly Measurement[]): void {
   console.log(`\n${title}`);
   console.log(`${"case".padEnd(44)} ${"ops/s".padStart(12)} ${"p50 µs".padStart(9)} ${"p99 µs".padStart(9)}`);
   for (const row of rows) {
-    console.log(`${row.name.padEnd(44)} ${Math.round(row.perSecond).toLocaleString("en-US").padStart(12)} ${row.p50Micros.toFixed(1).padStart(9)} ${row.p99Micros.toFixed(1).padStart(9)}`);
+    console.log(
+      `${row.name.padEnd(44)} ${Math.round(row.perSecond).toLocaleString("en-US").padStart(12)} ${row.p50Micros.toFixed(1).padStart(9)} ${row.p99Micros.toFixed(1).padStart(9)}`,
+    );
   }
 }

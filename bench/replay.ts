@@ -35,10 +35,13 @@ export function benchReplay(records = 200_000, rounds = 3): void {
       const start = performance.now();
       for (let index = 0; index < lines.length; index++) replayLine(lines[index]!, index + 1, options, summary);
       rates.push(records / ((performance.now() - start) / 1000));
-      if (summary.unchanged !== records) throw new Error(`replay changed ${records - summary.unchanged} records of unchanged rules`);
+      if (summary.unchanged !== records)
+        throw new Error(`replay changed ${records - summary.unchanged} records of unchanged rules`);
     }
     const which = mask === "" ? "" : ` with ${mask} masked`;
-    console.log(`\nreplay${which}: ${Math.round(median(rates)).toLocaleString("en-US")} records a second (median of ${rounds} rounds of ${records.toLocaleString("en-US")}; target 100,000 on one core)`);
+    console.log(
+      `\nreplay${which}: ${Math.round(median(rates)).toLocaleString("en-US")} records a second (median of ${rounds} rounds of ${records.toLocaleString("en-US")}; target 100,000 on one core)`,
+    );
   }
 }
 

@@ -16,7 +16,6 @@ import { buildRelease } from "../test/support/build-release.ts";
 
 const STARTS = 5;
 
-
 function residentMegabytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
@@ -37,9 +36,13 @@ export async function benchStartup(): Promise<void> {
     const rulesDir = join(scratch, "rules");
     mkdirSync(rulesDir);
     writeFileSync(join(rulesDir, "order.schema.json"), JSON.stringify(entitySchema));
-    for (let n = 0; n < RULESETS; n++) writeFileSync(join(rulesDir, `generated-${n}.ruleset.json`), JSON.stringify(generatedRuleset(n), null, 2));
+    for (let n = 0; n < RULESETS; n++)
+      writeFileSync(join(rulesDir, `generated-${n}.ruleset.json`), JSON.stringify(generatedRuleset(n), null, 2));
     executable = buildExecutable();
-    const ways: { name: string; command?: string[] }[] = [...(executable ? [{ name: "release executable", command: [executable.file] }] : []), { name: "from source (bun src/main.ts)" }];
+    const ways: { name: string; command?: string[] }[] = [
+      ...(executable ? [{ name: "release executable", command: [executable.file] }] : []),
+      { name: "from source (bun src/main.ts)" },
+    ];
     const figures = new Map(ways.map((way) => [way.name, { times: [] as number[], memory: [] as number[] }]));
     for (let run = 0; run < STARTS; run++) {
       for (const way of ways) {
@@ -52,9 +55,13 @@ export async function benchStartup(): Promise<void> {
         }
       }
     }
-    console.log(`\nStart-up with ${RULESETS} rulesets of ${RULES_PER_RULESET} rules, exec to listening (target: under 1000 ms), median of ${STARTS}`);
+    console.log(
+      `\nStart-up with ${RULESETS} rulesets of ${RULES_PER_RULESET} rules, exec to listening (target: under 1000 ms), median of ${STARTS}`,
+    );
     for (const [name, { times, memory }] of figures) {
-      console.log(`${name.padEnd(32)} ${median(times).toFixed(0).padStart(5)} ms (${times.map((time) => time.toFixed(0)).join(", ")}), resident memory then ${median(memory).toFixed(0)} MiB`);
+      console.log(
+        `${name.padEnd(32)} ${median(times).toFixed(0).padStart(5)} ms (${times.map((time) => time.toFixed(0)).join(", ")}), resident memory then ${median(memory).toFixed(0)} MiB`,
+      );
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });

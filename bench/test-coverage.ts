@@ -24,18 +24,28 @@ export function benchTestCoverage(rounds = 5): void {
     const run = runGoldenTestFiles(files, { coverage: true });
     lcovReport(run.coverage!, (file) => file);
   };
-  const ratio = coverageRatio(["test rules/", plain], ["test rules/ --coverage (and the lcov file)", covered], rounds, "rule-server test on the rules/ example in process (last round)");
-  console.log(`coverage: ${ratio.toFixed(2)}x the time of the plain test run (median over ${rounds} rounds; target 2x)`);
+  const ratio = coverageRatio(
+    ["test rules/", plain],
+    ["test rules/ --coverage (and the lcov file)", covered],
+    rounds,
+    "rule-server test on the rules/ example in process (last round)",
+  );
+  console.log(
+    `coverage: ${ratio.toFixed(2)}x the time of the plain test run (median over ${rounds} rounds; target 2x)`,
+  );
   benchTestsAlone(files, rounds);
 }
 
 /** The tests alone, the sources compiled once: a fresh ruleset per run, plain against probed and gathered. */
 function benchTestsAlone(files: readonly string[], rounds: number): void {
   const compiled: CompiledSource[] = [];
-  checkRuleFiles(files, { operators: NO_CUSTOM_OPERATORS, runTests: (source) => {
+  checkRuleFiles(files, {
+    operators: NO_CUSTOM_OPERATORS,
+    runTests: (source) => {
       compiled.push(source);
       return [];
-    } });
+    },
+  });
   const operators = customOperatorsFrom(conformanceOperators);
   const fresh = (source: CompiledSource): LoadedRuleset => LoadedRuleset.fromBundle(source.bundle, operators);
   const plain = (): void => {
@@ -47,18 +57,31 @@ function benchTestsAlone(files: readonly string[], rounds: number): void {
       const loaded = fresh(source);
       const probe = new CoverageProbe(loaded, operators);
       runGoldenTests(loaded, objectAt(source.source.document).tests, {
-        coverage: { probe, probed: (name, rules) => collector.recordTest(source.resolved, source.documentSources, name, rules) },
+        coverage: {
+          probe,
+          probed: (name, rules) => collector.recordTest(source.resolved, source.documentSources, name, rules),
+        },
       });
       collector.addRuleset(source.resolved, source.documentSources, loaded, probe);
     }
     collector.report();
   };
-  const ratio = coverageRatio(["golden tests alone", plain], ["golden tests alone, with coverage", covered], rounds, "The golden tests alone, sources compiled once (last round)");
+  const ratio = coverageRatio(
+    ["golden tests alone", plain],
+    ["golden tests alone, with coverage", covered],
+    rounds,
+    "The golden tests alone, sources compiled once (last round)",
+  );
   console.log(`coverage: ${ratio.toFixed(2)}x the time of the tests alone (median over ${rounds} rounds)`);
 }
 
 /** Plain and covered measured in alternating rounds; prints the last round's table, gives the median ratio of their times. */
-function coverageRatio(plain: [string, () => void], covered: [string, () => void], rounds: number, title: string): number {
+function coverageRatio(
+  plain: [string, () => void],
+  covered: [string, () => void],
+  rounds: number,
+  title: string,
+): number {
   const ratios: number[] = [];
   let last: Measurement[] = [];
   for (let round = 0; round < rounds; round++) {

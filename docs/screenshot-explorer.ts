@@ -17,7 +17,19 @@ const page = await openDevToolsPage(1280, 1000).catch(async (error: unknown) => 
 try {
   await page.navigate(`${server.url}/explorer/#/rulesets/acme.payments.transfers`);
   await page.waitFor(`document.querySelector(".try-form")`, "the ruleset page");
-  await page.typeInto(".json-data textarea", JSON.stringify({ amount: 30000, currency: "EUR", reference: "Invoice 42", beneficiary: { country: "IR", iban: "AT611904300234573201" } }, null, 1));
+  await page.typeInto(
+    ".json-data textarea",
+    JSON.stringify(
+      {
+        amount: 30000,
+        currency: "EUR",
+        reference: "Invoice 42",
+        beneficiary: { country: "IR", iban: "AT611904300234573201" },
+      },
+      null,
+      1,
+    ),
+  );
   await page.typeInto("input.token", TOKEN);
   await page.waitFor(`document.querySelector(".server-result .decision")`, "the server's answer");
   await page.evaluate(`document.activeElement.blur(); scrollTo(0, 0)`);

@@ -10,6 +10,9 @@ const headers = { "Content-Type": "application/json" };
 
 const server = Bun.serve({
   port: 0,
-  fetch: kind === "floor" ? async (request) => new Response(JSON.stringify(JSON.parse(await request.text())), { headers }) : () => new Response(fixedBody, { headers }),
+  fetch:
+    kind === "floor"
+      ? async (request) => new Response(JSON.stringify(JSON.parse(await request.text())), { headers })
+      : () => new Response(fixedBody, { headers }),
 });
 console.log(server.port);

@@ -30,8 +30,13 @@ export async function measureContender(contender: Contender): Promise<WrkFigures
   const server = await contender.start();
   try {
     if (contender.probe !== undefined) {
-      const answer = await fetch(`${server.url}${contender.path}`, { method: "POST", headers: { Authorization: `Bearer ${BENCH_TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify(contender.probe) });
-      if (answer.status !== 200) throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
+      const answer = await fetch(`${server.url}${contender.path}`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${BENCH_TOKEN}`, "Content-Type": "application/json" },
+        body: JSON.stringify(contender.probe),
+      });
+      if (answer.status !== 200)
+        throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
       if (contender.items !== undefined || contender.checkProbe !== undefined) {
         const body = await answer.json();
         if (contender.items !== undefined) requireEveryItemEvaluated(contender.name, body);

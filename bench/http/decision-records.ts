@@ -29,7 +29,13 @@ interface RecordsSetting {
 }
 
 function measureOnce(setting: RecordsSetting, script: string): Promise<WrkFigures> {
-  return measureContender({ name: setting.name, start: () => startRuleServer(RULES, 0, undefined, setting.env), path: "/evaluations", script, probe: EXAMPLE_REQUEST });
+  return measureContender({
+    name: setting.name,
+    start: () => startRuleServer(RULES, 0, undefined, setting.env),
+    path: "/evaluations",
+    script,
+    probe: EXAMPLE_REQUEST,
+  });
 }
 
 export async function benchDecisionRecordsHttp(): Promise<void> {
@@ -41,7 +47,10 @@ export async function benchDecisionRecordsHttp(): Promise<void> {
     const settings: RecordsSetting[] = [
       { name: "records off" },
       { name: "records to a file", env: { RULE_SERVER_DECISION_RECORDS: file } },
-      { name: "records to a file, masked", env: { RULE_SERVER_DECISION_RECORDS: file, RULE_SERVER_DECISION_MASK: MASK } },
+      {
+        name: "records to a file, masked",
+        env: { RULE_SERVER_DECISION_RECORDS: file, RULE_SERVER_DECISION_MASK: MASK },
+      },
       { name: "records to /dev/null", env: { RULE_SERVER_DECISION_RECORDS: "/dev/null" } },
     ];
     const runs = settings.map(() => [] as WrkFigures[]);
@@ -55,19 +64,30 @@ export async function benchDecisionRecordsHttp(): Promise<void> {
       }
     }
     const off = runs[0]!;
-    const perRound = (values: (run: WrkFigures, round: number) => number): number => median(off.map((run, round) => values(run, round)));
-    console.log(`\nDecision records over HTTP, rules/ example, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`);
-    console.log(`${"".padEnd(28)} ${"req/s".padStart(9)} ${"CPU µs".padStart(7)} ${"time per request".padStart(17)} ${"CPU per request".padStart(16)}`);
+    const perRound = (values: (run: WrkFigures, round: number) => number): number =>
+      median(off.map((run, round) => values(run, round)));
+    console.log(
+      `\nDecision records over HTTP, rules/ example, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`,
+    );
+    console.log(
+      `${"".padEnd(28)} ${"req/s".padStart(9)} ${"CPU µs".padStart(7)} ${"time per request".padStart(17)} ${"CPU per request".padStart(16)}`,
+    );
     settings.forEach((setting, index) => {
       const mine = runs[index]!;
       // Both ratios are the median of each round's own: that round's "records off" saw the same minute.
       const timeRatio = perRound((run, round) => run.requestsPerSecond / mine[round]!.requestsPerSecond);
-      const cpuRatio = perRound((run, round) => (mine[round]!.processMicros ?? Number.NaN) / (run.processMicros ?? Number.NaN));
+      const cpuRatio = perRound(
+        (run, round) => (mine[round]!.processMicros ?? Number.NaN) / (run.processMicros ?? Number.NaN),
+      );
       const rate = Math.round(median(mine.map((run) => run.requestsPerSecond))).toLocaleString("en-US");
       const cpu = median(mine.map((run) => run.processMicros ?? Number.NaN)).toFixed(1);
-      console.log(`${setting.name.padEnd(28)} ${rate.padStart(9)} ${cpu.padStart(7)} ${`${timeRatio.toFixed(3)}x`.padStart(17)} ${`${cpuRatio.toFixed(3)}x`.padStart(16)}`);
+      console.log(
+        `${setting.name.padEnd(28)} ${rate.padStart(9)} ${cpu.padStart(7)} ${`${timeRatio.toFixed(3)}x`.padStart(17)} ${`${cpuRatio.toFixed(3)}x`.padStart(16)}`,
+      );
     });
-    console.log("Target: records at most 1.10x the time per request of none. CPU per request leaves out what the kernel does later for the file (writing dirty pages out), which time per request sees.");
+    console.log(
+      "Target: records at most 1.10x the time per request of none. CPU per request leaves out what the kernel does later for the file (writing dirty pages out), which time per request sees.",
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

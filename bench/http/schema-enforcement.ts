@@ -30,7 +30,8 @@ function measureOnce(enforcement: string, script: string): Promise<WrkFigures> {
     probe: EXAMPLE_REQUEST,
     // The example fits its schema: a warning would mean the two servers answer differently.
     checkProbe: (body) => {
-      if ((body as { warnings?: unknown }).warnings !== undefined) throw new Error(`${enforcement}: the bench request is answered with warnings: ${JSON.stringify(body)}`);
+      if ((body as { warnings?: unknown }).warnings !== undefined)
+        throw new Error(`${enforcement}: the bench request is answered with warnings: ${JSON.stringify(body)}`);
     },
   });
 }
@@ -42,14 +43,21 @@ export async function benchSchemaEnforcementHttp(): Promise<void> {
     const script = postScript(scratch, "example", EXAMPLE_REQUEST);
     const runs = { warn: [] as WrkFigures[], off: [] as WrkFigures[] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const enforcement of round % 2 === 0 ? ENFORCEMENTS : [...ENFORCEMENTS].reverse()) runs[enforcement].push(await measureOnce(enforcement, script));
+      for (const enforcement of round % 2 === 0 ? ENFORCEMENTS : [...ENFORCEMENTS].reverse())
+        runs[enforcement].push(await measureOnce(enforcement, script));
     }
-    console.log(`\nSchema enforcement over HTTP, rules/ example, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`);
+    console.log(
+      `\nSchema enforcement over HTTP, rules/ example, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`,
+    );
     for (const enforcement of ENFORCEMENTS) {
       const rates = runs[enforcement].map((run) => Math.round(run.requestsPerSecond));
       const micros = runs[enforcement].map((run) => run.processMicros);
-      const cpu = micros.some((value) => value === undefined) ? "" : `, ${median(micros as number[]).toFixed(1)} CPU µs per request`;
-      console.log(`  ${enforcement.padEnd(4)} ${median(rates).toLocaleString("en-US").padStart(9)} req/s (rounds: ${rates.join(", ")})${cpu}`);
+      const cpu = micros.some((value) => value === undefined)
+        ? ""
+        : `, ${median(micros as number[]).toFixed(1)} CPU µs per request`;
+      console.log(
+        `  ${enforcement.padEnd(4)} ${median(rates).toLocaleString("en-US").padStart(9)} req/s (rounds: ${rates.join(", ")})${cpu}`,
+      );
     }
     printEnforcementCost(runs.warn, runs.off);
   } finally {

@@ -26,7 +26,10 @@ export function startEngineOnlyServer(rulesDir: string): Promise<BenchServer> {
 
 /** A bench server script that prints its port on its first line. */
 async function startPortPrinter(script: readonly string[]): Promise<BenchServer> {
-  const child = Bun.spawn(pinned(PINNING?.server, [process.execPath, ...script]), { stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(pinned(PINNING?.server, [process.execPath, ...script]), {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
   const { value } = await reader.read();
   const port = Number(new TextDecoder().decode(value).trim());
@@ -37,11 +40,24 @@ async function startPortPrinter(script: readonly string[]): Promise<BenchServer>
 const FROM_SOURCE = [process.execPath, join(ROOT, "src", "main.ts")];
 
 /** rule-server on a rules directory, with `env` beside the bench's own settings; resolves once it listens, with the time that took. */
-export async function startRuleServer(rulesDir: string, workers: number, command: readonly string[] = FROM_SOURCE, env: Record<string, string> = {}): Promise<BenchServer & { startupMs: number }> {
+export async function startRuleServer(
+  rulesDir: string,
+  workers: number,
+  command: readonly string[] = FROM_SOURCE,
+  env: Record<string, string> = {},
+): Promise<BenchServer & { startupMs: number }> {
   const started = performance.now();
   const child = Bun.spawn(pinned(PINNING?.server, command), {
     cwd: ROOT,
-    env: { ...process.env, RULES_DIR: rulesDir, PORT: "0", RULE_SERVER_TOKEN: BENCH_TOKEN, DRAIN_SECONDS: "0", RULE_SERVER_WORKERS: String(workers), ...env },
+    env: {
+      ...process.env,
+      RULES_DIR: rulesDir,
+      PORT: "0",
+      RULE_SERVER_TOKEN: BENCH_TOKEN,
+      DRAIN_SECONDS: "0",
+      RULE_SERVER_WORKERS: String(workers),
+      ...env,
+    },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -45,7 +45,13 @@ export const EXAMPLE_REQUEST = {
 };
 
 /** The shop ruleset of the interop vectors, allowed with one command. */
-export const SHOP_REQUEST = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } }, actor: { id: "u1", roles: ["clerk"] } };
+export const SHOP_REQUEST = {
+  ruleset: "shop.orders.order",
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+  actor: { id: "u1", roles: ["clerk"] },
+};
 
 const BASELINE = "bare Bun.serve, fixed JSON body (baseline)";
 const FLOOR = "bare Bun.serve, parses and echoes (floor)";
@@ -64,10 +70,12 @@ interface Row {
 /** A wrk script that POSTs `body` with the bench token. */
 export function postScript(directory: string, name: string, body: unknown): string {
   const script = join(directory, `${name}.lua`);
-  writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${BENCH_TOKEN}"\n`);
+  writeFileSync(
+    script,
+    `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${BENCH_TOKEN}"\n`,
+  );
   return script;
 }
-
 
 /**
  * Each round runs every server once, so that every server sees the same spread of the machine's
@@ -85,23 +93,38 @@ function printRows(rows: readonly Row[]): void {
   // The share is the median of each round's ratio to that round's baseline: both saw the same minute.
   const baseline = rows[0]!.runs.map((run) => run.requestsPerSecond);
   const number = (value: number): string => Math.round(value).toLocaleString("en-US");
-  const micros = (values: (number | undefined)[]): string => (values.some((value) => value === undefined) ? "-" : `${median(values as number[]).toFixed(1)}`);
-  console.log(`\nHTTP, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s of the same load, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, ${RUNS} rounds of every server, median (min-max)`);
+  const micros = (values: (number | undefined)[]): string =>
+    values.some((value) => value === undefined) ? "-" : `${median(values as number[]).toFixed(1)}`;
+  console.log(
+    `\nHTTP, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s of the same load, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}, ${RUNS} rounds of every server, median (min-max)`,
+  );
   console.log("Targets: shop at 55% of the baseline or more, rules/ example at 35% or more; p99 under 4 ms.");
-  console.log(`${"server".padEnd(44)} ${"req/s".padStart(9)} ${"(min-max)".padStart(17)} ${"share".padStart(6)} ${"p99 ms".padStart(7)} ${"CPU µs".padStart(7)} ${"loop µs".padStart(8)} ${"steal".padStart(6)}`);
+  console.log(
+    `${"server".padEnd(44)} ${"req/s".padStart(9)} ${"(min-max)".padStart(17)} ${"share".padStart(6)} ${"p99 ms".padStart(7)} ${"CPU µs".padStart(7)} ${"loop µs".padStart(8)} ${"steal".padStart(6)}`,
+  );
   for (const row of rows) {
     const rates = row.runs.map((run) => run.requestsPerSecond);
     const share = `${(median(rates.map((rate, round) => rate / baseline[round]!)) * 100).toFixed(0)}%`;
     const range = `(${number(Math.min(...rates))}-${number(Math.max(...rates))})`;
     const non2xx = row.runs.reduce((sum, run) => sum + run.non2xx, 0);
     const steals = row.runs.map((run) => run.stealShare);
-    const steal = steals.some((value) => value === undefined) ? "-" : `${(median(steals as number[]) * 100).toFixed(0)}%`;
+    const steal = steals.some((value) => value === undefined)
+      ? "-"
+      : `${(median(steals as number[]) * 100).toFixed(0)}%`;
     console.log(
-      `${row.name.padEnd(44)} ${number(median(rates)).padStart(9)} ${range.padStart(17)} ${share.padStart(6)} ${median(row.runs.map((run) => run.p99Ms)).toFixed(2).padStart(7)} ${micros(row.runs.map((run) => run.processMicros)).padStart(7)} ${micros(row.runs.map((run) => run.eventLoopMicros)).padStart(8)} ${steal.padStart(6)}${non2xx > 0 ? `  (${non2xx} non-2xx!)` : ""}`,
+      `${row.name.padEnd(44)} ${number(median(rates)).padStart(9)} ${range.padStart(17)} ${share.padStart(6)} ${median(
+        row.runs.map((run) => run.p99Ms),
+      )
+        .toFixed(2)
+        .padStart(
+          7,
+        )} ${micros(row.runs.map((run) => run.processMicros)).padStart(7)} ${micros(row.runs.map((run) => run.eventLoopMicros)).padStart(8)} ${steal.padStart(6)}${non2xx > 0 ? `  (${non2xx} non-2xx!)` : ""}`,
     );
   }
   console.log("CPU µs: the server process's CPU time per request; loop µs: its main thread's alone.");
-  console.log("steal: the server core's time taken by other guests of the host during the runs (median); high steal, slower figures.");
+  console.log(
+    "steal: the server core's time taken by other guests of the host during the runs (median); high steal, slower figures.",
+  );
 }
 
 /**
@@ -109,7 +132,15 @@ function printRows(rows: readonly Row[]): void {
  * the baseline's CPU, the engine and its JSON beyond the floor, and rule-server's own path (token,
  * request id, metrics, log line) beyond the engine alone.
  */
-function printBreakdown(rows: readonly Row[], cases: readonly { readonly name: string; readonly target: number; readonly engineAlone: string; readonly ruleServer: string }[]): void {
+function printBreakdown(
+  rows: readonly Row[],
+  cases: readonly {
+    readonly name: string;
+    readonly target: number;
+    readonly engineAlone: string;
+    readonly ruleServer: string;
+  }[],
+): void {
   const cpu = (name: string): number | undefined => {
     const runs = rows.find((row) => row.name === name)?.runs.map((run) => run.processMicros);
     return runs === undefined || runs.some((value) => value === undefined) ? undefined : median(runs as number[]);
@@ -117,7 +148,9 @@ function printBreakdown(rows: readonly Row[], cases: readonly { readonly name: s
   const baseline = cpu(BASELINE);
   const floor = cpu(FLOOR);
   if (baseline === undefined || floor === undefined) return;
-  console.log(`Where a request's CPU goes (µs, medians): the floor takes ${floor.toFixed(1)}, the baseline ${baseline.toFixed(1)}.`);
+  console.log(
+    `Where a request's CPU goes (µs, medians): the floor takes ${floor.toFixed(1)}, the baseline ${baseline.toFixed(1)}.`,
+  );
   for (const { name, target, engineAlone, ruleServer } of cases) {
     const engine = cpu(engineAlone);
     const server = cpu(ruleServer);
@@ -136,7 +169,8 @@ export async function benchHttp(): Promise<void> {
   try {
     const shopRules = join(scratch, "shop-rules");
     mkdirSync(shopRules);
-    for (const file of ["shop-order.ruleset.yaml", "order.schema.json"]) copyFileSync(join(ROOT, "test", "cases", "interop", "shop", file), join(shopRules, file));
+    for (const file of ["shop-order.ruleset.yaml", "order.schema.json"])
+      copyFileSync(join(ROOT, "test", "cases", "interop", "shop", file), join(shopRules, file));
     const example = postScript(scratch, "example", EXAMPLE_REQUEST);
     const shop = postScript(scratch, "shop", SHOP_REQUEST);
     const shopBatch = postScript(scratch, "shop-batch", batchOf(SHOP_REQUEST));
@@ -144,14 +178,64 @@ export async function benchHttp(): Promise<void> {
     const rows = await measureInRounds([
       { name: BASELINE, start: () => startBareServer("fixed"), path: "/", script: example },
       { name: FLOOR, start: () => startBareServer("floor"), path: "/", script: example },
-      { name: SHOP_ENGINE, start: () => startEngineOnlyServer(shopRules), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
-      { name: SHOP_SERVER, start: () => startRuleServer(shopRules, 0), path: "/evaluations", script: shop, probe: SHOP_REQUEST },
-      { name: EXAMPLE_ENGINE, start: () => startEngineOnlyServer(rulesDir), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
-      { name: EXAMPLE_SERVER, start: () => startRuleServer(rulesDir, 0), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
-      { name: EXAMPLE_UNCHECKED, start: () => startRuleServer(rulesDir, 0, undefined, { RULE_SERVER_SCHEMA_ENFORCEMENT: "off" }), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
-      { name: "rule-server, rules/ example, 1 worker", start: () => startRuleServer(rulesDir, 1), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
-      { name: "rule-server, rules/ example, 2 workers", start: () => startRuleServer(rulesDir, 2), path: "/evaluations", script: example, probe: EXAMPLE_REQUEST },
-      { name: SHOP_BATCH, start: () => startRuleServer(shopRules, 0), path: "/evaluations/batch", script: shopBatch, probe: batchOf(SHOP_REQUEST), connections: BATCH_CONNECTIONS, items: BATCH_ITEMS },
+      {
+        name: SHOP_ENGINE,
+        start: () => startEngineOnlyServer(shopRules),
+        path: "/evaluations",
+        script: shop,
+        probe: SHOP_REQUEST,
+      },
+      {
+        name: SHOP_SERVER,
+        start: () => startRuleServer(shopRules, 0),
+        path: "/evaluations",
+        script: shop,
+        probe: SHOP_REQUEST,
+      },
+      {
+        name: EXAMPLE_ENGINE,
+        start: () => startEngineOnlyServer(rulesDir),
+        path: "/evaluations",
+        script: example,
+        probe: EXAMPLE_REQUEST,
+      },
+      {
+        name: EXAMPLE_SERVER,
+        start: () => startRuleServer(rulesDir, 0),
+        path: "/evaluations",
+        script: example,
+        probe: EXAMPLE_REQUEST,
+      },
+      {
+        name: EXAMPLE_UNCHECKED,
+        start: () => startRuleServer(rulesDir, 0, undefined, { RULE_SERVER_SCHEMA_ENFORCEMENT: "off" }),
+        path: "/evaluations",
+        script: example,
+        probe: EXAMPLE_REQUEST,
+      },
+      {
+        name: "rule-server, rules/ example, 1 worker",
+        start: () => startRuleServer(rulesDir, 1),
+        path: "/evaluations",
+        script: example,
+        probe: EXAMPLE_REQUEST,
+      },
+      {
+        name: "rule-server, rules/ example, 2 workers",
+        start: () => startRuleServer(rulesDir, 2),
+        path: "/evaluations",
+        script: example,
+        probe: EXAMPLE_REQUEST,
+      },
+      {
+        name: SHOP_BATCH,
+        start: () => startRuleServer(shopRules, 0),
+        path: "/evaluations/batch",
+        script: shopBatch,
+        probe: batchOf(SHOP_REQUEST),
+        connections: BATCH_CONNECTIONS,
+        items: BATCH_ITEMS,
+      },
     ]);
     printRows(rows.filter((row) => row.contender.items === undefined));
     printBreakdown(rows, [
@@ -164,7 +248,12 @@ export async function benchHttp(): Promise<void> {
     printBatchRows(
       rows
         .filter((row) => row.name === SHOP_SERVER || row.name === SHOP_BATCH)
-        .map((row) => ({ name: row.name, runs: row.runs, items: row.contender.items ?? 1, connections: row.contender.connections ?? 64 })),
+        .map((row) => ({
+          name: row.name,
+          runs: row.runs,
+          items: row.contender.items ?? 1,
+          connections: row.contender.connections ?? 64,
+        })),
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });

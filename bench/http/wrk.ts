@@ -44,7 +44,9 @@ export function cpuSeconds(pid: number): { process: number; mainThread: number }
 /** Jiffies a core has been stolen and in all, from /proc/stat (undefined elsewhere). */
 function coreTimes(core: string | undefined): { steal: number; total: number } | undefined {
   if (core === undefined || !existsSync("/proc/stat")) return undefined;
-  const line = readFileSync("/proc/stat", "utf8").split("\n").find((entry) => entry.startsWith(`cpu${core} `));
+  const line = readFileSync("/proc/stat", "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith(`cpu${core} `));
   if (!line) return undefined;
   // user nice system idle iowait irq softirq steal: guest time is already inside user.
   const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
@@ -58,17 +60,35 @@ function milliseconds(text: string | undefined): number {
   return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
 }
 
-export async function wrk(url: string, script: string, serverPid: number, seconds: string, connections = 64): Promise<WrkFigures> {
+export async function wrk(
+  url: string,
+  script: string,
+  serverPid: number,
+  seconds: string,
+  connections = 64,
+): Promise<WrkFigures> {
   const before = cpuSeconds(serverPid);
   const coreBefore = coreTimes(PINNING?.server);
-  const run = Bun.spawn(pinned(PINNING?.load, ["wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, url]), { stdout: "pipe", stderr: "pipe" });
+  const run = Bun.spawn(
+    pinned(PINNING?.load, ["wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-s", script, url]),
+    { stdout: "pipe", stderr: "pipe" },
+  );
   const output = await new Response(run.stdout).text();
   if ((await run.exited) !== 0) throw new Error(`wrk failed: ${await new Response(run.stderr).text()}`);
   const after = cpuSeconds(serverPid);
   const coreAfter = coreTimes(PINNING?.server);
-  const stealShare = coreBefore && coreAfter && coreAfter.total > coreBefore.total ? (coreAfter.steal - coreBefore.steal) / (coreAfter.total - coreBefore.total) : undefined;
+  const stealShare =
+    coreBefore && coreAfter && coreAfter.total > coreBefore.total
+      ? (coreAfter.steal - coreBefore.steal) / (coreAfter.total - coreBefore.total)
+      : undefined;
   const figures = readWrkOutput(output);
-  const cpu = before && after && figures.requests > 0 ? { processMicros: ((after.process - before.process) / figures.requests) * 1e6, eventLoopMicros: ((after.mainThread - before.mainThread) / figures.requests) * 1e6 } : {};
+  const cpu =
+    before && after && figures.requests > 0
+      ? {
+          processMicros: ((after.process - before.process) / figures.requests) * 1e6,
+          eventLoopMicros: ((after.mainThread - before.mainThread) / figures.requests) * 1e6,
+        }
+      : {};
   return {
     requestsPerSecond: figures.requestsPerSecond,
     p99Ms: figures.p99Ms,
@@ -79,7 +99,12 @@ export async function wrk(url: string, script: string, serverPid: number, second
 }
 
 /** What `wrk --latency` prints: requests in all, per second, p99 in milliseconds, answers that were not 2xx or 3xx. */
-export function readWrkOutput(output: string): { requests: number; requestsPerSecond: number; p99Ms: number; non2xx: number } {
+export function readWrkOutput(output: string): {
+  requests: number;
+  requestsPerSecond: number;
+  p99Ms: number;
+  non2xx: number;
+} {
   return {
     requests: Number(/(\d+) requests in/.exec(output)?.[1] ?? 0),
     requestsPerSecond: Number(/Requests\/sec:\s+([0-9.]+)/.exec(output)?.[1] ?? 0),

@@ -39,35 +39,55 @@ export function vsixName(version: string): string {
 
 export async function packageVsix(options: VsixOptions): Promise<string> {
   const manifest = JSON.parse(readFileSync(join(EXTENSION_ROOT, "package.json"), "utf8")) as ExtensionManifest;
-  const projectVersion = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string }).version;
+  const projectVersion = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string })
+    .version;
   // One version for the server and the extension that starts it; a bump of one alone is a mistake.
   if (manifest.version !== projectVersion) {
-    throw new Error(`editors/vscode/package.json has version ${manifest.version}, package.json ${projectVersion}: give them the same version`);
+    throw new Error(
+      `editors/vscode/package.json has version ${manifest.version}, package.json ${projectVersion}: give them the same version`,
+    );
   }
   const staging = mkdtempSync(join(tmpdir(), "rule-server-vsix-"));
   try {
     const packages = await bundleClient(join(staging, manifest.main));
-    writeFileSync(join(staging, "ThirdPartyNotices.txt"), thirdPartyNotices(packages, "the extension's client (dist/extension.js)"));
+    writeFileSync(
+      join(staging, "ThirdPartyNotices.txt"),
+      thirdPartyNotices(packages, "the extension's client (dist/extension.js)"),
+    );
     copyFileSync(join(EXTENSION_ROOT, "package.json"), join(staging, "package.json"));
     copyFileSync(join(EXTENSION_ROOT, "README.md"), join(staging, "README.md"));
     // The full license text ships in the .vsix; editors/vscode/LICENSE only points at it.
     copyFileSync(join(PROJECT_ROOT, "LICENSE"), join(staging, "LICENSE"));
     // vsce keeps each file's mode: fixed here, whatever the umask.
-    for (const file of ["package.json", "README.md", "LICENSE", "ThirdPartyNotices.txt", manifest.main]) chmodSync(join(staging, file), 0o644);
+    for (const file of ["package.json", "README.md", "LICENSE", "ThirdPartyNotices.txt", manifest.main])
+      chmodSync(join(staging, file), 0o644);
     mkdirSync(options.out, { recursive: true });
     const file = join(resolve(options.out), vsixName(manifest.version));
     const vsce = Bun.spawnSync(
-      [join(PROJECT_ROOT, "node_modules", ".bin", "vsce"), "package", "--no-dependencies", "--allow-missing-repository", "--out", file],
+      [
+        join(PROJECT_ROOT, "node_modules", ".bin", "vsce"),
+        "package",
+        "--no-dependencies",
+        "--allow-missing-repository",
+        "--out",
+        file,
+      ],
       {
         cwd: staging,
         // No terminal to answer from: a question vsce asks fails the build instead of waiting.
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",
-        env: { ...process.env, SOURCE_DATE_EPOCH: String(options.sourceDate ?? buildProvenance(PROJECT_ROOT).sourceDate) },
+        env: {
+          ...process.env,
+          SOURCE_DATE_EPOCH: String(options.sourceDate ?? buildProvenance(PROJECT_ROOT).sourceDate),
+        },
       },
     );
-    if (vsce.exitCode !== 0) throw new Error(`vsce package failed (exit ${vsce.exitCode}):\n${vsce.stdout.toString()}${vsce.stderr.toString()}`);
+    if (vsce.exitCode !== 0)
+      throw new Error(
+        `vsce package failed (exit ${vsce.exitCode}):\n${vsce.stdout.toString()}${vsce.stderr.toString()}`,
+      );
     // vsce warns on standard error without failing: a warning is a packaging mistake here.
     if (/WARNING/.test(vsce.stderr.toString())) throw new Error(`vsce package warned:\n${vsce.stderr.toString()}`);
     return file;
@@ -95,7 +115,8 @@ async function bundleClient(outfile: string): Promise<string[]> {
   });
   if (!result.success) throw new Error(`bundling the extension: ${result.logs.map(String).join("\n")}`);
   const written = result.outputs.map((output) => output.path);
-  if (written.length !== 1 || written[0] !== outfile) throw new Error(`the bundle was written to ${written.join(", ")}, not to ${outfile} (the manifest's main)`);
+  if (written.length !== 1 || written[0] !== outfile)
+    throw new Error(`the bundle was written to ${written.join(", ")}, not to ${outfile} (the manifest's main)`);
   return bundledPackages(Object.keys(result.metafile?.inputs ?? {}), process.cwd());
 }
 

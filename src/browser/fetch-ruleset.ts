@@ -26,11 +26,16 @@ export class FetchRulesetError extends Error {
     let problem: JsonObject | undefined;
     try {
       const body = (await response.json()) as JsonValue;
-      if (typeof body === "object" && body !== null && !Array.isArray(body) && typeof body.title === "string") problem = body;
+      if (typeof body === "object" && body !== null && !Array.isArray(body) && typeof body.title === "string")
+        problem = body;
     } catch {
       // Not a problem document: the status says enough.
     }
-    return new FetchRulesetError(`${what} answered ${response.status}${problem ? `: ${String(problem.title)}` : ""}`, response.status, problem);
+    return new FetchRulesetError(
+      `${what} answered ${response.status}${problem ? `: ${String(problem.title)}` : ""}`,
+      response.status,
+      problem,
+    );
   }
 }
 
@@ -51,7 +56,8 @@ const kept = new Map<string, KeptManifest>();
  * loaded again, and a changed one (a reload on the server) is picked up.
  */
 export async function fetchRuleset(serverUrl: string | URL, id: string, options: FetchOptions = {}): Promise<Ruleset> {
-  const address = new URL(`rulesets/${encodeURIComponent(id)}/manifest?channel=client`, withTrailingSlash(serverUrl)).href;
+  const address = new URL(`rulesets/${encodeURIComponent(id)}/manifest?channel=client`, withTrailingSlash(serverUrl))
+    .href;
   const previous = kept.get(address);
   const headers: Record<string, string> = { Accept: "application/json" };
   if (previous?.etag) headers["If-None-Match"] = previous.etag;
@@ -60,19 +66,34 @@ export async function fetchRuleset(serverUrl: string | URL, id: string, options:
     // Our own If-None-Match makes the browser pass a 304 through instead of answering from its cache.
     response = await (options.fetch ?? fetch)(address, { headers, signal: options.signal ?? null });
   } catch (error) {
-    throw new FetchRulesetError(`${address} could not be fetched: ${error instanceof Error ? error.message : String(error)}`, 0);
+    throw new FetchRulesetError(
+      `${address} could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
+      0,
+    );
   }
   if (response.status === 304 && previous) {
-    if (previous.operators === options.operators && previous.codeGeneration === (options.codeGeneration ?? false)) return previous.ruleset;
+    if (previous.operators === options.operators && previous.codeGeneration === (options.codeGeneration ?? false))
+      return previous.ruleset;
     return keep(address, previous.etag, previous.manifest, options);
   }
   if (response.status !== 200) throw await FetchRulesetError.answered(address, response);
   return keep(address, response.headers.get("ETag"), (await response.json()) as JsonValue, options);
 }
 
-async function keep(address: string, etag: string | null, manifest: JsonValue, options: FetchOptions): Promise<Ruleset> {
+async function keep(
+  address: string,
+  etag: string | null,
+  manifest: JsonValue,
+  options: FetchOptions,
+): Promise<Ruleset> {
   const ruleset = await loadRuleset(manifest, options);
-  kept.set(address, { etag, manifest, operators: options.operators, codeGeneration: options.codeGeneration ?? false, ruleset });
+  kept.set(address, {
+    etag,
+    manifest,
+    operators: options.operators,
+    codeGeneration: options.codeGeneration ?? false,
+    ruleset,
+  });
   return ruleset;
 }
 

@@ -9,11 +9,34 @@ export { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 export { ChannelUnavailableError } from "../engine/bundle/channel.ts";
 export { RequestShapeError } from "../engine/evaluation/request-shape.ts";
 export { EvaluationError } from "../engine/errors.ts";
-export { RequestMisfitError, type RequestWarning, type RequestWarningCode, type SchemaEnforcement } from "../engine/schema/request-warning.ts";
+export {
+  RequestMisfitError,
+  type RequestWarning,
+  type RequestWarningCode,
+  type SchemaEnforcement,
+} from "../engine/schema/request-warning.ts";
 // For pages that show rules by place and messages by locale the way the engine finds them.
 export { VIEW_KEYS } from "../engine/evaluation/request-shape.ts";
 export { localeFallbacks } from "../engine/evaluation/locale-fallbacks.ts";
 export type { Channel } from "../engine/bundle/channel.ts";
-export type { EvaluationResult, Finding, Effect, Command, Decision, Resolution, Severity } from "../engine/evaluation/evaluation-result.ts";
+export type {
+  EvaluationResult,
+  Finding,
+  Effect,
+  Command,
+  Decision,
+  Resolution,
+  Severity,
+} from "../engine/evaluation/evaluation-result.ts";
 export type { JsonValue, JsonObject } from "../engine/value/json-value.ts";
-export type { Explanation, ExplainMode, ExplainedNode, RuleExplanation, RuleStatus, NotSelectedReason, ResolutionExplanation, CommandExplanation, UnmatchedName } from "../engine/explanation/explanation.ts";
+export type {
+  Explanation,
+  ExplainMode,
+  ExplainedNode,
+  RuleExplanation,
+  RuleStatus,
+  NotSelectedReason,
+  ResolutionExplanation,
+  CommandExplanation,
+  UnmatchedName,
+} from "../engine/explanation/explanation.ts";

@@ -87,7 +87,8 @@ class PageRuleset implements Ruleset {
     // The server never sees NaN or an infinity (JSON cannot carry them); it refuses 1e999 this way.
     if (hasNonFiniteNumber(request)) throw new RequestShapeError(REQUEST_REFUSALS.numberTooLarge);
     if (options.explain !== undefined && !isExplainMode(options.explain)) throw new RequestShapeError(EXPLAIN_REFUSAL);
-    if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement)) throw new RequestShapeError("'schemaEnforcement' must be off, warn or reject");
+    if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement))
+      throw new RequestShapeError("'schemaEnforcement' must be off, warn or reject");
     return this.#loaded.evaluate(request, chosen, options);
   }
 }
@@ -101,13 +102,22 @@ export async function loadRuleset(manifestOrBundle: JsonValue, options: LoadOpti
   const operators = customOperatorsFrom(options.operators);
   const isBundle = isJsonObject(document) && document.ruleCascadeBundle !== undefined;
   const engine = { codeGeneration: options.codeGeneration ?? false };
-  return new PageRuleset(isBundle ? LoadedRuleset.fromBundle(document, operators, engine) : LoadedRuleset.fromManifest(document, operators, engine));
+  return new PageRuleset(
+    isBundle
+      ? LoadedRuleset.fromBundle(document, operators, engine)
+      : LoadedRuleset.fromManifest(document, operators, engine),
+  );
 }
 
 function parsedDocument(text: string): JsonValue {
   const parsed = parseJson(text);
   // The parser's own words differ between JavaScript engines; the reason does not.
-  const reason = parsed.ok ? "" : parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "it is not valid JSON";
-  if (!parsed.ok) throw new LoadError([{ code: "MANIFEST_INVALID", message: `the manifest or bundle cannot be read: ${reason}` }]);
+  const reason = parsed.ok
+    ? ""
+    : parsed.reason === "number-too-large"
+      ? REQUEST_REFUSALS.numberTooLarge
+      : "it is not valid JSON";
+  if (!parsed.ok)
+    throw new LoadError([{ code: "MANIFEST_INVALID", message: `the manifest or bundle cannot be read: ${reason}` }]);
   return parsed.value;
 }

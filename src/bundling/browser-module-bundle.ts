@@ -27,7 +27,8 @@ export class BrowserBundleError extends Error {
 /** What the browser module must never hold: a Node built-in, CommonJS, re2-wasm, or a path of this machine. */
 export function browserModuleProblems(code: string): string[] {
   const problems: string[] = [];
-  if (/\bfrom\s*"node:|\brequire\(|__dirname|import\.meta\.dir\b/.test(code)) problems.push("it refers to Node or CommonJS");
+  if (/\bfrom\s*"node:|\brequire\(|__dirname|import\.meta\.dir\b/.test(code))
+    problems.push("it refers to Node or CommonJS");
   if (/re2-wasm|\.wasm\b/.test(code)) problems.push("it holds re2-wasm");
   if (code.includes(ROOT)) problems.push(`it holds the build machine's path ${ROOT}`);
   return problems;
@@ -39,8 +40,20 @@ export async function bundleForPages(name: string, entrypoint: string, plugin: B
 }
 
 /** A page bundle's code and the files it was made of (the bundler's inputs, relative to the working directory). */
-async function pageBundle(name: string, entrypoint: string, plugin: BunPlugin): Promise<{ code: string; inputs: string[] }> {
-  const result = await Bun.build({ entrypoints: [entrypoint], target: "browser", format: "esm", minify: true, plugins: [plugin], define: { "process.env.NODE_ENV": '"production"' }, metafile: true });
+async function pageBundle(
+  name: string,
+  entrypoint: string,
+  plugin: BunPlugin,
+): Promise<{ code: string; inputs: string[] }> {
+  const result = await Bun.build({
+    entrypoints: [entrypoint],
+    target: "browser",
+    format: "esm",
+    minify: true,
+    plugins: [plugin],
+    define: { "process.env.NODE_ENV": '"production"' },
+    metafile: true,
+  });
   if (!result.success) throw new BrowserBundleError(`${name}: ${result.logs.map(String).join("\n")}`);
   return { code: await result.outputs[0]!.text(), inputs: Object.keys(result.metafile?.inputs ?? {}) };
 }
@@ -68,6 +81,7 @@ let bundled: Promise<{ code: string; packages: string[] }> | undefined;
 async function bundleSelfContained(): Promise<{ code: string; packages: string[] }> {
   const bundle = await pageBundle("browser", join(ROOT, "src", "browser", "rule-cascade.ts"), browserPatternBackend);
   const problems = browserModuleProblems(bundle.code);
-  if (problems.length > 0) throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
+  if (problems.length > 0)
+    throw new BrowserBundleError(`the browser module is not self-contained: ${problems.join("; ")}`);
   return { code: bundle.code, packages: bundledPackages(bundle.inputs, process.cwd()) };
 }

@@ -14,7 +14,10 @@ export const ENGINE_SPECIFIER = "./engine.js";
 const engineBesideTheClient: BunPlugin = {
   name: "engine-beside-the-client",
   setup(build) {
-    build.onResolve({ filter: /[\\/]browser[\\/]rule-cascade\.ts$/ }, () => ({ path: ENGINE_SPECIFIER, external: true }));
+    build.onResolve({ filter: /[\\/]browser[\\/]rule-cascade\.ts$/ }, () => ({
+      path: ENGINE_SPECIFIER,
+      external: true,
+    }));
   },
 };
 
@@ -23,12 +26,18 @@ const engineBesideTheClient: BunPlugin = {
  * small, and an application's own bundler minifies it), with nothing of Node or of the engine in it.
  */
 export async function bundleClientModule(): Promise<string> {
-  const result = await Bun.build({ entrypoints: [join(ROOT, "src", "client", "index.ts")], target: "browser", format: "esm", plugins: [engineBesideTheClient] });
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src", "client", "index.ts")],
+    target: "browser",
+    format: "esm",
+    plugins: [engineBesideTheClient],
+  });
   if (!result.success) throw new BrowserBundleError(`client: ${result.logs.map(String).join("\n")}`);
   const code = await result.outputs[0]!.text();
   const problems = browserModuleProblems(code);
   // The engine's own strings: were they here, the client would carry a copy of the engine.
   if (/MANIFEST_INVALID|BUNDLE_UNSUPPORTED/.test(code)) problems.push("it holds the engine");
-  if (problems.length > 0) throw new BrowserBundleError(`the client module is not self-contained: ${problems.join("; ")}`);
+  if (problems.length > 0)
+    throw new BrowserBundleError(`the client module is not self-contained: ${problems.join("; ")}`);
   return code;
 }

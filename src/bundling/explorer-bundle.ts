@@ -21,7 +21,10 @@ export type ExplorerFiles = Readonly<Record<string, ExplorerFile>>;
 const browserModuleBesideThePage: BunPlugin = {
   name: "browser-module-beside-the-page",
   setup(build) {
-    build.onResolve({ filter: /[\\/]browser[\\/]rule-cascade\.ts$/ }, () => ({ path: "./rule-cascade.js", external: true }));
+    build.onResolve({ filter: /[\\/]browser[\\/]rule-cascade\.ts$/ }, () => ({
+      path: "./rule-cascade.js",
+      external: true,
+    }));
   },
 };
 
@@ -30,10 +33,19 @@ const browserModuleBesideThePage: BunPlugin = {
  * for a server run from source (which calls it on the first request of the page).
  */
 export async function bundleExplorer(): Promise<ExplorerFiles> {
-  const [script, engine] = await Promise.all([bundleForPages("explorer", join(EXPLORER_SOURCE, "explorer-page.ts"), browserModuleBesideThePage), bundleBrowserModule()]);
+  const [script, engine] = await Promise.all([
+    bundleForPages("explorer", join(EXPLORER_SOURCE, "explorer-page.ts"), browserModuleBesideThePage),
+    bundleBrowserModule(),
+  ]);
   return {
-    "index.html": { contentType: "text/html; charset=utf-8", text: readFileSync(join(EXPLORER_SOURCE, "index.html"), "utf8") },
-    "explorer.css": { contentType: "text/css; charset=utf-8", text: readFileSync(join(EXPLORER_SOURCE, "explorer.css"), "utf8") },
+    "index.html": {
+      contentType: "text/html; charset=utf-8",
+      text: readFileSync(join(EXPLORER_SOURCE, "index.html"), "utf8"),
+    },
+    "explorer.css": {
+      contentType: "text/css; charset=utf-8",
+      text: readFileSync(join(EXPLORER_SOURCE, "explorer.css"), "utf8"),
+    },
     "favicon.svg": { contentType: "image/svg+xml", text: readFileSync(join(EXPLORER_SOURCE, "favicon.svg"), "utf8") },
     "explorer.js": { contentType: "text/javascript; charset=utf-8", text: script },
     "rule-cascade.js": { contentType: "text/javascript; charset=utf-8", text: engine },

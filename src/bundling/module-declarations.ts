@@ -32,12 +32,40 @@ const WHOLESALE = /^export (?:type )?\* from "(\.[^"]+)";\n/gm;
 export function moduleDeclarations(entry: string, options: DeclarationsOptions): string {
   const out = mkdtempSync(join(tmpdir(), "rule-server-types-"));
   try {
-    const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["--ignoreConfig", "--declaration", "--emitDeclarationOnly", "--outDir", out, "--rootDir", ROOT,
-      "--allowImportingTsExtensions", "--rewriteRelativeImportExtensions", "--module", "preserve", "--moduleResolution", "bundler", "--target", "es2022",
-      "--lib", "es2023,dom", "--strict", "--skipLibCheck", "--types", "", entry], { cwd: ROOT, encoding: "utf8" });
-    if (tsc.status !== 0) throw new DeclarationsError(`declarations of ${relative(ROOT, entry)}: ${tsc.stdout}${tsc.stderr}`);
+    const tsc = spawnSync(
+      join(ROOT, "node_modules", ".bin", "tsc"),
+      [
+        "--ignoreConfig",
+        "--declaration",
+        "--emitDeclarationOnly",
+        "--outDir",
+        out,
+        "--rootDir",
+        ROOT,
+        "--allowImportingTsExtensions",
+        "--rewriteRelativeImportExtensions",
+        "--module",
+        "preserve",
+        "--moduleResolution",
+        "bundler",
+        "--target",
+        "es2022",
+        "--lib",
+        "es2023,dom",
+        "--strict",
+        "--skipLibCheck",
+        "--types",
+        "",
+        entry,
+      ],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    if (tsc.status !== 0)
+      throw new DeclarationsError(`declarations of ${relative(ROOT, entry)}: ${tsc.stdout}${tsc.stderr}`);
     const declarationOf = (source: string): string => join(out, relative(ROOT, source)).replace(/\.ts$/, ".d.ts");
-    const externals = new Map(Object.entries(options.externals ?? {}).map(([source, specifier]) => [declarationOf(source), specifier]));
+    const externals = new Map(
+      Object.entries(options.externals ?? {}).map(([source, specifier]) => [declarationOf(source), specifier]),
+    );
     const entryDeclarations = declarationOf(entry);
     const seen = new Set<string>([entryDeclarations]);
     const pending = [entryDeclarations];
@@ -45,7 +73,8 @@ export function moduleDeclarations(entry: string, options: DeclarationsOptions):
     const inner: string[] = [];
     const externalImports = new Set<string>();
     let exported = "";
-    const targetOf = (file: string, specifier: string): string => join(dirname(file), specifier.replace(/\.(ts|js)$/, ".d.ts"));
+    const targetOf = (file: string, specifier: string): string =>
+      join(dirname(file), specifier.replace(/\.(ts|js)$/, ".d.ts"));
     while (pending.length > 0) {
       const file = pending.shift()!;
       let text = readFileSync(file, "utf8");
@@ -76,7 +105,12 @@ export function moduleDeclarations(entry: string, options: DeclarationsOptions):
       }
       const body = text.replace(IMPORT, "").replace(/^export \{\};?\n/gm, "");
       const place = `// ${relative(out, file).replace(/\.d\.ts$/, ".ts")}\n`;
-      inner.push(place + (wholesale.has(file) ? body : body.replace(/^export (declare |interface |type (?!\{))/gm, "$1").replace(/^export (declare )?/gm, "$1")));
+      inner.push(
+        place +
+          (wholesale.has(file)
+            ? body
+            : body.replace(/^export (declare |interface |type (?!\{))/gm, "$1").replace(/^export (declare )?/gm, "$1")),
+      );
     }
     return `/** ${options.title} */\n${[...externalImports].join("")}${inner.join("\n")}\n${exported}`;
   } finally {

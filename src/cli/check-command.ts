@@ -15,12 +15,17 @@ import { UsageError } from "./usage-error.ts";
  * paths hold no ruleset at all, for CI; warnings alone leave it 0, unless `--strict` makes them problems.
  */
 export function runCheckCommand(args: readonly string[]): number {
-  const parsed = parseCommandArguments("check", args, { flags: ["--json", "--strict"], options: ["--format", "--operators"] });
+  const parsed = parseCommandArguments("check", args, {
+    flags: ["--json", "--strict"],
+    options: ["--format", "--operators"],
+  });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
   const write = reportWriter("check", parsed.flags.has("--json") ? "json" : (parsed.options.get("--format") ?? "text"));
   const files = ruleFilesNamed(parsed.positional);
   if (files.length === 0) {
-    process.stderr.write(`rule-server check: no ruleset found in ${parsed.positional.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`);
+    process.stderr.write(
+      `rule-server check: no ruleset found in ${parsed.positional.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`,
+    );
     return 1;
   }
   const operators = operatorsOption("check", parsed.options.get("--operators"));
@@ -30,7 +35,9 @@ export function runCheckCommand(args: readonly string[]): number {
     strict: parsed.flags.has("--strict"),
     runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
   });
-  const failed = reports.some((report) => report.problems.length > 0 || report.tests.some((test) => test.failures.length > 0));
+  const failed = reports.some(
+    (report) => report.problems.length > 0 || report.tests.some((test) => test.failures.length > 0),
+  );
   process.stdout.write(write(reports, failed));
   return failed ? 1 : 0;
 }

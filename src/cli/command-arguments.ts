@@ -7,7 +7,11 @@ export interface CommandArguments {
   readonly options: Map<string, string>;
 }
 
-export function parseCommandArguments(command: string, args: readonly string[], accepted: { flags?: readonly string[]; options?: readonly string[] }): CommandArguments {
+export function parseCommandArguments(
+  command: string,
+  args: readonly string[],
+  accepted: { flags?: readonly string[]; options?: readonly string[] },
+): CommandArguments {
   const parsed: CommandArguments = { positional: [], flags: new Set(), options: new Map() };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;

@@ -25,8 +25,12 @@ export function runCronCommand(args: readonly string[], io: CronCommandIo = {}):
   const out = io.out ?? ((text: string) => void process.stdout.write(text));
   const err = io.err ?? ((text: string) => void process.stderr.write(text));
   const parsed = parseCommandArguments("cron", args, { options: ["--tz", "--after", "--count"] });
-  if (parsed.positional.length === 0) throw new UsageError("cron: give the schedule as one quoted argument, for example rule-server cron '0 3 * * *'");
-  if (parsed.positional.length > 1) throw new UsageError("cron: quote the schedule so that it is one argument, for example rule-server cron '0 3 * * *'");
+  if (parsed.positional.length === 0)
+    throw new UsageError("cron: give the schedule as one quoted argument, for example rule-server cron '0 3 * * *'");
+  if (parsed.positional.length > 1)
+    throw new UsageError(
+      "cron: quote the schedule so that it is one argument, for example rule-server cron '0 3 * * *'",
+    );
   const fail = (reason: string): number => {
     err(`rule-server cron: ${reason}\n`);
     return 1;
@@ -38,13 +42,18 @@ export function runCronCommand(args: readonly string[], io: CronCommandIo = {}):
   if (!validateTimeZone(zone)) return fail(`unknown time zone '${zone}'`);
   const afterText = parsed.options.get("--after");
   const after = afterText === undefined ? (io.now?.() ?? new Date()) : parseRfc3339(afterText);
-  if (after === undefined) return fail(`--after '${afterText}' is not an RFC 3339 date-time such as 2026-03-29T01:30:00+01:00`);
+  if (after === undefined)
+    return fail(`--after '${afterText}' is not an RFC 3339 date-time such as 2026-03-29T01:30:00+01:00`);
   const countText = parsed.options.get("--count") ?? "5";
   const count = /^\d{1,4}$/.test(countText) ? Number(countText) : NaN;
-  if (!(count >= 1 && count <= MAX_COUNT)) return fail(`--count must be a whole number from 1 to ${MAX_COUNT}, not '${countText}'`);
+  if (!(count >= 1 && count <= MAX_COUNT))
+    return fail(`--count must be a whole number from 1 to ${MAX_COUNT}, not '${countText}'`);
 
   const times = nextFireTimes(cron.schedule, zone, after, count);
-  if (times.length === 0) return fail(`the schedule does not fire in ${zone} within ${SEARCH_YEARS} years after ${formatRfc3339(after, zone)}`);
+  if (times.length === 0)
+    return fail(
+      `the schedule does not fire in ${zone} within ${SEARCH_YEARS} years after ${formatRfc3339(after, zone)}`,
+    );
   out(times.map((time) => `${formatRfc3339(time, zone)}\n`).join(""));
   if (times.length < count) err(`rule-server cron: only ${times.length} fire times within ${SEARCH_YEARS} years\n`);
   return 0;

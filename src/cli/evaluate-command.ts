@@ -39,27 +39,45 @@ export async function runEvaluateCommand(args: readonly string[]): Promise<numbe
 
 async function evaluate(args: readonly string[]): Promise<number> {
   const { explain, rest } = explainOption(args);
-  const parsed = parseCommandArguments("evaluate", rest, { flags: ["--lines"], options: ["--bundle", "--ruleset", "--channel", "--format", "--rule", "--schema-enforcement", "--operators"] });
+  const parsed = parseCommandArguments("evaluate", rest, {
+    flags: ["--lines"],
+    options: ["--bundle", "--ruleset", "--channel", "--format", "--rule", "--schema-enforcement", "--operators"],
+  });
   const lines = parsed.flags.has("--lines");
   const format = parsed.options.get("--format") ?? (explain === undefined || lines ? "json" : "text");
-  if (format !== "json" && format !== "text") throw new UsageError(`evaluate: --format must be json or text, not ${format}`);
+  if (format !== "json" && format !== "text")
+    throw new UsageError(`evaluate: --format must be json or text, not ${format}`);
   const onlyRule = parsed.options.get("--rule");
   // A line of output per request: JSON only, and every rule's explanation.
-  if (lines && format === "text") throw new UsageError("evaluate: --lines writes JSON lines; --format text is for one request");
+  if (lines && format === "text")
+    throw new UsageError("evaluate: --lines writes JSON lines; --format text is for one request");
   if (lines && onlyRule !== undefined) throw new UsageError("evaluate: --rule is for one request, not --lines");
-  if (onlyRule !== undefined && explain === undefined) throw new UsageError("evaluate: --rule chooses the rule whose explanation is shown; add --explain");
+  if (onlyRule !== undefined && explain === undefined)
+    throw new UsageError("evaluate: --rule chooses the rule whose explanation is shown; add --explain");
   const schemaEnforcement = parsed.options.get("--schema-enforcement") ?? "off";
-  if (!isSchemaEnforcement(schemaEnforcement)) throw new UsageError(`evaluate: --schema-enforcement takes ${SCHEMA_ENFORCEMENTS.join(", ")}, not ${schemaEnforcement}`);
+  if (!isSchemaEnforcement(schemaEnforcement))
+    throw new UsageError(
+      `evaluate: --schema-enforcement takes ${SCHEMA_ENFORCEMENTS.join(", ")}, not ${schemaEnforcement}`,
+    );
   const positional = [...parsed.positional];
   const bundleOption = parsed.options.get("--bundle");
   const rulesetOption = parsed.options.get("--ruleset");
-  if (bundleOption !== undefined && rulesetOption !== undefined) throw new UsageError("evaluate: give --bundle or --ruleset, not both");
+  if (bundleOption !== undefined && rulesetOption !== undefined)
+    throw new UsageError("evaluate: give --bundle or --ruleset, not both");
   const rulesPath = bundleOption ?? rulesetOption ?? positional.shift();
-  if (rulesPath === undefined) throw new UsageError("evaluate: name a bundle, a ruleset source or a directory of rulesets (--bundle <file>, --ruleset <file>, or the file or directory itself)");
+  if (rulesPath === undefined)
+    throw new UsageError(
+      "evaluate: name a bundle, a ruleset source or a directory of rulesets (--bundle <file>, --ruleset <file>, or the file or directory itself)",
+    );
   if (positional.length > 1) throw new UsageError("evaluate: name at most one request file");
   const channel = parsed.options.get("--channel");
-  if (channel !== undefined && !isChannel(channel)) throw new UsageError('evaluate: --channel must be "client" or "server"');
-  const loaded = loadEvaluateRules(rulesPath, bundleOption !== undefined ? "bundle" : rulesetOption !== undefined ? "source" : undefined, operatorsOption("evaluate", parsed.options.get("--operators")));
+  if (channel !== undefined && !isChannel(channel))
+    throw new UsageError('evaluate: --channel must be "client" or "server"');
+  const loaded = loadEvaluateRules(
+    rulesPath,
+    bundleOption !== undefined ? "bundle" : rulesetOption !== undefined ? "source" : undefined,
+    operatorsOption("evaluate", parsed.options.get("--operators")),
+  );
   if (!loaded.ok) {
     for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
     return failure(loaded.message);
@@ -67,31 +85,63 @@ async function evaluate(args: readonly string[]): Promise<number> {
   const requestFile = positional[0] ?? "-";
   const options: EvaluateOptions = { ...(explain === undefined ? {} : { explain }), schemaEnforcement };
   if (lines) return evaluateRequestLines(loaded.rules, requestFile, channel, options);
-  const text = requestFile === "-" ? await new Response(Bun.stdin.stream()).text() : readInputText(requestFile, "the request file");
+  const text =
+    requestFile === "-"
+      ? await new Response(Bun.stdin.stream()).text()
+      : readInputText(requestFile, "the request file");
   const request = parseJson(text);
-  if (!request.ok) return failure(`BAD_REQUEST: ${requestFile === "-" ? "the request on standard input" : `the request file ${requestFile}`}: ${request.message}`);
+  if (!request.ok)
+    return failure(
+      `BAD_REQUEST: ${requestFile === "-" ? "the request on standard input" : `the request file ${requestFile}`}: ${request.message}`,
+    );
   try {
     const picked = loaded.rules.pick(request.value);
     const result = picked.ruleset.evaluateChecked(picked.request, channel, undefined, options);
     if (onlyRule !== undefined && result.explanation !== undefined) {
       const rules = result.explanation.rules;
       result.explanation.rules = rules.filter((rule) => rule.rule === onlyRule);
-      if (result.explanation.rules.length === 0) return failure(`no rule ${onlyRule} in the ${channel ?? "server"} manifest${didYouMean(onlyRule, rules.map((rule) => rule.rule))}`);
+      if (result.explanation.rules.length === 0)
+        return failure(
+          `no rule ${onlyRule} in the ${channel ?? "server"} manifest${didYouMean(
+            onlyRule,
+            rules.map((rule) => rule.rule),
+          )}`,
+        );
     }
     process.stdout.write(format === "text" ? explanationText(result) : `${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof RequestMisfitError) return failure(`${error.code}: the request does not fit the ruleset:\n${error.warnings.map((warning) => `  ${requestWarningText(warning)}`).join("\n")}`);
-    if (error instanceof LoadError || error instanceof RequestShapeError || error instanceof ChannelUnavailableError || error instanceof RulesetChoiceError) return failure(`${error.code}: ${error.message}`);
+    if (error instanceof RequestMisfitError)
+      return failure(
+        `${error.code}: the request does not fit the ruleset:\n${error.warnings.map((warning) => `  ${requestWarningText(warning)}`).join("\n")}`,
+      );
+    if (
+      error instanceof LoadError ||
+      error instanceof RequestShapeError ||
+      error instanceof ChannelUnavailableError ||
+      error instanceof RulesetChoiceError
+    )
+      return failure(`${error.code}: ${error.message}`);
     throw error;
   }
 }
 
 /** `--lines`: the rules loaded once, then every line of the request file (or standard input) evaluated against them. */
-async function evaluateRequestLines(rules: EvaluateRules, requestFile: string, channel: Channel | undefined, options: EvaluateOptions): Promise<number> {
+async function evaluateRequestLines(
+  rules: EvaluateRules,
+  requestFile: string,
+  channel: Channel | undefined,
+  options: EvaluateOptions,
+): Promise<number> {
   if (requestFile !== "-") checkInputFile(requestFile, "the request file");
   const input = requestFile === "-" ? Bun.stdin.stream() : Bun.file(requestFile).stream();
-  return evaluateLines(rules, input, channel, options, (text) => new Promise((resolve) => process.stdout.write(text, () => resolve())));
+  return evaluateLines(
+    rules,
+    input,
+    channel,
+    options,
+    (text) => new Promise((resolve) => process.stdout.write(text, () => resolve())),
+  );
 }
 
 /** `--explain` takes `rules` or `full` after it, or stands alone for `rules`. */

@@ -16,7 +16,13 @@ const WRITE_BLOCK = 64 * 1024;
  * own does. Blank lines are skipped. A bad line never stops the others; the status is 1 when any
  * line was an error, else 0.
  */
-export async function evaluateLines(rules: EvaluateRules, input: AsyncIterable<Uint8Array>, channel: Channel | undefined, options: EvaluateOptions, write: (text: string) => Promise<void>): Promise<number> {
+export async function evaluateLines(
+  rules: EvaluateRules,
+  input: AsyncIterable<Uint8Array>,
+  channel: Channel | undefined,
+  options: EvaluateOptions,
+  write: (text: string) => Promise<void>,
+): Promise<number> {
   let failed = false;
   let block = "";
   let number = 0;
@@ -36,16 +42,34 @@ export async function evaluateLines(rules: EvaluateRules, input: AsyncIterable<U
   return failed ? 1 : 0;
 }
 
-function answerLine(rules: EvaluateRules, line: string, number: number, channel: Channel | undefined, options: EvaluateOptions): { text: string; failed: boolean } {
-  const error = (code: string, message: string, more: object = {}) => ({ text: JSON.stringify({ line: number, error: { code, message, ...more } }), failed: true });
+function answerLine(
+  rules: EvaluateRules,
+  line: string,
+  number: number,
+  channel: Channel | undefined,
+  options: EvaluateOptions,
+): { text: string; failed: boolean } {
+  const error = (code: string, message: string, more: object = {}) => ({
+    text: JSON.stringify({ line: number, error: { code, message, ...more } }),
+    failed: true,
+  });
   const request = parseJson(line);
   if (!request.ok) return error("BAD_REQUEST", request.message);
   try {
     const picked = rules.pick(request.value);
-    return { text: JSON.stringify(picked.ruleset.evaluateChecked(picked.request, channel, undefined, options)), failed: false };
+    return {
+      text: JSON.stringify(picked.ruleset.evaluateChecked(picked.request, channel, undefined, options)),
+      failed: false,
+    };
   } catch (caught) {
-    if (caught instanceof RequestMisfitError) return error(caught.code, "the request does not fit the ruleset", { warnings: caught.warnings });
-    if (caught instanceof RequestShapeError || caught instanceof ChannelUnavailableError || caught instanceof RulesetChoiceError) return error(caught.code, caught.message);
+    if (caught instanceof RequestMisfitError)
+      return error(caught.code, "the request does not fit the ruleset", { warnings: caught.warnings });
+    if (
+      caught instanceof RequestShapeError ||
+      caught instanceof ChannelUnavailableError ||
+      caught instanceof RulesetChoiceError
+    )
+      return error(caught.code, caught.message);
     // Whatever else went wrong belongs to this line alone: the next ones are still evaluated.
     return error("EVALUATION_ERROR", caught instanceof Error ? caught.message : String(caught));
   }

@@ -46,15 +46,26 @@ export class EvaluateRules {
     const named = request.ruleset;
     if (named === undefined || named === null) {
       if (this.rulesets.size === 1) return { ruleset: this.rulesets.values().next().value!, request };
-      throw new RulesetChoiceError("RULESET_REQUIRED", `the request names no ruleset, and ${this.where} holds ${this.held()}: add a "ruleset" member`);
+      throw new RulesetChoiceError(
+        "RULESET_REQUIRED",
+        `the request names no ruleset, and ${this.where} holds ${this.held()}: add a "ruleset" member`,
+      );
     }
     if (typeof named !== "string") throw new RequestShapeError("'ruleset' must be a string");
     const ruleset = this.rulesets.get(named);
-    if (ruleset === undefined) throw new RulesetChoiceError("UNKNOWN_RULESET", `the request names ruleset ${named}, but ${this.where} holds ${this.held()}${didYouMean(named, this.rulesets.keys())}`);
+    if (ruleset === undefined)
+      throw new RulesetChoiceError(
+        "UNKNOWN_RULESET",
+        `the request names ruleset ${named}, but ${this.where} holds ${this.held()}${didYouMean(named, this.rulesets.keys())}`,
+      );
     const version = request.version;
     if (version === undefined || version === null) return { ruleset, request };
     if (typeof version !== "string") throw new RequestShapeError("'version' must be a string");
-    if (version !== ruleset.version) throw new RulesetChoiceError("UNKNOWN_VERSION", `the request names version ${version} of ruleset ${named}, but ${this.where} holds version ${ruleset.version}`);
+    if (version !== ruleset.version)
+      throw new RulesetChoiceError(
+        "UNKNOWN_VERSION",
+        `the request names version ${version} of ruleset ${named}, but ${this.where} holds version ${ruleset.version}`,
+      );
     return { ruleset, request };
   }
 
@@ -65,7 +76,9 @@ export class EvaluateRules {
 }
 
 /** The rules loaded, or the problems that refuse them and a line saying so. */
-export type RulesLoad = { ok: true; rules: EvaluateRules } | { ok: false; problems: readonly LoadProblem[]; message: string };
+export type RulesLoad =
+  | { ok: true; rules: EvaluateRules }
+  | { ok: false; problems: readonly LoadProblem[]; message: string };
 
 const RULE_FILE_NAMES = "*.ruleset.yaml, *.ruleset.yml, *.ruleset.json";
 
@@ -74,13 +87,19 @@ const RULE_FILE_NAMES = "*.ruleset.yaml, *.ruleset.yml, *.ruleset.json";
  * in memory, or every ruleset and bundle of a directory (which must all load, as the server
  * requires). Throws InputFileError for a file that cannot be read.
  */
-export function loadEvaluateRules(path: string, option: RulesOption, operators: CustomOperators = NO_CUSTOM_OPERATORS): RulesLoad {
+export function loadEvaluateRules(
+  path: string,
+  option: RulesOption,
+  operators: CustomOperators = NO_CUSTOM_OPERATORS,
+): RulesLoad {
   if (option === undefined && isDirectory(path)) return loadDirectory(path, operators);
   const kind = option ?? ruleFileKind(basename(path));
   checkInputFile(path, kind === "bundle" ? "the bundle" : kind === "source" ? "the ruleset source" : "the rules file");
   if (kind === "bundle") {
     const read = readBundleFile(path, operators);
-    return read.ok ? { ok: true, rules: new EvaluateRules(path, new Map([[read.ruleset.id, read.ruleset]])) } : refused(read.problems, `${path} cannot be loaded`);
+    return read.ok
+      ? { ok: true, rules: new EvaluateRules(path, new Map([[read.ruleset.id, read.ruleset]])) }
+      : refused(read.problems, `${path} cannot be loaded`);
   }
   if (kind === "source") {
     const compilation = compileSourceFile(resolve(path));
@@ -88,7 +107,10 @@ export function loadEvaluateRules(path: string, option: RulesOption, operators: 
     const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle, operators);
     return { ok: true, rules: new EvaluateRules(path, new Map([[ruleset.id, ruleset]])) };
   }
-  return refused([], `${path} is neither a bundle (*.bundle.json) nor a ruleset source (${RULE_FILE_NAMES}) nor a directory; use --bundle or --ruleset to say which it is`);
+  return refused(
+    [],
+    `${path} is neither a bundle (*.bundle.json) nor a ruleset source (${RULE_FILE_NAMES}) nor a directory; use --bundle or --ruleset to say which it is`,
+  );
 }
 
 /** Every ruleset of a directory, an id defined twice refused as the server refuses it. */
@@ -103,10 +125,15 @@ function loadDirectory(directory: string, operators: CustomOperators): RulesLoad
     else if (claims.claim(loaded.ruleset.id, file)) rulesets.set(loaded.ruleset.id, loaded.ruleset);
   }
   if (problems.length > 0) return refused(problems, `the rules of ${directory} cannot be loaded`);
-  if (rulesets.size === 0) return refused([], `no ruleset found in ${directory} (no ${RULE_FILE_NAMES} or *.bundle.json file)`);
+  if (rulesets.size === 0)
+    return refused([], `no ruleset found in ${directory} (no ${RULE_FILE_NAMES} or *.bundle.json file)`);
   return { ok: true, rules: new EvaluateRules(directory, rulesets) };
 }
 
 function refused(problems: readonly LoadProblem[], message: string): RulesLoad {
-  return { ok: false, problems, message: problems.length === 0 ? message : `${message} (${problems.length} problem(s))` };
+  return {
+    ok: false,
+    problems,
+    message: problems.length === 0 ? message : `${message} (${problems.length} problem(s))`,
+  };
 }

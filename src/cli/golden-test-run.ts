@@ -17,7 +17,15 @@ export interface GoldenTestRun {
  * as the server would, runs the golden tests `filter` keeps (with the operators given, as
  * `check` does) and, with `coverage`, runs them under probes and gathers what they covered.
  */
-export function runGoldenTestFiles(files: readonly string[], options: { filter?: (name: string) => boolean; coverage?: boolean; directories?: readonly string[]; operators?: CustomOperators } = {}): GoldenTestRun {
+export function runGoldenTestFiles(
+  files: readonly string[],
+  options: {
+    filter?: (name: string) => boolean;
+    coverage?: boolean;
+    directories?: readonly string[];
+    operators?: CustomOperators;
+  } = {},
+): GoldenTestRun {
   const operators = options.operators ?? NO_CUSTOM_OPERATORS;
   const collector = options.coverage === true ? new CoverageCollector() : undefined;
   const probed: { source: CompiledSource; probe: CoverageProbe; ran: number }[] = [];
@@ -31,7 +39,11 @@ export function runGoldenTestFiles(files: readonly string[], options: { filter?:
       const probe = new CoverageProbe(source.loaded, operators);
       const outcomes = sourceGoldenTests(source.loaded, source.source, {
         ...plain,
-        coverage: { probe, probed: (name, rules) => collector.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules) },
+        coverage: {
+          probe,
+          probed: (name, rules) =>
+            collector.recordTest(source.resolved, source.documentSources, `${source.loaded.id}: ${name}`, rules),
+        },
       });
       probed.push({ source, probe, ran: outcomes.length });
       return outcomes;
@@ -39,6 +51,8 @@ export function runGoldenTestFiles(files: readonly string[], options: { filter?:
   });
   if (collector === undefined) return { reports };
   // With a filter, only rulesets that ran a test take part: the others would only add noughts.
-  for (const { source, probe, ran } of probed) if (options.filter === undefined || ran > 0) collector.addRuleset(source.resolved, source.documentSources, source.loaded, probe);
+  for (const { source, probe, ran } of probed)
+    if (options.filter === undefined || ran > 0)
+      collector.addRuleset(source.resolved, source.documentSources, source.loaded, probe);
   return { reports, coverage: collector.report() };
 }

@@ -3,7 +3,10 @@
  * for itself; the whole name must match.
  */
 export function nameGlob(glob: string): (name: string) => boolean {
-  const pattern = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".");
+  const pattern = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replaceAll("*", ".*")
+    .replaceAll("?", ".");
   const expression = new RegExp(`^${pattern}$`, "s");
   return (name) => expression.test(name);
 }

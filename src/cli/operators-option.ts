@@ -1,5 +1,9 @@
 import { conformanceOperators } from "../engine/conformance-operators.ts";
-import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
+import {
+  customOperatorsFrom,
+  NO_CUSTOM_OPERATORS,
+  type CustomOperators,
+} from "../engine/expression/custom-operators.ts";
 import { UsageError } from "./usage-error.ts";
 
 /**

@@ -35,25 +35,42 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
       list.push(value);
     } else rest.push(args[index]!);
   }
-  const parsed = parseCommandArguments("replay", rest, { flags: ["--explain", "--fail-on-change"], options: ["--format", "--limit", "--ruleset", "--operators"] });
+  const parsed = parseCommandArguments("replay", rest, {
+    flags: ["--explain", "--fail-on-change"],
+    options: ["--format", "--limit", "--ruleset", "--operators"],
+  });
   if (rules.length === 0) throw new UsageError("replay: name the rules to replay against with --rules <dir|file>");
   if (parsed.positional.length !== 1) throw new UsageError("replay: name one records file, or - for standard input");
   const format = parsed.options.get("--format") ?? "text";
-  if (format !== "text" && format !== "json") throw new UsageError(`replay: --format must be text or json, not ${format}`);
+  if (format !== "text" && format !== "json")
+    throw new UsageError(`replay: --format must be text or json, not ${format}`);
   const limitText = parsed.options.get("--limit");
   const limit = limitText === undefined ? Infinity : Number(limitText);
-  if (limitText !== undefined && (!/^[0-9]+$/.test(limitText) || !Number.isSafeInteger(limit))) throw new UsageError(`replay: --limit takes a whole number of records, not ${limitText}`);
+  if (limitText !== undefined && (!/^[0-9]+$/.test(limitText) || !Number.isSafeInteger(limit)))
+    throw new UsageError(`replay: --limit takes a whole number of records, not ${limitText}`);
 
   const operators = operatorsOption("replay", parsed.options.get("--operators"));
   const loaded = loadRulesets(rules, operators);
   if (!loaded.ok) return 2;
   // The rules that made the records tell which rules changed since, for records with masked members.
-  const recorded = recordedRules.length === 0 ? { ok: true as const, rulesets: new Map<string, LoadedRuleset>() } : loadRulesets(recordedRules, operators);
+  const recorded =
+    recordedRules.length === 0
+      ? { ok: true as const, rulesets: new Map<string, LoadedRuleset>() }
+      : loadRulesets(recordedRules, operators);
   if (!recorded.ok) return 2;
   const ruleset = parsed.options.get("--ruleset");
-  if (ruleset !== undefined && !loaded.rulesets.has(ruleset)) process.stderr.write(`rule-server replay: the rules given hold no ruleset ${ruleset}\n`);
-  const masked = new MaskedReplay(operators, new Map([...recorded.rulesets.values()].map((made) => [made.checksum, made])));
-  const options = { rulesets: loaded.rulesets, masked, ...(ruleset === undefined ? {} : { ruleset }), explain: parsed.flags.has("--explain") };
+  if (ruleset !== undefined && !loaded.rulesets.has(ruleset))
+    process.stderr.write(`rule-server replay: the rules given hold no ruleset ${ruleset}\n`);
+  const masked = new MaskedReplay(
+    operators,
+    new Map([...recorded.rulesets.values()].map((made) => [made.checksum, made])),
+  );
+  const options = {
+    rulesets: loaded.rulesets,
+    masked,
+    ...(ruleset === undefined ? {} : { ruleset }),
+    explain: parsed.flags.has("--explain"),
+  };
   const recordsFile = parsed.positional[0]!;
   if (recordsFile !== "-") {
     try {
@@ -80,7 +97,10 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
 }
 
 /** The rulesets to replay against by id: sources compiled as `check` compiles them, bundles read. */
-function loadRulesets(targets: readonly string[], operators: CustomOperators): { ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false } {
+function loadRulesets(
+  targets: readonly string[],
+  operators: CustomOperators,
+): { ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false } {
   const loader = new RuleFileLoader(operators);
   const rulesets = new Map<string, LoadedRuleset>();
   let ok = true;
@@ -96,7 +116,11 @@ function loadRulesets(targets: readonly string[], operators: CustomOperators): {
   return ok ? { ok: true, rulesets } : { ok: false };
 }
 
-function report(problems: readonly { code: string; message: string; file?: string; line?: number; column?: number }[], file: string): false {
-  for (const problem of problems) process.stderr.write(`${formatProblem({ ...problem, file: problem.file ?? file })}\n`);
+function report(
+  problems: readonly { code: string; message: string; file?: string; line?: number; column?: number }[],
+  file: string,
+): false {
+  for (const problem of problems)
+    process.stderr.write(`${formatProblem({ ...problem, file: problem.file ?? file })}\n`);
   return false;
 }

@@ -38,13 +38,15 @@ export async function runServeCommand(): Promise<number> {
     if (options.openModeIgnored) logger.warn("RULE_SERVER_ALLOW_OPEN is ignored because RULE_SERVER_TOKEN is set");
     supervised = processes.count > 1 ? new SupervisedServer(options, processes.count) : undefined;
     server = supervised ?? createServer(options);
-    if (options.allowOpen) logger.warn("open mode: every endpoint is served without a token; acceptable only on a private network");
+    if (options.allowOpen)
+      logger.warn("open mode: every endpoint is served without a token; acceptable only on a private network");
     await server.listen();
   } catch (error) {
     // A misspelt variable is often why a setting is missing: say so before the fatal line.
     sayUnknownVariables();
     if (error instanceof ConfigurationError) logger.fatal("invalid configuration", { problems: error.problems });
-    else if (error instanceof SnapshotError) logger.fatal("the rules cannot be served", { rulesDir: server?.rulesDir, problems: error.problems });
+    else if (error instanceof SnapshotError)
+      logger.fatal("the rules cannot be served", { rulesDir: server?.rulesDir, problems: error.problems });
     else logger.fatal("start-up failed", { error: error instanceof Error ? error.message : String(error) });
     return 1;
   }

@@ -4,7 +4,12 @@ import { coberturaReport } from "../coverage/cobertura-report.ts";
 import { coverageJson } from "../coverage/coverage-json.ts";
 import type { CoverageReport } from "../coverage/coverage-model.ts";
 import { coverageText, uncoveredLine } from "../coverage/coverage-text.ts";
-import { parseThreshold, shortfalls, ThresholdSyntaxError, type CoverageThreshold } from "../coverage/coverage-threshold.ts";
+import {
+  parseThreshold,
+  shortfalls,
+  ThresholdSyntaxError,
+  type CoverageThreshold,
+} from "../coverage/coverage-threshold.ts";
 import { lcovReport } from "../coverage/lcov-report.ts";
 import { displayPath } from "./check-report/check-totals.ts";
 import { reportWriter } from "./check-report/report-formats.ts";
@@ -22,7 +27,11 @@ export const TEST_EXIT = { passed: 0, failed: 1, notLoaded: 2, underThreshold: 3
 export const COVERAGE_FORMATS = ["json", "lcov", "cobertura"] as const;
 type CoverageFormat = (typeof COVERAGE_FORMATS)[number];
 /** The file of each `--coverage-format`, in the `--coverage-out` directory (`test --help` names them). */
-export const COVERAGE_FILES: Record<CoverageFormat, string> = { json: "coverage.json", lcov: "lcov.info", cobertura: "cobertura.xml" };
+export const COVERAGE_FILES: Record<CoverageFormat, string> = {
+  json: "coverage.json",
+  lcov: "lcov.info",
+  cobertura: "cobertura.xml",
+};
 /** Where coverage files go without `--coverage-out`, relative to the working directory. */
 export const DEFAULT_COVERAGE_OUT = "coverage";
 
@@ -46,17 +55,30 @@ export function runTestCommand(args: readonly string[]): number {
   const targets = parsed.positional.length === 0 ? ["."] : parsed.positional;
   const files = ruleFilesNamed(targets);
   if (files.length === 0) {
-    process.stderr.write(`rule-server test: no ruleset found in ${targets.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`);
+    process.stderr.write(
+      `rule-server test: no ruleset found in ${targets.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`,
+    );
     return TEST_EXIT.notLoaded;
   }
 
-  const { reports, coverage: coverageReport } = runGoldenTestFiles(files, { ...(filter === undefined ? {} : { filter }), coverage, directories: targets.filter(isDirectory), operators: operatorsOption("test", parsed.options.get("--operators")) });
+  const { reports, coverage: coverageReport } = runGoldenTestFiles(files, {
+    ...(filter === undefined ? {} : { filter }),
+    coverage,
+    directories: targets.filter(isDirectory),
+    operators: operatorsOption("test", parsed.options.get("--operators")),
+  });
   const loadFailed = reports.some((report) => report.problems.length > 0);
   const testFailed = reports.some((report) => report.tests.some((test) => test.failures.length > 0));
   const ran = reports.reduce((sum, report) => sum + report.tests.length, 0);
   const failed = loadFailed || testFailed;
   const format = parsed.options.get("--format") ?? "text";
-  process.stdout.write(write(reports, failed, coverageReport === undefined ? undefined : { coverage: coverageJson(coverageReport, displayPath) }));
+  process.stdout.write(
+    write(
+      reports,
+      failed,
+      coverageReport === undefined ? undefined : { coverage: coverageJson(coverageReport, displayPath) },
+    ),
+  );
   if (coverageReport !== undefined) {
     const summary = coverageText(coverageReport, displayPath);
     // Machine-read formats keep stdout to themselves: the summary goes to stderr.
@@ -67,14 +89,20 @@ export function runTestCommand(args: readonly string[]): number {
   if (loadFailed) return TEST_EXIT.notLoaded;
   if (testFailed) return TEST_EXIT.failed;
   if (ran === 0 && parsed.flags.has("--fail-on-empty")) {
-    process.stderr.write(`rule-server test: no test ran${filterText === undefined ? "" : ` (none matches --filter ${filterText})`}\n`);
+    process.stderr.write(
+      `rule-server test: no test ran${filterText === undefined ? "" : ` (none matches --filter ${filterText})`}\n`,
+    );
     return TEST_EXIT.failed;
   }
   if (coverageReport !== undefined && threshold !== undefined) {
     const missing = shortfalls(coverageReport, threshold);
     if (missing.length > 0) {
-      const uncovered = coverageReport.files.flatMap((file) => file.uncovered).map((item) => `  ${uncoveredLine(item, displayPath)}`);
-      process.stderr.write(`rule-server test: coverage under the threshold: ${missing.join("; ")}\nnot covered:\n${uncovered.join("\n")}\n`);
+      const uncovered = coverageReport.files
+        .flatMap((file) => file.uncovered)
+        .map((item) => `  ${uncoveredLine(item, displayPath)}`);
+      process.stderr.write(
+        `rule-server test: coverage under the threshold: ${missing.join("; ")}\nnot covered:\n${uncovered.join("\n")}\n`,
+      );
       return TEST_EXIT.underThreshold;
     }
   }
@@ -85,7 +113,10 @@ function parseCoverageFormats(text: string | undefined): CoverageFormat[] {
   if (text === undefined) return [];
   const formats = text.split(",").map((format) => format.trim());
   for (const format of formats) {
-    if (!(COVERAGE_FORMATS as readonly string[]).includes(format)) throw new UsageError(`test: --coverage-format takes ${COVERAGE_FORMATS.join(", ")} (several separated by commas), not ${format}`);
+    if (!(COVERAGE_FORMATS as readonly string[]).includes(format))
+      throw new UsageError(
+        `test: --coverage-format takes ${COVERAGE_FORMATS.join(", ")} (several separated by commas), not ${format}`,
+      );
   }
   return [...new Set(formats)] as CoverageFormat[];
 }

@@ -5,6 +5,18 @@
  */
 export { createClient, type RuleServerClient } from "./create-client.ts";
 export { RuleServerError, type RuleServerErrorCode, type ServerProblemCode } from "./rule-server-error.ts";
-export type { BatchDefaults, BatchEvaluationItem, CallOptions, Channel, ClientOptions, EvaluateOptions, ExplainedEvaluationResult, ExplainMode, FetchFunction, RulesetListOptions, RulesetOptions } from "./client-types.ts";
+export type {
+  BatchDefaults,
+  BatchEvaluationItem,
+  CallOptions,
+  Channel,
+  ClientOptions,
+  EvaluateOptions,
+  ExplainedEvaluationResult,
+  ExplainMode,
+  FetchFunction,
+  RulesetListOptions,
+  RulesetOptions,
+} from "./client-types.ts";
 export type { LoadOptions, Ruleset } from "../browser/rule-cascade.ts";
 export type * from "./wire-types.ts";

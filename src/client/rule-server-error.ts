@@ -61,5 +61,7 @@ export class RuleServerError extends Error {
 export function problemOf(body: unknown): Problem | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const candidate = body as Record<string, unknown>;
-  return typeof candidate.title === "string" && typeof candidate.status === "number" ? (candidate as unknown as Problem) : undefined;
+  return typeof candidate.title === "string" && typeof candidate.status === "number"
+    ? (candidate as unknown as Problem)
+    : undefined;
 }

@@ -29,11 +29,23 @@ export async function callServer<T>(context: CallContext, call: ServerCall): Pro
   }
   let response: Response;
   try {
-    response = await context.fetch(url, { method: call.method, headers, body: call.body === undefined ? null : JSON.stringify(call.body), signal: call.signal ?? null });
+    response = await context.fetch(url, {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? null : JSON.stringify(call.body),
+      signal: call.signal ?? null,
+    });
   } catch (error) {
     // An abort is the caller's own doing: it keeps the platform's AbortError.
     if (call.signal?.aborted) throw error;
-    throw new RuleServerError("SERVER_UNREACHABLE", `${label} could not be sent: ${error instanceof Error ? error.message : String(error)}`, 0, undefined, undefined, { cause: error });
+    throw new RuleServerError(
+      "SERVER_UNREACHABLE",
+      `${label} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+      0,
+      undefined,
+      undefined,
+      { cause: error },
+    );
   }
   const requestId = response.headers.get("X-Request-Id") ?? undefined;
   const text = await response.text();
@@ -45,8 +57,21 @@ export async function callServer<T>(context: CallContext, call: ServerCall): Pro
   }
   if (!response.ok) {
     const problem = problemOf(body);
-    throw new RuleServerError(serverProblemCode(response.status), `${label} answered ${response.status}${problem ? `: ${problem.title}` : ""}`, response.status, problem, requestId);
+    throw new RuleServerError(
+      serverProblemCode(response.status),
+      `${label} answered ${response.status}${problem ? `: ${problem.title}` : ""}`,
+      response.status,
+      problem,
+      requestId,
+    );
   }
-  if (body === undefined) throw new RuleServerError("ANSWER_UNREADABLE", `${label} answered ${response.status} with a body that is not JSON`, response.status, undefined, requestId);
+  if (body === undefined)
+    throw new RuleServerError(
+      "ANSWER_UNREADABLE",
+      `${label} answered ${response.status} with a body that is not JSON`,
+      response.status,
+      undefined,
+      requestId,
+    );
   return body as T;
 }

@@ -22,34 +22,74 @@ export interface TypeTextOptions {
 }
 
 /** Words that only describe or constrain a value, without changing its TypeScript type. */
-const ANNOTATIONS = new Set(["description", "title", "format", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength", "default", "examples", "required", "pattern"]);
-const KNOWN = new Set([...ANNOTATIONS, "$ref", "const", "enum", "type", "oneOf", "anyOf", "allOf", "properties", "additionalProperties", "patternProperties", "items"]);
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "format",
+  "minimum",
+  "maximum",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "default",
+  "examples",
+  "required",
+  "pattern",
+]);
+const KNOWN = new Set([
+  ...ANNOTATIONS,
+  "$ref",
+  "const",
+  "enum",
+  "type",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "items",
+]);
 const COMPONENT_SCHEMA_REF = "#/components/schemas/";
 
 /** The TypeScript type of `schema`; `at` names its place in the document for error messages. */
 export function schemaTypeText(schema: unknown, at: string, options: TypeTextOptions, indent = ""): string {
   if (schema === true) return "unknown";
   if (!isSchema(schema)) throw new SchemaTypeError(`${at}: a schema must be an object or true`);
-  for (const keyword of Object.keys(schema)) if (!KNOWN.has(keyword)) throw new SchemaTypeError(`${at}: the keyword '${keyword}' has no TypeScript translation`);
+  for (const keyword of Object.keys(schema))
+    if (!KNOWN.has(keyword)) throw new SchemaTypeError(`${at}: the keyword '${keyword}' has no TypeScript translation`);
   if (typeof schema.$ref === "string") {
-    if (!schema.$ref.startsWith(COMPONENT_SCHEMA_REF)) throw new SchemaTypeError(`${at}: only ${COMPONENT_SCHEMA_REF}* references are typed, not ${schema.$ref}`);
+    if (!schema.$ref.startsWith(COMPONENT_SCHEMA_REF))
+      throw new SchemaTypeError(`${at}: only ${COMPONENT_SCHEMA_REF}* references are typed, not ${schema.$ref}`);
     return schema.$ref.slice(COMPONENT_SCHEMA_REF.length);
   }
   const parts: string[] = [];
   const own = ownType(schema, at, options, indent);
   if (own !== undefined) parts.push(own);
-  for (const [keyword, glue] of [["oneOf", " | "], ["anyOf", " | "], ["allOf", " & "]] as const) {
+  for (const [keyword, glue] of [
+    ["oneOf", " | "],
+    ["anyOf", " | "],
+    ["allOf", " & "],
+  ] as const) {
     const members = schema[keyword];
     if (members === undefined) continue;
     if (!Array.isArray(members)) throw new SchemaTypeError(`${at}/${keyword}: must be a list`);
     // An allOf member narrows the others: its unlisted members are theirs to allow, not its own.
     const memberOptions = keyword === "allOf" ? { openObjects: false } : options;
-    const texts = members.map((member, index) => schemaTypeText(member, `${at}/${keyword}/${index}`, memberOptions, indent));
+    const texts = members.map((member, index) =>
+      schemaTypeText(member, `${at}/${keyword}/${index}`, memberOptions, indent),
+    );
     const joined = texts.join(glue);
-    parts.push(texts.length > 1 && (own !== undefined || members.length > 1) && hasTopLevel(joined, glue) ? `(${joined})` : joined);
+    parts.push(
+      texts.length > 1 && (own !== undefined || members.length > 1) && hasTopLevel(joined, glue)
+        ? `(${joined})`
+        : joined,
+    );
   }
   if (parts.length === 0) return "unknown";
-  if (parts.length === 1) return parts[0]!.replace(/^\((.*)\)$/s, (whole, inner: string) => (balanced(inner) ? inner : whole));
+  if (parts.length === 1)
+    return parts[0]!.replace(/^\((.*)\)$/s, (whole, inner: string) => (balanced(inner) ? inner : whole));
   return parts.map((part) => (hasTopLevel(part, " | ") && !part.startsWith("(") ? `(${part})` : part)).join(" & ");
 }
 
@@ -88,8 +128,16 @@ function balanced(text: string): boolean {
 /** The type the schema's own keywords give (not its combinators), or undefined when they say nothing. */
 function ownType(schema: Schema, at: string, options: TypeTextOptions, indent: string): string | undefined {
   if ("const" in schema) return literal(schema.const, `${at}/const`);
-  if (Array.isArray(schema.enum)) return schema.enum.map((value, index) => literal(value, `${at}/enum/${index}`)).join(" | ");
-  const types = schema.type === undefined ? (schema.properties !== undefined ? ["object"] : []) : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (Array.isArray(schema.enum))
+    return schema.enum.map((value, index) => literal(value, `${at}/enum/${index}`)).join(" | ");
+  const types =
+    schema.type === undefined
+      ? schema.properties !== undefined
+        ? ["object"]
+        : []
+      : Array.isArray(schema.type)
+        ? schema.type
+        : [schema.type];
   if (types.length === 0) return undefined;
   const texts = types.map((type) => {
     switch (type) {
@@ -103,7 +151,8 @@ function ownType(schema: Schema, at: string, options: TypeTextOptions, indent: s
       case "null":
         return "null";
       case "array": {
-        const item = schema.items === undefined ? "unknown" : schemaTypeText(schema.items, `${at}/items`, options, indent);
+        const item =
+          schema.items === undefined ? "unknown" : schemaTypeText(schema.items, `${at}/items`, options, indent);
         return hasTopLevel(item, " | ") || hasTopLevel(item, " & ") ? `(${item})[]` : `${item}[]`;
       }
       case "object":
@@ -130,27 +179,38 @@ function objectType(schema: Schema, at: string, options: TypeTextOptions, indent
   if (!isSchema(properties)) throw new SchemaTypeError(`${at}/properties: must be an object`);
   for (const [name, property] of Object.entries(properties)) {
     const type = schemaTypeText(property, `${at}/properties/${name}`, options, inner);
-    members.push(`${docComment(isSchema(property) ? property.description : undefined, inner)}${inner}${propertyName(name)}${required.has(name) ? "" : "?"}: ${type};`);
+    members.push(
+      `${docComment(isSchema(property) ? property.description : undefined, inner)}${inner}${propertyName(name)}${required.has(name) ? "" : "?"}: ${type};`,
+    );
   }
   for (const name of required) if (!(name in properties)) members.push(`${inner}${propertyName(name)}: unknown;`);
   const patterns = (schema.patternProperties ?? {}) as Record<string, unknown>;
   for (const [pattern, value] of Object.entries(patterns)) {
     const key = stringType(pattern);
-    if (key === "string") throw new SchemaTypeError(`${at}/patternProperties: only prefix patterns (^x-) are typed, not ${pattern}`);
-    members.push(`${inner}[member: ${key}]: ${schemaTypeText(value, `${at}/patternProperties/${pattern}`, options, inner)};`);
+    if (key === "string")
+      throw new SchemaTypeError(`${at}/patternProperties: only prefix patterns (^x-) are typed, not ${pattern}`);
+    members.push(
+      `${inner}[member: ${key}]: ${schemaTypeText(value, `${at}/patternProperties/${pattern}`, options, inner)};`,
+    );
   }
   const additional = schema.additionalProperties;
   const listsMembers = Object.keys(properties).length > 0 || Object.keys(patterns).length > 0;
-  if (additional === true || (additional === undefined && (options.openObjects || !listsMembers))) members.push(`${inner}[member: string]: unknown;`);
+  if (additional === true || (additional === undefined && (options.openObjects || !listsMembers)))
+    members.push(`${inner}[member: string]: unknown;`);
   else if (isSchema(additional)) {
-    if (listsMembers) throw new SchemaTypeError(`${at}/additionalProperties: a typed rest beside listed members is not typed`);
-    members.push(`${inner}[member: string]: ${schemaTypeText(additional, `${at}/additionalProperties`, options, inner)};`);
-  } else if (additional !== undefined && additional !== false) throw new SchemaTypeError(`${at}/additionalProperties: must be a schema or a boolean`);
+    if (listsMembers)
+      throw new SchemaTypeError(`${at}/additionalProperties: a typed rest beside listed members is not typed`);
+    members.push(
+      `${inner}[member: string]: ${schemaTypeText(additional, `${at}/additionalProperties`, options, inner)};`,
+    );
+  } else if (additional !== undefined && additional !== false)
+    throw new SchemaTypeError(`${at}/additionalProperties: must be a schema or a boolean`);
   return members.length === 0 ? "Record<string, never>" : `{\n${members.join("\n")}\n${indent}}`;
 }
 
 function literal(value: unknown, at: string): string {
-  if (value !== null && typeof value === "object") throw new SchemaTypeError(`${at}: only a string, number, boolean or null is typed as a literal`);
+  if (value !== null && typeof value === "object")
+    throw new SchemaTypeError(`${at}: only a string, number, boolean or null is typed as a literal`);
   return JSON.stringify(value);
 }
 

@@ -23,7 +23,9 @@ export function wireTypesModule(openApiYaml = readFileSync(OPENAPI_FILE, "utf8")
     const type = schemaTypeText(schema, `#/components/schemas/${name}`, options);
     const comment = docComment((schema as JsonObject).description, "");
     // A plain object type reads better, and shows better in editors, as an interface.
-    return isPlainObjectSchema(schema) ? `${comment}export interface ${name} ${type}\n` : `${comment}export type ${name} = ${type};\n`;
+    return isPlainObjectSchema(schema)
+      ? `${comment}export interface ${name} ${type}\n`
+      : `${comment}export type ${name} = ${type};\n`;
   });
   return `${HEADER}\n${declarations.join("\n")}`;
 }
@@ -50,7 +52,11 @@ function requestOnlySchemas(document: JsonObject): Set<string> {
       for (const [key, value] of Object.entries(node)) {
         if (key === "$ref" && typeof value === "string") {
           const name = value.replace(/^#\/components\/(schemas|responses)\//, "");
-          const target = value.startsWith("#/components/schemas/") ? schemas[name] : value.startsWith("#/components/responses/") ? (components.responses as JsonObject)[name] : undefined;
+          const target = value.startsWith("#/components/schemas/")
+            ? schemas[name]
+            : value.startsWith("#/components/responses/")
+              ? (components.responses as JsonObject)[name]
+              : undefined;
           if (value.startsWith("#/components/schemas/") && !into.has(name)) {
             into.add(name);
             reach(target, into);

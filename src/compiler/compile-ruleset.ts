@@ -53,16 +53,27 @@ export function compileRuleset(document: JsonValue, options: CompileOptions = {}
     ruleset = resolver.resolve(document);
   } catch (error) {
     if (!(error instanceof LoadError)) throw error;
-    return fail([...error.problems, ...problemsBesideSchemaProblems(document, error.problems, resolver, options.loadSchema)]);
+    return fail([
+      ...error.problems,
+      ...problemsBesideSchemaProblems(document, error.problems, resolver, options.loadSchema),
+    ]);
   }
   // A parent that fails its own static checks is reported as itself, then as the reason the child fails.
   for (const parent of ruleset.parents) {
     const problems = resolver.staticProblemsOf(parent, options.loadSchema);
-    if (problems.length > 0) fail([...problems, parentInvalid(ruleset.document, parent.resolved.id as string, problems.length)]);
+    if (problems.length > 0)
+      fail([...problems, parentInvalid(ruleset.document, parent.resolved.id as string, problems.length)]);
   }
   const problems = resolver.staticProblemsOf(ruleset, options.loadSchema);
   if (problems.length > 0) fail(problems);
-  return { ruleset, bundle: buildBundle(ruleset, options.embedEntitySchemas === true ? embeddedEntitySchemas(ruleset, options.loadSchema) : {}), warnings: rulesetWarnings(ruleset, options.loadSchema, options.sources) };
+  return {
+    ruleset,
+    bundle: buildBundle(
+      ruleset,
+      options.embedEntitySchemas === true ? embeddedEntitySchemas(ruleset, options.loadSchema) : {},
+    ),
+    warnings: rulesetWarnings(ruleset, options.loadSchema, options.sources),
+  };
 }
 
 /**
@@ -70,11 +81,20 @@ export function compileRuleset(document: JsonValue, options: CompileOptions = {}
  * against them where the bundle goes: each entity's schema node with the local definitions it
  * reaches. The static checks have already reported every schema that does not resolve.
  */
-function embeddedEntitySchemas(ruleset: ResolvedRuleset, loadSchema: SchemaLoader | undefined): Record<string, EmbeddedSchema> {
+function embeddedEntitySchemas(
+  ruleset: ResolvedRuleset,
+  loadSchema: SchemaLoader | undefined,
+): Record<string, EmbeddedSchema> {
   const embedded: Record<string, EmbeddedSchema> = {};
   if (loadSchema === undefined) return embedded;
-  const schemas = loadEntitySchemas(objectAt(ruleset.resolved.entities), loadSchema, () => undefined, () => undefined);
-  for (const [entity, { document, schema }] of [...schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) embedded[entity] = embedSchema(document, schema);
+  const schemas = loadEntitySchemas(
+    objectAt(ruleset.resolved.entities),
+    loadSchema,
+    () => undefined,
+    () => undefined,
+  );
+  for (const [entity, { document, schema }] of [...schemas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    embedded[entity] = embedSchema(document, schema);
   return embedded;
 }
 
@@ -84,8 +104,14 @@ function embeddedEntitySchemas(ruleset: ResolvedRuleset, loadSchema: SchemaLoade
  * document: the declarations rules refer to are then sound, and a static problem inside or around
  * a place the schema refused is its consequence and is left out.
  */
-function problemsBesideSchemaProblems(document: JsonValue, schemaProblems: readonly PlacedProblem[], resolver: RulesetResolver, loadSchema: SchemaLoader | undefined): PlacedProblem[] {
-  const insideRules = (problem: PlacedProblem): boolean => problem.place?.document === document && problem.place.path[0] === "rules" && problem.place.path.length > 2;
+function problemsBesideSchemaProblems(
+  document: JsonValue,
+  schemaProblems: readonly PlacedProblem[],
+  resolver: RulesetResolver,
+  loadSchema: SchemaLoader | undefined,
+): PlacedProblem[] {
+  const insideRules = (problem: PlacedProblem): boolean =>
+    problem.place?.document === document && problem.place.path[0] === "rules" && problem.place.path.length > 2;
   if (!schemaProblems.every((problem) => problem.code === "SCHEMA_INVALID" && insideRules(problem))) return [];
   let problems: PlacedProblem[];
   try {
@@ -96,8 +122,12 @@ function problemsBesideSchemaProblems(document: JsonValue, schemaProblems: reado
     return [];
   }
   const refused = schemaProblems.map((problem) => problem.place!.path.join("/"));
-  const overlaps = (path: string): boolean => refused.some((other) => path === other || path.startsWith(`${other}/`) || other.startsWith(`${path}/`));
+  const overlaps = (path: string): boolean =>
+    refused.some((other) => path === other || path.startsWith(`${other}/`) || other.startsWith(`${path}/`));
   // Problems placed straight in another file (an entity schema file) are not consequences of the refused places.
   const inSchemaFile = (problem: PlacedProblem): boolean => problem.place === undefined && problem.file !== undefined;
-  return problems.filter((problem) => inSchemaFile(problem) || (problem.place?.document === document && !overlaps(problem.place.path.join("/"))));
+  return problems.filter(
+    (problem) =>
+      inSchemaFile(problem) || (problem.place?.document === document && !overlaps(problem.place.path.join("/"))),
+  );
 }

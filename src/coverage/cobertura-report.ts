@@ -7,7 +7,12 @@ import { xml } from "../xml/xml-text.ts";
  * line per line holding an expression, with its decision points as branch conditions. Lines and
  * branches are the figures of the lcov file. `timestamp` is in milliseconds.
  */
-export function coberturaReport(report: CoverageReport, pathOf: (file: string) => string, sourceDirectory: string, timestamp: number): string {
+export function coberturaReport(
+  report: CoverageReport,
+  pathOf: (file: string) => string,
+  sourceDirectory: string,
+  timestamp: number,
+): string {
   const { lines, branches } = report.totals;
   const out = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
@@ -22,12 +27,24 @@ export function coberturaReport(report: CoverageReport, pathOf: (file: string) =
     const name = xml(file.rulesets.join(", ") || pathOf(file.file));
     const rates = `line-rate="${rate(file.totals.lines)}" branch-rate="${rate(file.totals.branches)}"`;
     out.push(`    <package name="${name}" ${rates} complexity="0">`, `      <classes>`);
-    out.push(`        <class name="${name}" filename="${xml(pathOf(file.file))}" ${rates} complexity="0">`, `          <methods>`);
+    out.push(
+      `        <class name="${name}" filename="${xml(pathOf(file.file))}" ${rates} complexity="0">`,
+      `          <methods>`,
+    );
     for (const rule of file.rules) {
-      const ruleLines = lineEntries(file, file.nodes.filter((node) => node.rule === rule.rule));
+      const ruleLines = lineEntries(
+        file,
+        file.nodes.filter((node) => node.rule === rule.rule),
+      );
       const lineRatio = { covered: ruleLines.filter((line) => line.hits > 0).length, total: ruleLines.length };
-      const branchRatio = ruleLines.reduce((sum, line) => ({ covered: sum.covered + line.seen, total: sum.total + line.outcomes }), { covered: 0, total: 0 });
-      out.push(`            <method name="${xml(rule.rule)}" signature="" line-rate="${rate(lineRatio)}" branch-rate="${rate(branchRatio)}" complexity="0">`, `              <lines>`);
+      const branchRatio = ruleLines.reduce(
+        (sum, line) => ({ covered: sum.covered + line.seen, total: sum.total + line.outcomes }),
+        { covered: 0, total: 0 },
+      );
+      out.push(
+        `            <method name="${xml(rule.rule)}" signature="" line-rate="${rate(lineRatio)}" branch-rate="${rate(branchRatio)}" complexity="0">`,
+        `              <lines>`,
+      );
       for (const line of ruleLines) out.push(`                ${lineElement(line)}`);
       out.push(`              </lines>`, `            </method>`);
     }

@@ -24,7 +24,12 @@ export class CoverageCollector {
   private readonly rulesets = new Map<string, Set<string>>();
 
   /** One test's statuses: every rule but `not-selected` was selected; `fired`, or quiet when `passed` or `when-false`. */
-  recordTest(ruleset: ResolvedRuleset, sources: DocumentSources, label: string, statuses: readonly RuleExplanation[]): void {
+  recordTest(
+    ruleset: ResolvedRuleset,
+    sources: DocumentSources,
+    label: string,
+    statuses: readonly RuleExplanation[],
+  ): void {
     for (const status of statuses) {
       if (status.status === "not-selected") continue;
       const rule = this.ruleEntry(ruleset, sources, status.rule, status.kind);
@@ -53,7 +58,8 @@ export class CoverageCollector {
             if (covered === undefined) {
               const position = source.locate(sourcePath, "value");
               if (position === undefined) return;
-              const operator = typeof node.op === "string" ? node.op : typeof node.fn === "string" ? `fn:${node.fn}` : undefined;
+              const operator =
+                typeof node.op === "string" ? node.op : typeof node.fn === "string" ? `fn:${node.fn}` : undefined;
               covered = {
                 file: source.file,
                 rule: id,
@@ -61,7 +67,8 @@ export class CoverageCollector {
                 operator,
                 line: position.line,
                 column: position.column,
-                decision: condition && (inner.length === 0 || (typeof node.op === "string" && BOOLEAN_OPERATORS.has(node.op))),
+                decision:
+                  condition && (inner.length === 0 || (typeof node.op === "string" && BOOLEAN_OPERATORS.has(node.op))),
                 evaluated: 0,
                 wasTrue: 0,
                 wasFalse: 0,
@@ -89,7 +96,8 @@ export class CoverageCollector {
     };
     for (const rule of this.rules.values()) fileOf(rule.file).rules.push(rule);
     for (const node of this.nodes.values()) fileOf(node.file).nodes.push(node);
-    const byPlace = (a: { line: number; column: number }, b: { line: number; column: number }): number => a.line - b.line || a.column - b.column;
+    const byPlace = (a: { line: number; column: number }, b: { line: number; column: number }): number =>
+      a.line - b.line || a.column - b.column;
     const reports: FileCoverage[] = [...files.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([file, { rules, nodes }]) => {
@@ -97,21 +105,52 @@ export class CoverageCollector {
         nodes.sort(byPlace);
         const lines = new Map<number, number>();
         for (const node of nodes) lines.set(node.line, Math.max(lines.get(node.line) ?? 0, node.evaluated));
-        return { file, rulesets: [...(this.rulesets.get(file) ?? [])].sort(), rules, nodes, lines, totals: totalsOf(rules, nodes, lines), uncovered: uncoveredItems(rules, nodes).sort(byPlace) };
+        return {
+          file,
+          rulesets: [...(this.rulesets.get(file) ?? [])].sort(),
+          rules,
+          nodes,
+          lines,
+          totals: totalsOf(rules, nodes, lines),
+          uncovered: uncoveredItems(rules, nodes).sort(byPlace),
+        };
       });
-    return { files: reports, totals: totalsOf(reports.flatMap((file) => file.rules), reports.flatMap((file) => file.nodes), reports.map((file) => file.lines)) };
+    return {
+      files: reports,
+      totals: totalsOf(
+        reports.flatMap((file) => file.rules),
+        reports.flatMap((file) => file.nodes),
+        reports.map((file) => file.lines),
+      ),
+    };
   }
 
-  private ruleEntry(ruleset: ResolvedRuleset, sources: DocumentSources, id: string, kind: string): RuleCoverage | undefined {
+  private ruleEntry(
+    ruleset: ResolvedRuleset,
+    sources: DocumentSources,
+    id: string,
+    kind: string,
+  ): RuleCoverage | undefined {
     const declared = ruleset.places.rules.get(id);
     const source = declared === undefined ? undefined : sources(declared.document);
     if (declared === undefined || source === undefined) return undefined;
     const key = `${source.file}\u0000${id}`;
     let rule = this.rules.get(key);
     if (rule === undefined) {
-      const position = source.locate([...declared.path, "id"], "value") ?? source.locate(declared.path, "value") ?? { line: 1, column: 1 };
+      const position = source.locate([...declared.path, "id"], "value") ??
+        source.locate(declared.path, "value") ?? { line: 1, column: 1 };
       const declaring = stringAt(objectAt(objectAt(declared.document).metadata).id);
-      rule = { file: source.file, ruleset: declaring, rule: id, kind, line: position.line, column: position.column, selectedBy: new Set(), firedIn: new Set(), quietIn: new Set() };
+      rule = {
+        file: source.file,
+        ruleset: declaring,
+        rule: id,
+        kind,
+        line: position.line,
+        column: position.column,
+        selectedBy: new Set(),
+        firedIn: new Set(),
+        quietIn: new Set(),
+      };
       this.rules.set(key, rule);
       let inFile = this.rulesets.get(source.file);
       if (inFile === undefined) this.rulesets.set(source.file, (inFile = new Set()));
@@ -134,7 +173,14 @@ function uncoveredItems(rules: readonly RuleCoverage[], nodes: readonly NodeCove
   }
   for (const node of nodes) {
     if (!node.decision) continue;
-    const at = { file: node.file, line: node.line, column: node.column, rule: node.rule, pointer: node.pointer, ...(node.operator === undefined ? {} : { operator: node.operator }) };
+    const at = {
+      file: node.file,
+      line: node.line,
+      column: node.column,
+      rule: node.rule,
+      pointer: node.pointer,
+      ...(node.operator === undefined ? {} : { operator: node.operator }),
+    };
     if (node.evaluated === 0) items.push({ ...at, reason: "never evaluated" });
     else {
       if (node.wasTrue === 0) items.push({ ...at, reason: "never true" });

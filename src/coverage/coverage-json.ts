@@ -25,7 +25,16 @@ export function coverageJson(report: CoverageReport, pathOf: (file: string) => s
       })),
       decisions: file.nodes
         .filter((node) => node.decision)
-        .map((node) => ({ rule: node.rule, pointer: node.pointer, ...(node.operator === undefined ? {} : { operator: node.operator }), line: node.line, column: node.column, evaluated: node.evaluated, true: node.wasTrue, false: node.wasFalse })),
+        .map((node) => ({
+          rule: node.rule,
+          pointer: node.pointer,
+          ...(node.operator === undefined ? {} : { operator: node.operator }),
+          line: node.line,
+          column: node.column,
+          evaluated: node.evaluated,
+          true: node.wasTrue,
+          false: node.wasFalse,
+        })),
       uncovered: file.uncovered.map(({ file: _file, ...item }) => item),
     })),
   };

@@ -37,7 +37,13 @@ export interface NodeCoverage {
   wasFalse: number;
 }
 
-export type UncoveredReason = "never selected" | "never fired" | "never quiet" | "never true" | "never false" | "never evaluated";
+export type UncoveredReason =
+  | "never selected"
+  | "never fired"
+  | "never quiet"
+  | "never true"
+  | "never false"
+  | "never evaluated";
 
 export interface UncoveredItem {
   readonly file: string;

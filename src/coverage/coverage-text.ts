@@ -4,7 +4,9 @@ import type { CoverageReport, Ratio, UncoveredItem } from "./coverage-model.ts";
 export function coverageText(report: CoverageReport, pathOf: (file: string) => string): string {
   const lines = [`coverage: ${figures(report.totals.rules, report.totals.outcomes)}`];
   for (const file of report.files) {
-    lines.push(`  ${pathOf(file.file)}${file.rulesets.length > 0 ? ` (${file.rulesets.join(", ")})` : ""}: ${figures(file.totals.rules, file.totals.outcomes)}`);
+    lines.push(
+      `  ${pathOf(file.file)}${file.rulesets.length > 0 ? ` (${file.rulesets.join(", ")})` : ""}: ${figures(file.totals.rules, file.totals.outcomes)}`,
+    );
     for (const item of file.uncovered) lines.push(`    ${uncoveredLine(item, pathOf)}`);
   }
   return `${lines.join("\n")}\n`;
@@ -12,7 +14,8 @@ export function coverageText(report: CoverageReport, pathOf: (file: string) => s
 
 /** `rules/a.ruleset.yaml:12:9: [rule.id] /when/args/0 (eq) never false`. */
 export function uncoveredLine(item: UncoveredItem, pathOf: (file: string) => string): string {
-  const node = item.pointer === undefined ? "" : ` ${item.pointer}${item.operator === undefined ? "" : ` (${item.operator})`}`;
+  const node =
+    item.pointer === undefined ? "" : ` ${item.pointer}${item.operator === undefined ? "" : ` (${item.operator})`}`;
   return `${pathOf(item.file)}:${item.line}:${item.column}: [${item.rule}]${node} ${item.reason}`;
 }
 

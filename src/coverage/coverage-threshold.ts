@@ -14,7 +14,10 @@ export function parseThreshold(text: string): CoverageThreshold {
   const threshold: { rules?: number; outcomes?: number } = {};
   for (const part of text.split(",")) {
     const match = /^\s*(rules|outcomes)\s*=\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(part);
-    if (match === null || Number(match[2]) > 100) throw new ThresholdSyntaxError(`--threshold takes rules=<percent> and outcomes=<percent>, separated by commas (from 0 to 100), not ${JSON.stringify(part)}`);
+    if (match === null || Number(match[2]) > 100)
+      throw new ThresholdSyntaxError(
+        `--threshold takes rules=<percent> and outcomes=<percent>, separated by commas (from 0 to 100), not ${JSON.stringify(part)}`,
+      );
     threshold[match[1] as "rules" | "outcomes"] = Number(match[2]);
   }
   return threshold;
@@ -26,7 +29,8 @@ export function shortfalls(report: CoverageReport, threshold: CoverageThreshold)
   for (const figure of ["rules", "outcomes"] as const) {
     const least = threshold[figure];
     const ratio = report.totals[figure];
-    if (least !== undefined && ratio.percent < least) missing.push(`${figure} ${ratio.percent}% (${ratio.covered}/${ratio.total}) is under ${least}%`);
+    if (least !== undefined && ratio.percent < least)
+      missing.push(`${figure} ${ratio.percent}% (${ratio.covered}/${ratio.total}) is under ${least}%`);
   }
   return missing;
 }

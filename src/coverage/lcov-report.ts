@@ -17,7 +17,10 @@ export function lcovReport(report: CoverageReport, pathOf: (file: string) => str
     for (const node of file.nodes) {
       if (!node.decision) continue;
       const taken = (count: number): string => (node.evaluated === 0 ? "-" : String(count));
-      lines.push(`BRDA:${node.line},${block},0,${taken(node.wasTrue)}`, `BRDA:${node.line},${block},1,${taken(node.wasFalse)}`);
+      lines.push(
+        `BRDA:${node.line},${block},0,${taken(node.wasTrue)}`,
+        `BRDA:${node.line},${block},1,${taken(node.wasFalse)}`,
+      );
       block++;
     }
     lines.push(`BRF:${file.totals.branches.total}`, `BRH:${file.totals.branches.covered}`);

@@ -5,11 +5,26 @@
  */
 export { ChannelUnavailableError } from "./bundle/channel.ts";
 export { LoadedRuleset, type EvaluateOptions } from "./bundle/loaded-ruleset.ts";
-export { isExplainMode, EXPLAIN_REFUSAL, type Explanation, type ExplainMode, type ExplainedNode, type RuleExplanation } from "./explanation/explanation.ts";
+export {
+  isExplainMode,
+  EXPLAIN_REFUSAL,
+  type Explanation,
+  type ExplainMode,
+  type ExplainedNode,
+  type RuleExplanation,
+} from "./explanation/explanation.ts";
 export { LoadError, type LoadProblem } from "./bundle/load-problem.ts";
 export type { Channel } from "./bundle/channel.ts";
 export { RequestShapeError, requestShapeProblem } from "./evaluation/request-shape.ts";
-export type { EvaluationResult, EvaluationTally, Finding, Effect, Command, Decision, Resolution } from "./evaluation/evaluation-result.ts";
+export type {
+  EvaluationResult,
+  EvaluationTally,
+  Finding,
+  Effect,
+  Command,
+  Decision,
+  Resolution,
+} from "./evaluation/evaluation-result.ts";
 export { EvaluationError } from "./errors.ts";
 export { evaluateExpression, type ExpressionEnvironment } from "./expression/evaluate-expression.ts";
 export type { CustomOperator, CustomOperators } from "./expression/custom-operators.ts";

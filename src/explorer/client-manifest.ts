@@ -28,7 +28,11 @@ export interface ManifestRule {
   /** A warning with `required` blocks until the request acknowledges it. */
   readonly acknowledgement?: string;
   /** An error the request may accept the risk of: by whom, and whether a justification is needed (`required`, the default, or `none`). */
-  readonly acceptance?: { readonly allowed?: boolean; readonly roles?: readonly string[]; readonly justification?: string };
+  readonly acceptance?: {
+    readonly allowed?: boolean;
+    readonly roles?: readonly string[];
+    readonly justification?: string;
+  };
   readonly origin?: string;
 }
 
@@ -48,7 +52,11 @@ export interface ClientManifest {
 
 /** The fields a rule is about: its target's pointers, under its `forEach` array when it has one. */
 export function ruleFields(rule: ManifestRule): string[] {
-  const fields = rule.target.fields ? [...rule.target.fields] : rule.target.field === undefined ? [] : [rule.target.field];
+  const fields = rule.target.fields
+    ? [...rule.target.fields]
+    : rule.target.field === undefined
+      ? []
+      : [rule.target.field];
   return rule.forEach === undefined ? fields : fields.map((field) => `${rule.forEach}/*${field}`);
 }
 
@@ -56,7 +64,9 @@ export function ruleFields(rule: ManifestRule): string[] {
 export function manifestLocales(manifest: ClientManifest): string[] {
   const locales = Object.keys(manifest.messages ?? {});
   const first = manifest.defaultLocale;
-  return first !== undefined && locales.includes(first) ? [first, ...locales.filter((locale) => locale !== first)] : locales;
+  return first !== undefined && locales.includes(first)
+    ? [first, ...locales.filter((locale) => locale !== first)]
+    : locales;
 }
 
 /**
@@ -64,7 +74,11 @@ export function manifestLocales(manifest: ClientManifest): string[] {
  * then the tag less its last subtag, and so on, then the default locale; `from` is the catalog
  * that held it. Undefined when no catalog does (the engine then shows the key).
  */
-export function messageIn(manifest: ClientManifest, locale: string, key: string): { text: string; from: string } | undefined {
+export function messageIn(
+  manifest: ClientManifest,
+  locale: string,
+  key: string,
+): { text: string; from: string } | undefined {
   const tags = localeFallbacks(locale);
   if (manifest.defaultLocale !== undefined) tags.push(manifest.defaultLocale);
   for (const tag of tags) {

@@ -28,7 +28,8 @@ export class CurlView {
   }
 
   show(body: JsonObject | undefined): void {
-    this.#text.textContent = body === undefined ? "(fix the request first)" : curlCommand(endpoint("evaluations"), body);
+    this.#text.textContent =
+      body === undefined ? "(fix the request first)" : curlCommand(endpoint("evaluations"), body);
     this.#status.textContent = "";
   }
 

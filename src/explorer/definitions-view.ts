@@ -9,19 +9,43 @@ function paramsTable(params: ClientManifest["params"]): HTMLElement {
     { class: "params" },
     h("caption", {}, "Params"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Name"), h("th", { scope: "col" }, "Value"))),
-    h("tbody", {}, ...entries.map(([name, value]) => h("tr", {}, h("th", { scope: "row" }, h("code", {}, name)), h("td", {}, h("code", {}, JSON.stringify(value)))))),
+    h(
+      "tbody",
+      {},
+      ...entries.map(([name, value]) =>
+        h("tr", {}, h("th", { scope: "row" }, h("code", {}, name)), h("td", {}, h("code", {}, JSON.stringify(value)))),
+      ),
+    ),
   );
 }
 
 function typesTable(fieldTypes: ClientManifest["fieldTypes"]): HTMLElement {
-  const rows = Object.entries(fieldTypes ?? {}).flatMap(([entity, fields]) => Object.entries(fields).map(([pointer, type]) => ({ entity, pointer, type })));
+  const rows = Object.entries(fieldTypes ?? {}).flatMap(([entity, fields]) =>
+    Object.entries(fields).map(([pointer, type]) => ({ entity, pointer, type })),
+  );
   if (rows.length === 0) return h("p", {}, "No field bound to a type.");
   return h(
     "table",
     { class: "types" },
     h("caption", {}, "Types of fields"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Entity"), h("th", { scope: "col" }, "Field"), h("th", { scope: "col" }, "Type"))),
-    h("tbody", {}, ...rows.map((row) => h("tr", {}, h("td", {}, row.entity), h("td", {}, h("code", {}, row.pointer)), h("td", {}, row.type)))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "Entity"),
+        h("th", { scope: "col" }, "Field"),
+        h("th", { scope: "col" }, "Type"),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      ...rows.map((row) =>
+        h("tr", {}, h("td", {}, row.entity), h("td", {}, h("code", {}, row.pointer)), h("td", {}, row.type)),
+      ),
+    ),
   );
 }
 
@@ -31,7 +55,14 @@ function functionsList(functions: ClientManifest["functions"]): HTMLElement {
   return h(
     "div",
     { class: "functions" },
-    ...entries.map(([name, fn]) => h("details", {}, h("summary", {}, h("code", {}, `${name}(${fn.params.join(", ")})`)), h("pre", {}, jsonText(fn.body)))),
+    ...entries.map(([name, fn]) =>
+      h(
+        "details",
+        {},
+        h("summary", {}, h("code", {}, `${name}(${fn.params.join(", ")})`)),
+        h("pre", {}, jsonText(fn.body)),
+      ),
+    ),
   );
 }
 

@@ -5,7 +5,11 @@ type Attributes = Readonly<Record<string, string | boolean | undefined>>;
  * An element with its attributes and children. Text is always set as text, never parsed as HTML:
  * rule titles and messages come from rule files, and a page must not run what a file says.
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: readonly (Child | readonly Child[])[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: readonly (Child | readonly Child[])[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
@@ -30,7 +34,11 @@ export function uniqueId(prefix: string): string {
 }
 
 /** A labelled control: the label, the control and (for errors and hints) a description tied to it. */
-export function labelled(text: string, control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, hint?: string): HTMLElement {
+export function labelled(
+  text: string,
+  control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+  hint?: string,
+): HTMLElement {
   control.id ||= uniqueId("control");
   const described = hint === undefined ? undefined : h("span", { class: "hint", id: uniqueId("hint") }, hint);
   if (described) control.setAttribute("aria-describedby", described.id);

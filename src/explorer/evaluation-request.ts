@@ -31,7 +31,9 @@ export interface FormProblem {
   readonly message: string;
 }
 
-export type BuiltRequest = { readonly ok: true; readonly request: JsonObject } | { readonly ok: false; readonly problems: readonly FormProblem[] };
+export type BuiltRequest =
+  | { readonly ok: true; readonly request: JsonObject }
+  | { readonly ok: false; readonly problems: readonly FormProblem[] };
 
 /** Where a JSON.parse error points, as "line L, column C" when the engine's message gives a position. */
 function parseFailure(text: string, error: unknown): string {
@@ -51,11 +53,19 @@ function parseMember(member: JsonMember, text: string, problems: FormProblem[]):
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (error) {
-    problems.push({ code: "JSON_MALFORMED", member, message: `${member} is not valid JSON: ${parseFailure(text, error)}` });
+    problems.push({
+      code: "JSON_MALFORMED",
+      member,
+      message: `${member} is not valid JSON: ${parseFailure(text, error)}`,
+    });
     return undefined;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    problems.push({ code: "JSON_NOT_OBJECT", member, message: `${member} must be a JSON object ({ ... }), not ${Array.isArray(value) ? "a list" : JSON.stringify(value)}` });
+    problems.push({
+      code: "JSON_NOT_OBJECT",
+      member,
+      message: `${member} must be a JSON object ({ ... }), not ${Array.isArray(value) ? "a list" : JSON.stringify(value)}`,
+    });
     return undefined;
   }
   return value as JsonObject;
@@ -67,8 +77,18 @@ function parseMember(member: JsonMember, text: string, problems: FormProblem[]):
  */
 export function buildRequest(form: RequestForm): BuiltRequest {
   const problems: FormProblem[] = [];
-  if (form.entity.trim() === "") problems.push({ code: "MEMBER_MISSING", member: "entity", message: "entity is required: the entity the rules are about, such as Transfer" });
-  if (form.operation.trim() === "") problems.push({ code: "MEMBER_MISSING", member: "operation", message: "operation is required, such as create or update" });
+  if (form.entity.trim() === "")
+    problems.push({
+      code: "MEMBER_MISSING",
+      member: "entity",
+      message: "entity is required: the entity the rules are about, such as Transfer",
+    });
+  if (form.operation.trim() === "")
+    problems.push({
+      code: "MEMBER_MISSING",
+      member: "operation",
+      message: "operation is required, such as create or update",
+    });
   const request: JsonObject = { entity: form.entity.trim(), operation: form.operation.trim() };
   for (const member of JSON_MEMBERS) {
     const value = parseMember(member, form.json[member], problems);
@@ -80,7 +100,10 @@ export function buildRequest(form: RequestForm): BuiltRequest {
   for (const level of PLACE_LEVELS) if (form.view[level].trim() !== "") view[level] = form.view[level].trim();
   if (Object.keys(view).length > 0) request.view = view;
   if (form.resolutions.length > 0) {
-    request.resolutions = form.resolutions.map(({ rule, type, justification }): JsonObject => (justification.trim() === "" ? { rule, type } : { rule, type, justification: justification.trim() }));
+    request.resolutions = form.resolutions.map(
+      ({ rule, type, justification }): JsonObject =>
+        justification.trim() === "" ? { rule, type } : { rule, type, justification: justification.trim() },
+    );
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, request };
 }

@@ -1,4 +1,11 @@
-import type { Explanation, Finding, JsonObject, JsonValue, ResolutionExplanation, RuleExplanation } from "../browser/rule-cascade.ts";
+import type {
+  Explanation,
+  Finding,
+  JsonObject,
+  JsonValue,
+  ResolutionExplanation,
+  RuleExplanation,
+} from "../browser/rule-cascade.ts";
 import { PLACE_LEVELS, type ManifestRule } from "./client-manifest.ts";
 import { valueText } from "./expression-text.ts";
 import { noItemWords } from "./no-item-words.ts";
@@ -23,12 +30,18 @@ function named(value: JsonValue | undefined): { code: string } {
 }
 
 function listed(names: readonly string[], last = ", "): Words {
-  return names.flatMap((name, index) => (index === 0 ? [code(name)] : [index === names.length - 1 ? last : ", ", code(name)]));
+  return names.flatMap((name, index) =>
+    index === 0 ? [code(name)] : [index === names.length - 1 ? last : ", ", code(name)],
+  );
 }
 
 /** A rule's status as a short label for its badge. */
 export function statusLabel(status: RuleExplanation["status"]): string {
-  return { "not-selected": "not selected", "when-false": "when false", passed: "passed", fired: "fired", error: "error" }[status] ?? status;
+  return (
+    { "not-selected": "not selected", "when-false": "when false", passed: "passed", fired: "fired", error: "error" }[
+      status
+    ] ?? status
+  );
 }
 
 function notSelected(because: string, rule: ManifestRule | undefined, request: JsonObject): Words {
@@ -40,15 +53,29 @@ function notSelected(because: string, rule: ManifestRule | undefined, request: J
         ? ["not selected: it is about another entity than ", named(request.entity)]
         : ["not selected: it is about ", code(rule.target.entity), ", the request about ", named(request.entity)];
     case "operation":
-      return ["not selected: it runs on ", ...listed(rule?.operations ?? [], " or "), ", not on ", named(request.operation)];
+      return [
+        "not selected: it runs on ",
+        ...listed(rule?.operations ?? [], " or "),
+        ", not on ",
+        named(request.operation),
+      ];
     case "channel":
-      return [rule?.kind === "action" ? "not selected: actions run on the server only" : "not selected: not on this channel"];
+      return [
+        rule?.kind === "action" ? "not selected: actions run on the server only" : "not selected: not on this channel",
+      ];
     case "enforcement":
       return ["not selected: enforced on the other channel only"];
     case "trigger":
-      return ["not selected: it runs on ", ...listed(rule?.triggers ?? ["submit"], " or "), ", not on ", named(request.trigger)];
+      return [
+        "not selected: it runs on ",
+        ...listed(rule?.triggers ?? ["submit"], " or "),
+        ", not on ",
+        named(request.trigger),
+      ];
     case "view": {
-      const place = Object.fromEntries(PLACE_LEVELS.flatMap((level) => (rule?.target[level] === undefined ? [] : [[level, rule.target[level]]])));
+      const place = Object.fromEntries(
+        PLACE_LEVELS.flatMap((level) => (rule?.target[level] === undefined ? [] : [[level, rule.target[level]]])),
+      );
       return ["not selected: its place, ", code(placeLabel(place)), ", is outside the view"];
     }
     case "decision":
@@ -63,11 +90,29 @@ function notSelected(because: string, rule: ManifestRule | undefined, request: J
 function fired(entry: RuleExplanation, rule: ManifestRule | undefined): Words {
   switch (entry.kind) {
     case "validation":
-      return rule?.finding === undefined ? ["fired: its assertion failed, a finding"] : ["fired: its assertion failed, finding ", code(rule.finding.code)];
+      return rule?.finding === undefined
+        ? ["fired: its assertion failed, a finding"]
+        : ["fired: its assertion failed, finding ", code(rule.finding.code)];
     case "compute":
-      return rule?.assign === undefined ? ["fired: computed a value"] : ["fired: computed ", ...listed(rule.assign.map((assignment) => assignment.field), " and ")];
+      return rule?.assign === undefined
+        ? ["fired: computed a value"]
+        : [
+            "fired: computed ",
+            ...listed(
+              rule.assign.map((assignment) => assignment.field),
+              " and ",
+            ),
+          ];
     case "state":
-      return rule?.effects === undefined ? ["fired: set a state"] : ["fired: set the state of ", ...listed(rule.effects.map((effect) => effect.field), " and ")];
+      return rule?.effects === undefined
+        ? ["fired: set a state"]
+        : [
+            "fired: set the state of ",
+            ...listed(
+              rule.effects.map((effect) => effect.field),
+              " and ",
+            ),
+          ];
     case "action":
       return ["fired: sent its commands"];
     default:
@@ -117,9 +162,14 @@ const RESOLVED: Readonly<Record<string, string>> = { acknowledge: "acknowledged"
  * page shows whether it applied beside these words). `findings` are the evaluation's: a rule's
  * finding says which resolution it takes.
  */
-export function resolutionWords(resolution: ResolutionExplanation, rule: ManifestRule | undefined, findings: readonly Finding[]): Words {
+export function resolutionWords(
+  resolution: ResolutionExplanation,
+  rule: ManifestRule | undefined,
+  findings: readonly Finding[],
+): Words {
   const given: Words = [named(resolution.rule), " ", named(resolution.type), ": "];
-  if (resolution.applied) return [...given, `the finding is ${RESOLVED[String(resolution.type)] ?? "resolved"} and no longer blocks`];
+  if (resolution.applied)
+    return [...given, `the finding is ${RESOLVED[String(resolution.type)] ?? "resolved"} and no longer blocks`];
   switch (resolution.reason) {
     case "rule-unknown":
       return [...given, "no rule of this manifest has this id"];
@@ -149,10 +199,19 @@ export function resolutionWords(resolution: ResolutionExplanation, rule: Manifes
 /** A request's entity or operation that no rule names, with the closest name when there is one. */
 export function unmatchedWords(unmatched: NonNullable<Explanation["unmatched"]>, request: JsonObject): Words[] {
   const said: Words[] = [];
-  const guess = (didYouMean: string | undefined): Words => (didYouMean === undefined ? ["."] : [": did you mean ", code(didYouMean), "?"]);
-  if (unmatched.entity !== undefined) said.push(["No rule of this ruleset targets ", code(unmatched.entity.given), ...guess(unmatched.entity.didYouMean)]);
+  const guess = (didYouMean: string | undefined): Words =>
+    didYouMean === undefined ? ["."] : [": did you mean ", code(didYouMean), "?"];
+  if (unmatched.entity !== undefined)
+    said.push([
+      "No rule of this ruleset targets ",
+      code(unmatched.entity.given),
+      ...guess(unmatched.entity.didYouMean),
+    ]);
   if (unmatched.operation !== undefined) {
-    const about: Words = unmatched.entity === undefined ? ["No rule of ", named(request.entity), " runs on "] : ["No rule of this ruleset runs on "];
+    const about: Words =
+      unmatched.entity === undefined
+        ? ["No rule of ", named(request.entity), " runs on "]
+        : ["No rule of this ruleset runs on "];
     said.push([...about, code(unmatched.operation.given), ...guess(unmatched.operation.didYouMean)]);
   }
   return said;

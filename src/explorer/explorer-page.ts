@@ -24,7 +24,13 @@ async function show(main: HTMLElement): Promise<void> {
   try {
     view = match ? await rulesetPage(decodeURIComponent(match[1]!)) : await rulesetListView();
   } catch (error) {
-    view = h("section", {}, h("h1", { tabindex: "-1" }, "Something went wrong"), h("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)), h("p", {}, h("a", { href: "#/" }, "Back to the list of rulesets")));
+    view = h(
+      "section",
+      {},
+      h("h1", { tabindex: "-1" }, "Something went wrong"),
+      h("p", { class: "error", role: "alert" }, error instanceof Error ? error.message : String(error)),
+      h("p", {}, h("a", { href: "#/" }, "Back to the list of rulesets")),
+    );
   }
   // A later navigation wins over a slower earlier one.
   if (showing !== shown) return;

@@ -82,7 +82,10 @@ function writeOperator(name: string, args: readonly JsonValue[]): Written {
   if (name === "not" && args.length === 1) return { text: `not ${operand(write(args[0]!), ATOM)}`, precedence: NOT };
   if (name === "if" && args.length === 3) {
     const [condition, then, otherwise] = args.map(write) as [Written, Written, Written];
-    return { text: `if ${condition.text} then ${operand(then, CONDITIONAL + 1)} else ${otherwise.text}`, precedence: CONDITIONAL };
+    return {
+      text: `if ${condition.text} then ${operand(then, CONDITIONAL + 1)} else ${otherwise.text}`,
+      precedence: CONDITIONAL,
+    };
   }
   if (name === "list") return atom(`[${args.map((arg) => write(arg).text).join(", ")}]`);
   return call(name, args);
@@ -92,7 +95,8 @@ function write(expression: JsonValue): Written {
   if (expression === null || typeof expression !== "object") return atom(literalText(expression));
   if (Array.isArray(expression)) return atom(JSON.stringify(expression));
   const keys = Object.keys(expression);
-  if (keys.length === 1 && typeof expression.var === "string") return atom(expression.var === "" ? "(the whole scope)" : expression.var);
+  if (keys.length === 1 && typeof expression.var === "string")
+    return atom(expression.var === "" ? "(the whole scope)" : expression.var);
   const args = callArguments(expression);
   if (args !== undefined && typeof expression.op === "string") return writeOperator(expression.op, args);
   if (args !== undefined && typeof expression.fn === "string") return call(expression.fn, args);

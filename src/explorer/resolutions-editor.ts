@@ -10,11 +10,18 @@ interface Row {
 
 function choiceRow(resolvable: ResolvableRule): { row: Row; element: HTMLElement } {
   const { rule, type } = resolvable;
-  const ticked = h("input", { type: "checkbox", name: "resolution", value: `${type} ${rule.id}`, id: uniqueId("resolution") });
+  const ticked = h("input", {
+    type: "checkbox",
+    name: "resolution",
+    value: `${type} ${rule.id}`,
+    id: uniqueId("resolution"),
+  });
   const accepting = type === "accept-risk";
   const roles = rule.acceptance?.roles ?? [];
   const justificationRequired = (rule.acceptance?.justification ?? "required") !== "none";
-  const justification = accepting ? h("input", { type: "text", name: "justification", autocomplete: "off", id: uniqueId("justification") }) : undefined;
+  const justification = accepting
+    ? h("input", { type: "text", name: "justification", autocomplete: "off", id: uniqueId("justification") })
+    : undefined;
   const hint = accepting
     ? `${roles.length === 0 ? "Any actor may accept it" : `Only an actor with the role ${roles.join(" or ")} may accept it (actor.roles above)`}; a justification is ${justificationRequired ? "required" : "optional"}.`
     : "A warning that blocks until it is acknowledged.";
@@ -25,10 +32,22 @@ function choiceRow(resolvable: ResolvableRule): { row: Row; element: HTMLElement
       "div",
       { class: "check" },
       ticked,
-      h("label", { for: ticked.id }, accepting ? "Accept the risk of " : "Acknowledge ", h("code", {}, rule.id), rule.title !== undefined && h("span", { class: "rule-name" }, rule.title)),
+      h(
+        "label",
+        { for: ticked.id },
+        accepting ? "Accept the risk of " : "Acknowledge ",
+        h("code", {}, rule.id),
+        rule.title !== undefined && h("span", { class: "rule-name" }, rule.title),
+      ),
     ),
     h("p", { class: "hint" }, hint),
-    justification && h("div", { class: "control justification" }, h("label", { for: justification.id }, "Justification (sent when ticked)"), justification),
+    justification &&
+      h(
+        "div",
+        { class: "control justification" },
+        h("label", { for: justification.id }, "Justification (sent when ticked)"),
+        justification,
+      ),
   );
   return { row: { resolvable, ticked, justification }, element };
 }
@@ -48,12 +67,20 @@ export class ResolutionsEditor {
       "fieldset",
       { class: "resolutions-fields" },
       h("legend", {}, "Resolutions: what the user confirmed"),
-      built.length === 0 ? h("p", { class: "none" }, "No client rule of this ruleset can be acknowledged or accepted.") : built.map(({ element }) => element),
+      built.length === 0
+        ? h("p", { class: "none" }, "No client rule of this ruleset can be acknowledged or accepted.")
+        : built.map(({ element }) => element),
     );
   }
 
   /** The ticked resolutions, in the order of the manifest. */
   choices(): ResolutionChoice[] {
-    return this.#rows.filter((row) => row.ticked.checked).map((row) => ({ rule: row.resolvable.rule.id, type: row.resolvable.type, justification: row.justification?.value ?? "" }));
+    return this.#rows
+      .filter((row) => row.ticked.checked)
+      .map((row) => ({
+        rule: row.resolvable.rule.id,
+        type: row.resolvable.type,
+        justification: row.justification?.value ?? "",
+      }));
   }
 }

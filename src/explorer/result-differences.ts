@@ -16,7 +16,11 @@ function findingKey(finding: Finding): string {
   return JSON.stringify([finding.rule, finding.code, finding.fields]);
 }
 
-export function compareResults(client: EvaluationResult, server: EvaluationResult, clientRuleIds: ReadonlySet<string>): ResultDifferences {
+export function compareResults(
+  client: EvaluationResult,
+  server: EvaluationResult,
+  clientRuleIds: ReadonlySet<string>,
+): ResultDifferences {
   const clientKeys = new Set(client.findings.map(findingKey));
   const serverKeys = new Set(server.findings.map(findingKey));
   const serverOnlyRules = new Set<string>();

@@ -14,7 +14,13 @@ export interface ResultMarks {
 }
 
 function where(place: Partial<Record<PlaceLevel, string>> | undefined, fields: readonly string[]): HTMLElement {
-  return h("span", { class: "where" }, "at ", h("span", { class: "location" }, placeLabel(place)), ...fields.flatMap((field) => [" · ", h("code", {}, field)]));
+  return h(
+    "span",
+    { class: "where" },
+    "at ",
+    h("span", { class: "location" }, placeLabel(place)),
+    ...fields.flatMap((field) => [" · ", h("code", {}, field)]),
+  );
 }
 
 function findingItem(finding: Finding, marks: ResultMarks): HTMLElement {
@@ -40,8 +46,21 @@ function findingItem(finding: Finding, marks: ResultMarks): HTMLElement {
 }
 
 function effectItem(effect: Effect, marks: ResultMarks): HTMLElement {
-  const what = effect.type === "value" ? `value ${JSON.stringify(effect.value)}` : `state ${Object.entries(effect.set).map(([name, value]) => `${name} = ${JSON.stringify(value)}`).join(", ")}`;
-  return h("li", { class: "effect", "data-rule": effect.rule }, h("code", {}, effect.field), " ← ", what, where(marks.placeOfRule(effect.rule), []), h("span", { class: "finding-facts" }, `rule ${effect.rule}`));
+  const what =
+    effect.type === "value"
+      ? `value ${JSON.stringify(effect.value)}`
+      : `state ${Object.entries(effect.set)
+          .map(([name, value]) => `${name} = ${JSON.stringify(value)}`)
+          .join(", ")}`;
+  return h(
+    "li",
+    { class: "effect", "data-rule": effect.rule },
+    h("code", {}, effect.field),
+    " ← ",
+    what,
+    where(marks.placeOfRule(effect.rule), []),
+    h("span", { class: "finding-facts" }, `rule ${effect.rule}`),
+  );
 }
 
 function commandItem(command: Command, marks: ResultMarks): HTMLElement {
@@ -56,7 +75,10 @@ function commandItem(command: Command, marks: ResultMarks): HTMLElement {
 }
 
 function listOf<T>(title: string, className: string, items: readonly T[], item: (value: T) => HTMLElement): Child[] {
-  return [h("h4", {}, `${title} (${items.length})`), items.length === 0 ? h("p", { class: "none" }, "None.") : h("ul", { class: className }, ...items.map(item))];
+  return [
+    h("h4", {}, `${title} (${items.length})`),
+    items.length === 0 ? h("p", { class: "none" }, "None.") : h("ul", { class: className }, ...items.map(item)),
+  ];
 }
 
 /** An evaluation's answer: the decision, then its findings, effects and commands, each at its place. */
@@ -64,7 +86,13 @@ export function resultView(result: EvaluationResult, marks: ResultMarks): HTMLEl
   return h(
     "div",
     { class: "result" },
-    h("p", { class: `decision decision-${result.decision}` }, "Decision: ", h("strong", {}, result.decision), result.blocking ? " (a finding blocks)" : ""),
+    h(
+      "p",
+      { class: `decision decision-${result.decision}` },
+      "Decision: ",
+      h("strong", {}, result.decision),
+      result.blocking ? " (a finding blocks)" : "",
+    ),
     ...listOf("Findings", "findings", result.findings, (finding) => findingItem(finding, marks)),
     ...listOf("Effects", "effects", result.effects, (effect) => effectItem(effect, marks)),
     ...listOf("Commands", "commands", result.commands, (command) => commandItem(command, marks)),

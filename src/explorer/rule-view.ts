@@ -19,13 +19,29 @@ function ruleOutcome(rule: ManifestRule): Child {
           h("code", {}, assignment.field),
           " = ",
           assignment.value === undefined ? "" : h("code", { class: "condition" }, expressionText(assignment.value)),
-          h("span", { class: "hint" }, (assignment.mode ?? "default") === "default" ? " (only when the field is missing)" : " (always)"),
+          h(
+            "span",
+            { class: "hint" },
+            (assignment.mode ?? "default") === "default" ? " (only when the field is missing)" : " (always)",
+          ),
         ),
       ),
     );
   }
   if (rule.effects) {
-    return h("p", { class: "rule-outcome" }, "Sets ", ...rule.effects.flatMap((effect, index) => [index > 0 ? "; " : "", h("code", {}, effect.field), " ", Object.entries(effect.set).map(([name, value]) => `${name} = ${JSON.stringify(value)}`).join(", ")]));
+    return h(
+      "p",
+      { class: "rule-outcome" },
+      "Sets ",
+      ...rule.effects.flatMap((effect, index) => [
+        index > 0 ? "; " : "",
+        h("code", {}, effect.field),
+        " ",
+        Object.entries(effect.set)
+          .map(([name, value]) => `${name} = ${JSON.stringify(value)}`)
+          .join(", "),
+      ]),
+    );
   }
   return null;
 }
@@ -41,13 +57,17 @@ function resolutionText(rule: ManifestRule): string | undefined {
   if (rule.acknowledgement === "required") ways.push("blocks until acknowledged");
   if (rule.acceptance?.allowed === true) {
     const roles = rule.acceptance.roles ?? [];
-    ways.push(`its risk may be accepted${roles.length > 0 ? ` by ${roles.join(" or ")}` : ""}${(rule.acceptance.justification ?? "required") === "none" ? "" : " with a justification"}`);
+    ways.push(
+      `its risk may be accepted${roles.length > 0 ? ` by ${roles.join(" or ")}` : ""}${(rule.acceptance.justification ?? "required") === "none" ? "" : " with a justification"}`,
+    );
   }
   return ways.length === 0 ? undefined : ways.join("; ");
 }
 
 function definition(term: string, value: Child | readonly Child[]): Child[] {
-  return value === undefined || (Array.isArray(value) && value.length === 0) ? [] : [h("dt", {}, term), h("dd", {}, ...(Array.isArray(value) ? value : [value]))];
+  return value === undefined || (Array.isArray(value) && value.length === 0)
+    ? []
+    : [h("dt", {}, term), h("dd", {}, ...(Array.isArray(value) ? value : [value]))];
 }
 
 /** The rule's message in every locale of the manifest, as the catalogs hold it (placeholders unrendered). */
@@ -63,8 +83,16 @@ function messagesTable(rule: ManifestRule, manifest: ClientManifest, locales: re
       {},
       ...locales.map((locale) => {
         const found = messageIn(manifest, locale, key);
-        const text = found === undefined ? h("em", {}, `no message; the key ${key} is shown`) : [found.text, found.from === locale ? "" : h("span", { class: "hint" }, ` (from ${found.from})`)];
-        return h("tr", { lang: found?.from ?? locale }, h("th", { scope: "row" }, locale), h("td", {}, ...[text].flat()));
+        const text =
+          found === undefined
+            ? h("em", {}, `no message; the key ${key} is shown`)
+            : [found.text, found.from === locale ? "" : h("span", { class: "hint" }, ` (from ${found.from})`)];
+        return h(
+          "tr",
+          { lang: found?.from ?? locale },
+          h("th", { scope: "row" }, locale),
+          h("td", {}, ...[text].flat()),
+        );
       }),
     ),
   );
@@ -76,7 +104,13 @@ function ruleCard(rule: ManifestRule, manifest: ClientManifest, locales: readonl
     "li",
     { class: "rule", id: `rule-${rule.id}`, "data-rule-id": rule.id },
     h("p", { class: "rule-title" }, rule.title ?? rule.id),
-    h("p", { class: "rule-badges" }, h("span", { class: `badge kind kind-${rule.kind}` }, rule.kind), rule.severity && h("span", { class: `badge severity severity-${rule.severity}` }, rule.severity), h("code", { class: "rule-id" }, rule.id)),
+    h(
+      "p",
+      { class: "rule-badges" },
+      h("span", { class: `badge kind kind-${rule.kind}` }, rule.kind),
+      rule.severity && h("span", { class: `badge severity severity-${rule.severity}` }, rule.severity),
+      h("code", { class: "rule-id" }, rule.id),
+    ),
     h(
       "dl",
       { class: "rule-facts" },
@@ -84,7 +118,10 @@ function ruleCard(rule: ManifestRule, manifest: ClientManifest, locales: readonl
       ...definition("Type", rule.target.type && `every field of type ${rule.target.type}`),
       ...definition("Operations", rule.operations.join(", ")),
       ...definition("Triggers", (rule.triggers ?? ["submit"]).join(", ")),
-      ...definition("Fields", fields.flatMap((field, index) => [index > 0 ? ", " : "", h("code", {}, field)])),
+      ...definition(
+        "Fields",
+        fields.flatMap((field, index) => [index > 0 ? ", " : "", h("code", {}, field)]),
+      ),
       ...definition("When", condition(rule.when)),
       ...definition("Asserts", condition(rule.assert)),
       ...definition("Resolution", resolutionText(rule)),
@@ -98,17 +135,26 @@ function ruleCard(rule: ManifestRule, manifest: ClientManifest, locales: readonl
 
 function groupHeading(group: PlaceGroup, depth: number): HTMLElement {
   const tag = HEADING[Math.min(depth, HEADING.length - 1)]!;
-  if (group.level === "everywhere") return h(tag, {}, "Everywhere ", h("span", { class: "hint" }, "(rules that name no place)"));
+  if (group.level === "everywhere")
+    return h(tag, {}, "Everywhere ", h("span", { class: "hint" }, "(rules that name no place)"));
   return h(tag, {}, h("span", { class: "place-level" }, group.level), " ", h("code", {}, group.id));
 }
 
-function groupSection(group: PlaceGroup, manifest: ClientManifest, locales: readonly string[], depth: number): HTMLElement {
+function groupSection(
+  group: PlaceGroup,
+  manifest: ClientManifest,
+  locales: readonly string[],
+  depth: number,
+): HTMLElement {
   return h(
     "section",
     { class: `place place-${group.level}`, "data-place": group.id, "data-level": group.level },
     groupHeading(group, depth),
-    group.rules.length > 0 && h("ul", { class: "rules" }, ...group.rules.map((rule) => ruleCard(rule, manifest, locales))),
-    ...group.inner.map((inner) => groupSection(inner, manifest, locales, group.level === "everywhere" ? depth : depth + 1)),
+    group.rules.length > 0 &&
+      h("ul", { class: "rules" }, ...group.rules.map((rule) => ruleCard(rule, manifest, locales))),
+    ...group.inner.map((inner) =>
+      groupSection(inner, manifest, locales, group.level === "everywhere" ? depth : depth + 1),
+    ),
   );
 }
 

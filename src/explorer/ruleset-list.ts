@@ -22,7 +22,9 @@ function scopePaths(entries: readonly RulesetEntry[]): string[] {
 }
 
 function scopeText(entry: RulesetEntry): string {
-  return entry.scope === undefined ? "none (read from a bundle)" : entry.scope.map((segment) => `${segment.level}:${segment.id}`).join(" / ");
+  return entry.scope === undefined
+    ? "none (read from a bundle)"
+    : entry.scope.map((segment) => `${segment.level}:${segment.id}`).join(" / ");
 }
 
 function rulesetRow(entry: RulesetEntry): HTMLElement {
@@ -47,7 +49,15 @@ function rulesetTable(entries: readonly RulesetEntry[]): HTMLElement {
       "table",
       { class: "ruleset-list" },
       h("caption", {}, `${entries.length} ruleset(s)`),
-      h("thead", {}, h("tr", {}, ...["Id", "Version", "Title", "Scope", "Status", "Checksum"].map((name) => h("th", { scope: "col" }, name)))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...["Id", "Version", "Title", "Scope", "Status", "Checksum"].map((name) => h("th", { scope: "col" }, name)),
+        ),
+      ),
       h("tbody", {}, ...entries.map(rulesetRow)),
     ),
   );
@@ -56,12 +66,18 @@ function rulesetTable(entries: readonly RulesetEntry[]): HTMLElement {
 /** The list of served rulesets with a filter by scope (`GET /rulesets?scope=...`). */
 export async function rulesetListView(): Promise<HTMLElement> {
   const all = (await fetchJson<{ rulesets: RulesetEntry[] }>("rulesets")).rulesets;
-  const filter = selectOf([{ value: "", label: "All scopes" }, ...scopePaths(all).map((path) => ({ value: path, label: path.split("/").join(" / ") }))]);
+  const filter = selectOf([
+    { value: "", label: "All scopes" },
+    ...scopePaths(all).map((path) => ({ value: path, label: path.split("/").join(" / ") })),
+  ]);
   filter.name = "scope";
   const table = h("div", { class: "ruleset-table", "aria-live": "polite" }, rulesetTable(all));
   filter.addEventListener("change", async () => {
     const scope = filter.value;
-    const entries = scope === "" ? all : (await fetchJson<{ rulesets: RulesetEntry[] }>(`rulesets?scope=${encodeURIComponent(scope)}`)).rulesets;
+    const entries =
+      scope === ""
+        ? all
+        : (await fetchJson<{ rulesets: RulesetEntry[] }>(`rulesets?scope=${encodeURIComponent(scope)}`)).rulesets;
     // A later choice may have answered first; show only the one the select holds now.
     if (filter.value === scope) table.replaceChildren(rulesetTable(entries));
   });
@@ -69,7 +85,11 @@ export async function rulesetListView(): Promise<HTMLElement> {
     "section",
     { class: "ruleset-list-view", "aria-labelledby": "list-heading" },
     h("h1", { id: "list-heading", tabindex: "-1" }, "Rulesets"),
-    h("p", {}, "The rulesets this server serves. Open one to see its client rules by place and to try requests against them."),
+    h(
+      "p",
+      {},
+      "The rulesets this server serves. Open one to see its client rules by place and to try requests against them.",
+    ),
     labelled("Filter by scope", filter),
     table,
   );

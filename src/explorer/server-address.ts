@@ -16,7 +16,10 @@ export async function fetchJson<T>(path: string): Promise<T> {
   try {
     response = await fetch(endpoint(path), { headers: { Accept: "application/json" } });
   } catch (error) {
-    throw new FetchRulesetError(`${path} could not be reached: ${error instanceof Error ? error.message : String(error)}`, 0);
+    throw new FetchRulesetError(
+      `${path} could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+      0,
+    );
   }
   if (!response.ok) throw await FetchRulesetError.answered(path, response);
   return (await response.json()) as T;

@@ -20,16 +20,34 @@ export class ServerCheck {
   #pending: AbortController | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The page's request (with its answer in the page), or why the page holds none that can be sent. */
-  #last: { body: JsonObject; client: EvaluationResult | undefined; marks: ResultMarks } | { invalid: string } | undefined;
+  #last:
+    | { body: JsonObject; client: EvaluationResult | undefined; marks: ResultMarks }
+    | { invalid: string }
+    | undefined;
   /** The token and body of the answer shown (or being asked for): the same request is not sent twice. */
   #asked = "";
 
   constructor(private readonly clientRuleIds: ReadonlySet<string>) {
-    this.#token = h("input", { type: "password", name: "token", autocomplete: "off", spellcheck: "false", class: "token" });
-    this.tokenControl = labelled("Token for a server check", this.#token, "Kept in this tab's memory only, never stored. With it, each request is also sent to POST /evaluations on the server channel.");
+    this.#token = h("input", {
+      type: "password",
+      name: "token",
+      autocomplete: "off",
+      spellcheck: "false",
+      class: "token",
+    });
+    this.tokenControl = labelled(
+      "Token for a server check",
+      this.#token,
+      "Kept in this tab's memory only, never stored. With it, each request is also sent to POST /evaluations on the server channel.",
+    );
     this.#output = h("div", { class: "server-output", "aria-live": "polite" });
     this.#say("idle", h("p", { class: "none" }, "Paste a token to compare with the server's answer."));
-    this.element = h("section", { class: "server-result", "aria-labelledby": "server-result-heading" }, h("h3", { id: "server-result-heading" }, "On the server (server channel)"), this.#output);
+    this.element = h(
+      "section",
+      { class: "server-result", "aria-labelledby": "server-result-heading" },
+      h("h3", { id: "server-result-heading" }, "On the server (server channel)"),
+      this.#output,
+    );
     this.#token.addEventListener("input", () => this.#schedule());
   }
 
@@ -56,7 +74,10 @@ export class ServerCheck {
 
   #schedule(): void {
     const last = this.#last;
-    const asking = JSON.stringify([this.#token.value.trim(), last === undefined ? null : "invalid" in last ? { invalid: last.invalid } : last.body]);
+    const asking = JSON.stringify([
+      this.#token.value.trim(),
+      last === undefined ? null : "invalid" in last ? { invalid: last.invalid } : last.body,
+    ]);
     if (asking === this.#asked) return;
     this.#asked = asking;
     clearTimeout(this.#timer);
@@ -66,7 +87,16 @@ export class ServerCheck {
       return;
     }
     if (last !== undefined && "invalid" in last) {
-      this.#say("invalid", h("p", { class: "stale" }, "Not sent: the request in the form is not valid (", last.invalid, "). Fix it to compare with the server's answer."));
+      this.#say(
+        "invalid",
+        h(
+          "p",
+          { class: "stale" },
+          "Not sent: the request in the form is not valid (",
+          last.invalid,
+          "). Fix it to compare with the server's answer.",
+        ),
+      );
       return;
     }
     this.#say("asking", h("p", { class: "none" }, "Asking the server…"));
@@ -82,7 +112,11 @@ export class ServerCheck {
     try {
       const response = await fetch(endpoint("evaluations"), {
         method: "POST",
-        headers: { Authorization: `Bearer ${this.#token.value.trim()}`, "Content-Type": "application/json", Accept: "application/json" },
+        headers: {
+          Authorization: `Bearer ${this.#token.value.trim()}`,
+          "Content-Type": "application/json",
+          Accept: "application/json",
+        },
         body: JSON.stringify(last.body),
         signal: controller.signal,
         credentials: "omit",
@@ -93,24 +127,47 @@ export class ServerCheck {
       if (controller.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
       state = "failed";
-      view = h("p", { class: "error", role: "alert" }, message.includes("401") ? `${message} (is the token right?)` : message);
+      view = h(
+        "p",
+        { class: "error", role: "alert" },
+        message.includes("401") ? `${message} (is the token right?)` : message,
+      );
     }
     if (!controller.signal.aborted) this.#say(state, view);
   }
 
   #compared(client: EvaluationResult | undefined, server: EvaluationResult, marks: ResultMarks): HTMLElement {
-    if (client === undefined) return h("div", {}, h("p", { class: "comparison" }, "The page could not evaluate this request: nothing to compare."), resultView(server, marks));
+    if (client === undefined)
+      return h(
+        "div",
+        {},
+        h("p", { class: "comparison" }, "The page could not evaluate this request: nothing to compare."),
+        resultView(server, marks),
+      );
     const differences = compareResults(client, server, this.clientRuleIds);
-    const notes: string[] = [differences.sameDecision ? `Same decision as the page: ${server.decision}.` : `The server decides ${server.decision}, the page ${client.decision}.`];
-    if (differences.serverOnlyRules.size > 0) notes.push(`Rules only the server holds found something: ${[...differences.serverOnlyRules].join(", ")}.`);
-    const otherwise = differences.serverOnlyFindings.size - [...differences.serverOnlyFindings].filter((finding) => differences.serverOnlyRules.has(finding.rule)).length;
+    const notes: string[] = [
+      differences.sameDecision
+        ? `Same decision as the page: ${server.decision}.`
+        : `The server decides ${server.decision}, the page ${client.decision}.`,
+    ];
+    if (differences.serverOnlyRules.size > 0)
+      notes.push(`Rules only the server holds found something: ${[...differences.serverOnlyRules].join(", ")}.`);
+    const otherwise =
+      differences.serverOnlyFindings.size -
+      [...differences.serverOnlyFindings].filter((finding) => differences.serverOnlyRules.has(finding.rule)).length;
     if (otherwise > 0) notes.push(`${otherwise} finding(s) of client rules differ on the server.`);
-    if (differences.clientOnlyFindings.size > 0) notes.push(`${differences.clientOnlyFindings.size} finding(s) of the page are not in the server's answer.`);
+    if (differences.clientOnlyFindings.size > 0)
+      notes.push(`${differences.clientOnlyFindings.size} finding(s) of the page are not in the server's answer.`);
     return h(
       "div",
       {},
       h("p", { class: `comparison${differences.sameDecision ? "" : " differs"}` }, notes.join(" ")),
-      resultView(server, { ...marks, markedFindings: differences.serverOnlyFindings, markLabel: "server only", serverOnlyRules: differences.serverOnlyRules }),
+      resultView(server, {
+        ...marks,
+        markedFindings: differences.serverOnlyFindings,
+        markLabel: "server only",
+        serverOnlyRules: differences.serverOnlyRules,
+      }),
     );
   }
 }

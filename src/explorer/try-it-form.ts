@@ -2,7 +2,13 @@ import { RequestShapeError, type EvaluationResult, type JsonObject, type Ruleset
 import { manifestLocales, PLACE_LEVELS, type ClientManifest, type PlaceLevel } from "./client-manifest.ts";
 import { CurlView } from "./curl-view.ts";
 import { h, labelled, selectOf, uniqueId, withSuggestions } from "./dom.ts";
-import { buildRequest, JSON_MEMBERS, type FormProblem, type JsonMember, type RequestForm } from "./evaluation-request.ts";
+import {
+  buildRequest,
+  JSON_MEMBERS,
+  type FormProblem,
+  type JsonMember,
+  type RequestForm,
+} from "./evaluation-request.ts";
 import { ResolutionsEditor } from "./resolutions-editor.ts";
 import { resultView, type ResultMarks } from "./result-view.ts";
 import { ServerCheck } from "./server-check.ts";
@@ -12,7 +18,12 @@ const TRIGGERS = ["load", "change", "blur", "submit"];
 
 /** What the editors hold at first: an empty entity, and the current time as `ctx.now`. */
 function initialJson(): Record<JsonMember, string> {
-  return { data: "{\n}", original: "", actor: '{ "id": "explorer", "roles": [] }', ctx: JSON.stringify({ now: new Date().toISOString() }, null, 2) };
+  return {
+    data: "{\n}",
+    original: "",
+    actor: '{ "id": "explorer", "roles": [] }',
+    ctx: JSON.stringify({ now: new Date().toISOString() }, null, 2),
+  };
 }
 
 function distinct(values: Iterable<string | undefined>): string[] {
@@ -34,23 +45,41 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
   const operations = distinct(manifest.rules.flatMap((rule) => rule.operations));
   const entity = textInput("entity", entities[0] ?? "");
   const operation = textInput("operation", operations.includes("create") ? "create" : (operations[0] ?? ""));
-  const locale = selectOf([{ value: "", label: `default (${manifest.defaultLocale ?? "none"})` }, ...manifestLocales(manifest).map((tag) => ({ value: tag, label: tag }))]);
+  const locale = selectOf([
+    { value: "", label: `default (${manifest.defaultLocale ?? "none"})` },
+    ...manifestLocales(manifest).map((tag) => ({ value: tag, label: tag })),
+  ]);
   locale.name = "locale";
-  const trigger = selectOf([{ value: "", label: "any (every trigger)" }, ...TRIGGERS.map((name) => ({ value: name, label: name }))]);
+  const trigger = selectOf([
+    { value: "", label: "any (every trigger)" },
+    ...TRIGGERS.map((name) => ({ value: name, label: name })),
+  ]);
   trigger.name = "trigger";
-  const view = Object.fromEntries(PLACE_LEVELS.map((level) => [level, textInput(`view-${level}`)])) as Record<PlaceLevel, HTMLInputElement>;
+  const view = Object.fromEntries(PLACE_LEVELS.map((level) => [level, textInput(`view-${level}`)])) as Record<
+    PlaceLevel,
+    HTMLInputElement
+  >;
   const initial = initialJson();
   const editors = Object.fromEntries(
     JSON_MEMBERS.map((member) => {
-      const editor = h("textarea", { name: member, rows: member === "data" ? "10" : "3", spellcheck: "false", autocomplete: "off", class: "json" });
+      const editor = h("textarea", {
+        name: member,
+        rows: member === "data" ? "10" : "3",
+        spellcheck: "false",
+        autocomplete: "off",
+        class: "json",
+      });
       editor.value = initial[member];
       return [member, editor];
     }),
   ) as Record<JsonMember, HTMLTextAreaElement>;
   const members: readonly FormProblem["member"][] = [...JSON_MEMBERS, "entity", "operation"];
-  const errors = Object.fromEntries(members.map((member) => [member, h("p", { class: "field-error", id: uniqueId("error"), hidden: true })])) as unknown as Record<FormProblem["member"], HTMLElement>;
+  const errors = Object.fromEntries(
+    members.map((member) => [member, h("p", { class: "field-error", id: uniqueId("error"), hidden: true })]),
+  ) as unknown as Record<FormProblem["member"], HTMLElement>;
   const controls: Record<FormProblem["member"], HTMLElement> = { ...editors, entity, operation };
-  for (const [member, control] of Object.entries(controls)) control.setAttribute("aria-errormessage", errors[member as FormProblem["member"]].id);
+  for (const [member, control] of Object.entries(controls))
+    control.setAttribute("aria-errormessage", errors[member as FormProblem["member"]].id);
 
   const placeOfRule = new Map(manifest.rules.map((rule) => [rule.id, rule.target]));
   const marks: ResultMarks = { placeOfRule: (ruleId) => placeOfRule.get(ruleId) };
@@ -66,7 +95,10 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
     locale: locale.value,
     trigger: trigger.value,
     view: Object.fromEntries(PLACE_LEVELS.map((level) => [level, view[level].value])) as Record<PlaceLevel, string>,
-    json: Object.fromEntries(JSON_MEMBERS.map((member) => [member, editors[member].value])) as Record<JsonMember, string>,
+    json: Object.fromEntries(JSON_MEMBERS.map((member) => [member, editors[member].value])) as Record<
+      JsonMember,
+      string
+    >,
     resolutions: resolutions.choices(),
   });
 
@@ -99,7 +131,10 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
       why.show(result, built.request);
     } catch (error) {
       // A request the server would refuse with 400 is refused here with the same title.
-      const message = error instanceof RequestShapeError ? `The server would refuse this request: ${error.message}` : `The evaluation failed: ${error instanceof Error ? error.message : String(error)}`;
+      const message =
+        error instanceof RequestShapeError
+          ? `The server would refuse this request: ${error.message}`
+          : `The evaluation failed: ${error instanceof Error ? error.message : String(error)}`;
       clientOutput.replaceChildren(h("p", { class: "error", role: "alert" }, message));
       why.unavailable("Nothing to explain: the request was not evaluated.");
     }
@@ -115,8 +150,20 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
       "fieldset",
       { class: "request-fields" },
       h("legend", {}, "Request"),
-      h("div", { class: "control" }, h("label", { for: (entity.id = uniqueId("entity")) }, "Entity"), ...withSuggestions(entity, entities), errors.entity),
-      h("div", { class: "control" }, h("label", { for: (operation.id = uniqueId("operation")) }, "Operation"), ...withSuggestions(operation, operations), errors.operation),
+      h(
+        "div",
+        { class: "control" },
+        h("label", { for: (entity.id = uniqueId("entity")) }, "Entity"),
+        ...withSuggestions(entity, entities),
+        errors.entity,
+      ),
+      h(
+        "div",
+        { class: "control" },
+        h("label", { for: (operation.id = uniqueId("operation")) }, "Operation"),
+        ...withSuggestions(operation, operations),
+        errors.operation,
+      ),
       labelled("Locale", locale),
       labelled("Trigger", trigger),
     ),
@@ -124,10 +171,27 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
       "fieldset",
       { class: "view-fields" },
       h("legend", {}, "View: where the user is (empty: every place)"),
-      ...PLACE_LEVELS.map((level) => h("div", { class: "control" }, h("label", { for: (view[level].id = uniqueId(level)) }, level[0]!.toUpperCase() + level.slice(1)), ...withSuggestions(view[level], placeIds(level)))),
+      ...PLACE_LEVELS.map((level) =>
+        h(
+          "div",
+          { class: "control" },
+          h("label", { for: (view[level].id = uniqueId(level)) }, level[0]!.toUpperCase() + level.slice(1)),
+          ...withSuggestions(view[level], placeIds(level)),
+        ),
+      ),
     ),
     ...JSON_MEMBERS.map((member) =>
-      h("div", { class: `control json-control json-${member}` }, h("label", { for: (editors[member].id = uniqueId(member)) }, `${member} (JSON object${member === "data" ? "" : ", optional"})`), editors[member], errors[member]),
+      h(
+        "div",
+        { class: `control json-control json-${member}` },
+        h(
+          "label",
+          { for: (editors[member].id = uniqueId(member)) },
+          `${member} (JSON object${member === "data" ? "" : ", optional"})`,
+        ),
+        editors[member],
+        errors[member],
+      ),
     ),
     resolutions.element,
     serverCheck.tokenControl,
@@ -141,12 +205,27 @@ export function tryItForm(manifest: ClientManifest, ruleset: Ruleset): HTMLEleme
     "section",
     { class: "try-it", id: "try-it", "aria-labelledby": "try-heading" },
     h("h2", { id: "try-heading" }, "Try it"),
-    h("p", {}, "Each change is evaluated in this page with the client manifest: what you see is what the server computes for the client channel."),
+    h(
+      "p",
+      {},
+      "Each change is evaluated in this page with the client manifest: what you see is what the server computes for the client channel.",
+    ),
     h(
       "div",
       { class: "try-layout" },
       form,
-      h("div", { class: "answers" }, h("section", { class: "client-result", "aria-labelledby": "client-result-heading" }, h("h3", { id: "client-result-heading" }, "In this page (client manifest)"), clientOutput), serverCheck.element, why.element),
+      h(
+        "div",
+        { class: "answers" },
+        h(
+          "section",
+          { class: "client-result", "aria-labelledby": "client-result-heading" },
+          h("h3", { id: "client-result-heading" }, "In this page (client manifest)"),
+          clientOutput,
+        ),
+        serverCheck.element,
+        why.element,
+      ),
     ),
     curl.element,
   );

@@ -1,4 +1,10 @@
-import type { EvaluationResult, Explanation, JsonObject, RuleExplanation, RuleStatus } from "../browser/rule-cascade.ts";
+import type {
+  EvaluationResult,
+  Explanation,
+  JsonObject,
+  RuleExplanation,
+  RuleStatus,
+} from "../browser/rule-cascade.ts";
 import type { ClientManifest, ManifestRule } from "./client-manifest.ts";
 import { h, type Child } from "./dom.ts";
 import { resolutionWords, statusLabel, statusWords, unmatchedWords, type Words } from "./explanation-text.ts";
@@ -16,11 +22,33 @@ function trees(entry: RuleExplanation, rule: ManifestRule | undefined): HTMLElem
   const shown: HTMLElement[] = [];
   if (entry.when !== undefined) shown.push(expressionTreeView("when", entry.when, "/when", deciding));
   if (entry.assert !== undefined) shown.push(expressionTreeView("assert", entry.assert, "/assert", deciding));
-  entry.assign?.forEach((node, index) => shown.push(expressionTreeView(`assign ${rule?.assign?.[index]?.field ?? index}`, node, `/assign/${index}`, deciding)));
-  for (const [name, node] of Object.entries(entry.args ?? {})) shown.push(expressionTreeView(`message argument {${name}}`, node, `/args/${pointerSegment(name)}`, deciding));
+  entry.assign?.forEach((node, index) =>
+    shown.push(
+      expressionTreeView(`assign ${rule?.assign?.[index]?.field ?? index}`, node, `/assign/${index}`, deciding),
+    ),
+  );
+  for (const [name, node] of Object.entries(entry.args ?? {}))
+    shown.push(expressionTreeView(`message argument {${name}}`, node, `/args/${pointerSegment(name)}`, deciding));
   entry.commands?.forEach((command, index) => {
-    command.idempotencyKey.forEach((node, part) => shown.push(expressionTreeView(`command ${index + 1}, idempotency key part ${part + 1}`, node, `/commands/${index}/idempotencyKey/${part}`, deciding)));
-    for (const [name, node] of Object.entries(command.payload)) shown.push(expressionTreeView(`command ${index + 1}, payload ${name}`, node, `/commands/${index}/payload/${pointerSegment(name)}`, deciding));
+    command.idempotencyKey.forEach((node, part) =>
+      shown.push(
+        expressionTreeView(
+          `command ${index + 1}, idempotency key part ${part + 1}`,
+          node,
+          `/commands/${index}/idempotencyKey/${part}`,
+          deciding,
+        ),
+      ),
+    );
+    for (const [name, node] of Object.entries(command.payload))
+      shown.push(
+        expressionTreeView(
+          `command ${index + 1}, payload ${name}`,
+          node,
+          `/commands/${index}/payload/${pointerSegment(name)}`,
+          deciding,
+        ),
+      );
   });
   return shown;
 }
@@ -43,7 +71,11 @@ export class WhyView {
       "section",
       { class: "why", "aria-labelledby": "why-heading" },
       h("h3", { id: "why-heading" }, "Why: what each rule did (in this page)"),
-      h("p", { class: "hint" }, "Every client rule, in the order of the manifest. Open a rule that ran to see its expressions with the value of each part; the parts that decided are marked."),
+      h(
+        "p",
+        { class: "hint" },
+        "Every client rule, in the order of the manifest. Open a rule that ran to see its expressions with the value of each part; the parts that decided are marked.",
+      ),
       this.#output,
     );
   }
@@ -59,7 +91,13 @@ export class WhyView {
       this.unavailable("The engine gave no explanation.");
       return;
     }
-    this.#output.replaceChildren(this.#decision(result), ...this.#unmatched(explanation, request), this.#resolutions(explanation, result), this.#summary(explanation), this.#ruleList(explanation, request));
+    this.#output.replaceChildren(
+      this.#decision(result),
+      ...this.#unmatched(explanation, request),
+      this.#resolutions(explanation, result),
+      this.#summary(explanation),
+      this.#ruleList(explanation, request),
+    );
   }
 
   /** The decision and the rules whose findings made it: those that block. */
@@ -70,13 +108,25 @@ export class WhyView {
       { class: `why-decision decision-${result.decision}` },
       "Decision ",
       h("strong", {}, result.decision),
-      blocking.length === 0 ? ": no finding blocks." : [": blocked by the finding(s) of ", ...blocking.flatMap((rule, index) => [index > 0 ? ", " : "", h("code", {}, rule)]), "."],
+      blocking.length === 0
+        ? ": no finding blocks."
+        : [
+            ": blocked by the finding(s) of ",
+            ...blocking.flatMap((rule, index) => [index > 0 ? ", " : "", h("code", {}, rule)]),
+            ".",
+          ],
     );
   }
 
   #unmatched(explanation: Explanation, request: JsonObject): HTMLElement[] {
     if (explanation.unmatched === undefined) return [];
-    return [h("div", { class: "unmatched", role: "status" }, ...unmatchedWords(explanation.unmatched, request).map((words) => h("p", {}, ...wordsNodes(words))))];
+    return [
+      h(
+        "div",
+        { class: "unmatched", role: "status" },
+        ...unmatchedWords(explanation.unmatched, request).map((words) => h("p", {}, ...wordsNodes(words))),
+      ),
+    ];
   }
 
   #resolutions(explanation: Explanation, result: EvaluationResult): HTMLElement {
@@ -93,10 +143,19 @@ export class WhyView {
             ...given.map((resolution) =>
               h(
                 "li",
-                { class: `resolution ${resolution.applied ? "applied" : "refused"}`, "data-rule": typeof resolution.rule === "string" ? resolution.rule : undefined },
+                {
+                  class: `resolution ${resolution.applied ? "applied" : "refused"}`,
+                  "data-rule": typeof resolution.rule === "string" ? resolution.rule : undefined,
+                },
                 h("span", { class: "badge" }, resolution.applied ? "applied" : "not applied"),
                 " ",
-                ...wordsNodes(resolutionWords(resolution, typeof resolution.rule === "string" ? this.#rules.get(resolution.rule) : undefined, result.findings)),
+                ...wordsNodes(
+                  resolutionWords(
+                    resolution,
+                    typeof resolution.rule === "string" ? this.#rules.get(resolution.rule) : undefined,
+                    result.findings,
+                  ),
+                ),
               ),
             ),
           ),
@@ -104,8 +163,16 @@ export class WhyView {
   }
 
   #summary(explanation: Explanation): HTMLElement {
-    const counts = STATUS_ORDER.map((status) => [status, explanation.rules.filter((entry) => entry.status === status).length] as const).filter(([, count]) => count > 0);
-    return h("p", { class: "why-summary" }, `${explanation.rules.length} rule(s): `, counts.map(([status, count]) => `${count} ${statusLabel(status)}`).join(", "), ".");
+    const counts = STATUS_ORDER.map(
+      (status) => [status, explanation.rules.filter((entry) => entry.status === status).length] as const,
+    ).filter(([, count]) => count > 0);
+    return h(
+      "p",
+      { class: "why-summary" },
+      `${explanation.rules.length} rule(s): `,
+      counts.map(([status, count]) => `${count} ${statusLabel(status)}`).join(", "),
+      ".",
+    );
   }
 
   #ruleList(explanation: Explanation, request: JsonObject): HTMLElement {
@@ -122,9 +189,18 @@ export class WhyView {
       h("span", { class: "why-words" }, ...wordsNodes(statusWords(entry, rule, request))),
     ];
     const shown = trees(entry, rule);
-    const attributes = { class: `why-rule status-${entry.status}`, "data-rule": entry.rule, "data-status": entry.status };
+    const attributes = {
+      class: `why-rule status-${entry.status}`,
+      "data-rule": entry.rule,
+      "data-status": entry.status,
+    };
     if (shown.length === 0) return h("li", attributes, h("div", { class: "why-head" }, ...head));
-    const details = h("details", { open: this.#open.has(entry.rule) }, h("summary", { class: "why-head" }, ...head), h("div", { class: "why-trees" }, ...shown));
+    const details = h(
+      "details",
+      { open: this.#open.has(entry.rule) },
+      h("summary", { class: "why-head" }, ...head),
+      h("div", { class: "why-trees" }, ...shown),
+    );
     details.addEventListener("toggle", () => {
       if (details.open) this.#open.add(entry.rule);
       else this.#open.delete(entry.rule);

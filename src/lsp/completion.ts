@@ -40,30 +40,61 @@ export function completionsAt(context: RulesetContext, text: string, position: P
   if (blockItem !== null) {
     const at = sourcePathAt(text, Math.max(0, offset - 1));
     const member = [...(at?.path ?? [])].reverse().find((segment) => !/^[0-9]+$/.test(segment));
-    if (member === "operations" || member === "triggers") return valueCompletions(context, text, offset, member, blockItem[1]!, position);
+    if (member === "operations" || member === "triggers")
+      return valueCompletions(context, text, offset, member, blockItem[1]!, position);
   }
   if (/^\s*(?:-\s+)?["']?[\w$-]*$/.test(before)) return memberCompletions(text, offset);
   return [];
 }
 
-function valueCompletions(context: RulesetContext, text: string, offset: number, key: string, partial: string, position: Position): CompletionItem[] {
+function valueCompletions(
+  context: RulesetContext,
+  text: string,
+  offset: number,
+  key: string,
+  partial: string,
+  position: Position,
+): CompletionItem[] {
   const at = sourcePathAt(text, offset);
   const path = at?.path ?? [];
   switch (key) {
     case "op":
-      return [...CORE_OPERATORS.map((name) => operatorItem(name)), ...Object.keys(context.operators).map((name) => ({ label: name, kind: CompletionItemKind.Operator, detail: "custom operator" }))];
+      return [
+        ...CORE_OPERATORS.map((name) => operatorItem(name)),
+        ...Object.keys(context.operators).map((name) => ({
+          label: name,
+          kind: CompletionItemKind.Operator,
+          detail: "custom operator",
+        })),
+      ];
     case "var":
       return variableCompletions(context, path, partial, position);
     case "fn":
-      return Object.entries(context.functions).map(([name, fn]) => ({ label: name, kind: CompletionItemKind.Function, detail: `(${listAt(objectAt(fn).params).map(String).join(", ")})`, documentation: stringAt(objectAt(fn).description) || undefined }));
+      return Object.entries(context.functions).map(([name, fn]) => ({
+        label: name,
+        kind: CompletionItemKind.Function,
+        detail: `(${listAt(objectAt(fn).params).map(String).join(", ")})`,
+        documentation: stringAt(objectAt(fn).description) || undefined,
+      }));
     case "message":
-      return messageKeys(context).map(([name, textOfKey]) => ({ label: name, kind: CompletionItemKind.Text, detail: textOfKey }));
+      return messageKeys(context).map(([name, textOfKey]) => ({
+        label: name,
+        kind: CompletionItemKind.Text,
+        detail: textOfKey,
+      }));
     case "entity":
-      return [...new Set([...context.entitySchemas.keys(), ...Object.keys(context.entities)])].map((name) => ({ label: name, kind: CompletionItemKind.Class }));
+      return [...new Set([...context.entitySchemas.keys(), ...Object.keys(context.entities)])].map((name) => ({
+        label: name,
+        kind: CompletionItemKind.Class,
+      }));
     case "ruleset":
-      return context.rulesetIds.filter((id) => id !== stringAt(objectAt(context.document?.metadata).id)).map((id) => ({ label: id, kind: CompletionItemKind.Module }));
+      return context.rulesetIds
+        .filter((id) => id !== stringAt(objectAt(context.document?.metadata).id))
+        .map((id) => ({ label: id, kind: CompletionItemKind.Module }));
     case "rule":
-      return path[0] === "overrides" ? inheritedRules(context).map((id) => ({ label: id, kind: CompletionItemKind.Function })) : [];
+      return path[0] === "overrides"
+        ? inheritedRules(context).map((id) => ({ label: id, kind: CompletionItemKind.Function }))
+        : [];
     case "operations":
       return knownOperations(context).map((name) => ({ label: name, kind: CompletionItemKind.EnumMember }));
     default:
@@ -73,16 +104,33 @@ function valueCompletions(context: RulesetContext, text: string, offset: number,
 
 function operatorItem(name: string): CompletionItem {
   const help = OPERATOR_HELP[name];
-  return { label: name, kind: CompletionItemKind.Operator, ...(help === undefined ? {} : { detail: `${name}(${help.args})`, documentation: help.summary }) };
+  return {
+    label: name,
+    kind: CompletionItemKind.Operator,
+    ...(help === undefined ? {} : { detail: `${name}(${help.args})`, documentation: help.summary }),
+  };
 }
 
 /** After `var:`: the roots; after `data.` (or `original.`) the members the schema gives there; after `params.` the params. */
-function variableCompletions(context: RulesetContext, path: readonly string[], partial: string, position: Position): CompletionItem[] {
+function variableCompletions(
+  context: RulesetContext,
+  path: readonly string[],
+  partial: string,
+  position: Position,
+): CompletionItem[] {
   const dot = partial.lastIndexOf(".");
-  if (dot === -1) return VAR_ROOTS.map((root) => ({ label: root, kind: CompletionItemKind.Variable, documentation: VAR_ROOT_HELP[root] }));
+  if (dot === -1)
+    return VAR_ROOTS.map((root) => ({
+      label: root,
+      kind: CompletionItemKind.Variable,
+      documentation: VAR_ROOT_HELP[root],
+    }));
   const segments = partial.slice(0, dot).split(".");
   // Only the last segment is replaced: editors differ in what a word is.
-  const range: Range = { start: { line: position.line, character: position.character - (partial.length - dot - 1) }, end: position };
+  const range: Range = {
+    start: { line: position.line, character: position.character - (partial.length - dot - 1) },
+    end: position,
+  };
   const item = (label: string, kind: CompletionItemKind, detail?: string, documentation?: string): CompletionItem => ({
     label,
     kind,
@@ -92,32 +140,45 @@ function variableCompletions(context: RulesetContext, path: readonly string[], p
   });
   const root = segments[0]!;
   if (root === "params" && segments.length === 1) {
-    return Object.entries(context.params).map(([name, param]) => item(name, CompletionItemKind.Constant, stringAt(objectAt(param).type) || undefined, stringAt(objectAt(param).description) || undefined));
+    return Object.entries(context.params).map(([name, param]) =>
+      item(
+        name,
+        CompletionItemKind.Constant,
+        stringAt(objectAt(param).type) || undefined,
+        stringAt(objectAt(param).description) || undefined,
+      ),
+    );
   }
   if (root === "data" || root === "original") {
     const entity = stringAt(objectAt(ruleAt(context, path)?.target).entity);
     const schema = context.entitySchemas.get(entity);
     const place = schema === undefined ? undefined : schemaPlace(schema, segments.slice(1));
     if (place === undefined) return [];
-    return [...place.members].map(([name, description]) => item(name, CompletionItemKind.Field, undefined, description));
+    return [...place.members].map(([name, description]) =>
+      item(name, CompletionItemKind.Field, undefined, description),
+    );
   }
   return [];
 }
 
 export function messageKeys(context: RulesetContext): [string, string][] {
   const keys = new Map<string, string>();
-  for (const catalog of Object.values(context.messages)) for (const [key, value] of Object.entries(objectAt(catalog))) if (!keys.has(key)) keys.set(key, String(value));
+  for (const catalog of Object.values(context.messages))
+    for (const [key, value] of Object.entries(objectAt(catalog))) if (!keys.has(key)) keys.set(key, String(value));
   return [...keys];
 }
 
 function inheritedRules(context: RulesetContext): string[] {
   const own = new Set(listAt(context.document?.rules).map((rule) => stringAt(objectAt(rule).id)));
-  return listAt(context.resolved?.resolved.rules).map((rule) => stringAt(objectAt(rule).id)).filter((id) => !own.has(id));
+  return listAt(context.resolved?.resolved.rules)
+    .map((rule) => stringAt(objectAt(rule).id))
+    .filter((id) => !own.has(id));
 }
 
 function knownOperations(context: RulesetContext): string[] {
   const operations = new Set(["create", "update", "delete"]);
-  for (const rule of listAt(context.resolved?.resolved.rules ?? context.document?.rules)) for (const operation of listAt(objectAt(rule).operations)) operations.add(String(operation));
+  for (const rule of listAt(context.resolved?.resolved.rules ?? context.document?.rules))
+    for (const operation of listAt(objectAt(rule).operations)) operations.add(String(operation));
   return [...operations].sort();
 }
 
@@ -143,7 +204,12 @@ function memberCompletions(text: string, offset: number): CompletionItem[] {
   }
   path ??= indentation === 0 ? [] : undefined;
   if (path === undefined) return [];
-  const names = path.length === 0 ? memberNames(RulesetDocument) : path.length === 2 && path[0] === "rules" ? memberNames(RuleMembers) : [];
+  const names =
+    path.length === 0
+      ? memberNames(RulesetDocument)
+      : path.length === 2 && path[0] === "rules"
+        ? memberNames(RuleMembers)
+        : [];
   return names.map((name) => ({ label: name, kind: CompletionItemKind.Property }));
 }
 

@@ -17,12 +17,19 @@ import type { SourcePathAt } from "./source-path-at.ts";
  * an inherited one) to its declarations and its schema. Declarations are looked for in the
  * ruleset, then its parents, nearest first.
  */
-export function definitionAt(context: RulesetContext, at: SourcePathAt, textOf: (file: string) => string | undefined): Location[] {
+export function definitionAt(
+  context: RulesetContext,
+  at: SourcePathAt,
+  textOf: (file: string) => string | undefined,
+): Location[] {
   const { path } = at;
   const member = path[path.length - 1];
   const value = at.scalar ?? "";
   const chain = declaringChain(context);
-  const first = (pathIn: (document: JsonValue | undefined) => string[] | undefined, part: "key" | "value" = "key"): Location[] => {
+  const first = (
+    pathIn: (document: JsonValue | undefined) => string[] | undefined,
+    part: "key" | "value" = "key",
+  ): Location[] => {
     for (const placed of chain) {
       const found = pathIn(placed.document);
       if (found === undefined) continue;
@@ -32,28 +39,51 @@ export function definitionAt(context: RulesetContext, at: SourcePathAt, textOf: 
     return [];
   };
   if (at.part === "key") {
-    if (path.length === 3 && path[0] === "overrides" && path[1] === "params") return first((document) => (Object.hasOwn(objectAt(objectAt(document).params), member!) ? ["params", member!] : undefined));
+    if (path.length === 3 && path[0] === "overrides" && path[1] === "params")
+      return first((document) =>
+        Object.hasOwn(objectAt(objectAt(document).params), member!) ? ["params", member!] : undefined,
+      );
     // On an entity's declaration: the parents' declarations it is merged over, and its schema.
-    if (path.length === 2 && path[0] === "entities") return entityDefinition(context, member!, chain.filter((placed) => placed.file !== context.file), textOf);
-    if (path.length === 1 && path[0] === "entities") return Object.keys(objectAt(context.document?.entities)).flatMap((entity) => schemaLocation(context, entitySchemaRef(context, entity), textOf) ?? []);
+    if (path.length === 2 && path[0] === "entities")
+      return entityDefinition(
+        context,
+        member!,
+        chain.filter((placed) => placed.file !== context.file),
+        textOf,
+      );
+    if (path.length === 1 && path[0] === "entities")
+      return Object.keys(objectAt(context.document?.entities)).flatMap(
+        (entity) => schemaLocation(context, entitySchemaRef(context, entity), textOf) ?? [],
+      );
     return [];
   }
   switch (member) {
     case "var": {
       const [root, ...segments] = value.split(".");
-      if (root === "params" && segments[0] !== undefined) return first((document) => (Object.hasOwn(objectAt(objectAt(document).params), segments[0]!) ? ["params", segments[0]!] : undefined));
-      if ((root === "data" || root === "original") && segments.length > 0) return dataPathDefinition(context, path, segments, textOf);
+      if (root === "params" && segments[0] !== undefined)
+        return first((document) =>
+          Object.hasOwn(objectAt(objectAt(document).params), segments[0]!) ? ["params", segments[0]!] : undefined,
+        );
+      if ((root === "data" || root === "original") && segments.length > 0)
+        return dataPathDefinition(context, path, segments, textOf);
       return [];
     }
     case "fn":
-      return first((document) => (Object.hasOwn(objectAt(objectAt(document).functions), value) ? ["functions", value] : undefined));
+      return first((document) =>
+        Object.hasOwn(objectAt(objectAt(document).functions), value) ? ["functions", value] : undefined,
+      );
     case "message":
       return first((document) => {
-        const locale = Object.entries(objectAt(objectAt(document).messages)).find(([, catalog]) => Object.hasOwn(objectAt(catalog), value))?.[0];
+        const locale = Object.entries(objectAt(objectAt(document).messages)).find(([, catalog]) =>
+          Object.hasOwn(objectAt(catalog), value),
+        )?.[0];
         return locale === undefined ? undefined : ["messages", locale, value];
       });
     case "ruleset":
-      return first((document) => (stringAt(objectAt(objectAt(document).metadata).id) === value ? ["metadata", "id"] : undefined), "value");
+      return first(
+        (document) => (stringAt(objectAt(objectAt(document).metadata).id) === value ? ["metadata", "id"] : undefined),
+        "value",
+      );
     case "rule":
       return first((document) => {
         const index = listAt(objectAt(document).rules).findIndex((rule) => objectAt(rule).id === value);
@@ -77,10 +107,21 @@ export function definitionAt(context: RulesetContext, at: SourcePathAt, textOf: 
 /** The ruleset's own document, then its parents' (found by id in the directory when it does not resolve). */
 function declaringChain(context: RulesetContext): PlacedDocument[] {
   const byDocument = new Map(context.directory.sources.map((source) => [source.document, source] as const));
-  const documents = context.resolved === undefined ? lineageOf(context.directory, context.source).map((source) => source.document) : [context.resolved.document, ...context.resolved.parents.map((parent) => parent.document)];
+  const documents =
+    context.resolved === undefined
+      ? lineageOf(context.directory, context.source).map((source) => source.document)
+      : [context.resolved.document, ...context.resolved.parents.map((parent) => parent.document)];
   return [...new Set(documents)].flatMap((document) => {
     const source = byDocument.get(document);
-    return source === undefined ? [] : [{ file: source.file, document: source.document, ...(source.locate === undefined ? {} : { locate: source.locate }) }];
+    return source === undefined
+      ? []
+      : [
+          {
+            file: source.file,
+            document: source.document,
+            ...(source.locate === undefined ? {} : { locate: source.locate }),
+          },
+        ];
   });
 }
 
@@ -88,7 +129,12 @@ function declaringChain(context: RulesetContext): PlacedDocument[] {
  * An entity named: each declaration along the chain, nearest first (a child's is merged over its
  * parent's, member by member), then the schema object its `$ref` names.
  */
-function entityDefinition(context: RulesetContext, entity: string, chain: readonly PlacedDocument[], textOf: (file: string) => string | undefined): Location[] {
+function entityDefinition(
+  context: RulesetContext,
+  entity: string,
+  chain: readonly PlacedDocument[],
+  textOf: (file: string) => string | undefined,
+): Location[] {
   const declarations = chain.flatMap((placed) => {
     if (!Object.hasOwn(objectAt(objectAt(placed.document).entities), entity)) return [];
     return locationIn(placed.file, placed.locate, ["entities", entity], "key", textOf) ?? [];
@@ -112,12 +158,23 @@ function schemaSource(context: RulesetContext, ref: string): { source: DocumentS
 }
 
 /** Where a `$ref` points: the schema object its fragment names (the file's start without one). */
-function schemaLocation(context: RulesetContext, ref: string, textOf: (file: string) => string | undefined): Location | undefined {
+function schemaLocation(
+  context: RulesetContext,
+  ref: string,
+  textOf: (file: string) => string | undefined,
+): Location | undefined {
   const named = schemaSource(context, ref);
-  return named === undefined ? undefined : locationIn(named.source.file, named.source.locate, fragmentPath(named.fragment), "key", textOf);
+  return named === undefined
+    ? undefined
+    : locationIn(named.source.file, named.source.locate, fragmentPath(named.fragment), "key", textOf);
 }
 
-function dataPathDefinition(context: RulesetContext, path: readonly string[], segments: readonly string[], textOf: (file: string) => string | undefined): Location[] {
+function dataPathDefinition(
+  context: RulesetContext,
+  path: readonly string[],
+  segments: readonly string[],
+  textOf: (file: string) => string | undefined,
+): Location[] {
   const entity = stringAt(objectAt(ruleAt(context, path)?.target).entity);
   const schema = context.entitySchemas.get(entity);
   const named = schemaSource(context, entitySchemaRef(context, entity));

@@ -26,7 +26,10 @@ export class DiagnosticsPublisher {
   /** Checks after the pause that ends a burst of changes. */
   scheduleCheck(directory: string): void {
     clearTimeout(this.timers.get(directory));
-    this.timers.set(directory, setTimeout(() => this.checkNow(directory), CHANGE_DELAY_MS));
+    this.timers.set(
+      directory,
+      setTimeout(() => this.checkNow(directory), CHANGE_DELAY_MS),
+    );
   }
 
   checkNow(directory: string): FileReport[] {
@@ -37,14 +40,19 @@ export class DiagnosticsPublisher {
       reports = this.workspace.check(directory);
     } catch (error) {
       // A check that fails is a bug of ours: said in the log, never a crash of the editor's server.
-      this.connection.console.error(`checking ${directory} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.connection.console.error(
+        `checking ${directory} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return [];
     }
     const byFile = diagnosticsByFile(reports, (file) => this.workspace.textOrDisk(file));
     const before = this.published.get(directory) ?? new Set<string>();
     for (const file of before) if (!byFile.has(file)) byFile.set(file, []);
     for (const [file, diagnostics] of byFile) this.publish(file, diagnostics);
-    this.published.set(directory, new Set([...byFile].filter(([, diagnostics]) => diagnostics.length > 0).map(([file]) => file)));
+    this.published.set(
+      directory,
+      new Set([...byFile].filter(([, diagnostics]) => diagnostics.length > 0).map(([file]) => file)),
+    );
     return reports;
   }
 

@@ -33,7 +33,9 @@ function hoverText(context: RulesetContext, at: SourcePathAt): string | undefine
       return variableText(context, path, value);
     case "fn": {
       const fn = objectAt(context.functions[value]);
-      return context.functions[value] === undefined ? undefined : `function **${value}**(${listAt(fn.params).map(String).join(", ")})${fn.description ? `\n\n${String(fn.description)}` : ""}`;
+      return context.functions[value] === undefined
+        ? undefined
+        : `function **${value}**(${listAt(fn.params).map(String).join(", ")})${fn.description ? `\n\n${String(fn.description)}` : ""}`;
     }
     case "message":
       return path.includes("finding") ? messageText(context, value) : undefined;
@@ -44,12 +46,16 @@ function hoverText(context: RulesetContext, at: SourcePathAt): string | undefine
     case "ruleset": {
       const parent = context.directory.sources.find((source) => source.id === value)?.document;
       const metadata = objectAt(objectAt(parent).metadata);
-      return parent === undefined ? undefined : `ruleset **${value}** ${stringAt(metadata.version)}${metadata.title ? `: ${String(metadata.title)}` : ""}`;
+      return parent === undefined
+        ? undefined
+        : `ruleset **${value}** ${stringAt(metadata.version)}${metadata.title ? `: ${String(metadata.title)}` : ""}`;
     }
     case "entity": {
       const schema = context.entitySchemas.get(value);
       const place = schema === undefined ? undefined : schemaPlace(schema, []);
-      return place === undefined ? `entity **${value}**` : `entity **${value}**${place.description ? `: ${place.description}` : ""}\n\nmembers: ${[...place.members.keys()].join(", ")}`;
+      return place === undefined
+        ? `entity **${value}**`
+        : `entity **${value}**${place.description ? `: ${place.description}` : ""}\n\nmembers: ${[...place.members.keys()].join(", ")}`;
     }
     default:
       return undefined;
@@ -80,20 +86,34 @@ function paramText(context: RulesetContext, name: string): string | undefined {
 }
 
 function messageText(context: RulesetContext, key: string): string | undefined {
-  const lines = Object.entries(context.messages).flatMap(([locale, catalog]) => (Object.hasOwn(objectAt(catalog), key) ? [`- ${locale}: ${String(objectAt(catalog)[key])}`] : []));
+  const lines = Object.entries(context.messages).flatMap(([locale, catalog]) =>
+    Object.hasOwn(objectAt(catalog), key) ? [`- ${locale}: ${String(objectAt(catalog)[key])}`] : [],
+  );
   return lines.length === 0 ? undefined : `message **${key}**\n\n${lines.join("\n")}`;
 }
 
 function ruleById(context: RulesetContext, id: string): Record<string, JsonValue> | undefined {
-  const rule = listAt(context.resolved?.resolved.rules ?? context.document?.rules).find((candidate) => objectAt(candidate).id === id);
+  const rule = listAt(context.resolved?.resolved.rules ?? context.document?.rules).find(
+    (candidate) => objectAt(candidate).id === id,
+  );
   return isJsonObject(rule) ? rule : undefined;
 }
 
 function ruleText(rule: Record<string, JsonValue>): string {
   const target = objectAt(rule.target);
-  const on = target.entity !== undefined ? `entity ${String(target.entity)}${target.field ? ` field ${String(target.field)}` : ""}` : target.type !== undefined ? `type ${String(target.type)}` : "no target";
-  const lines = [`rule **${stringAt(rule.id)}**: ${stringAt(rule.kind) || "validation"} on ${on}`, `operations: ${listAt(rule.operations).map(String).join(", ")}`, `channel: ${stringAt(rule.enforcement) || "both"}`];
+  const on =
+    target.entity !== undefined
+      ? `entity ${String(target.entity)}${target.field ? ` field ${String(target.field)}` : ""}`
+      : target.type !== undefined
+        ? `type ${String(target.type)}`
+        : "no target";
+  const lines = [
+    `rule **${stringAt(rule.id)}**: ${stringAt(rule.kind) || "validation"} on ${on}`,
+    `operations: ${listAt(rule.operations).map(String).join(", ")}`,
+    `channel: ${stringAt(rule.enforcement) || "both"}`,
+  ];
   if (rule.severity !== undefined) lines.push(`severity: ${String(rule.severity)}`);
-  if (rule.origin !== undefined) lines.push(`from ${String(rule.origin)}${rule.overriddenBy ? `, overridden by ${String(rule.overriddenBy)}` : ""}`);
+  if (rule.origin !== undefined)
+    lines.push(`from ${String(rule.origin)}${rule.overriddenBy ? `, overridden by ${String(rule.overriddenBy)}` : ""}`);
   return lines.join("\n\n");
 }

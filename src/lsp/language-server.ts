@@ -23,7 +23,11 @@ import { offsetAt } from "./text-range.ts";
  * that fails answers nothing and logs why: bad input never stops the server.
  */
 /** `operators`: the custom operators the rules are checked with, those the host registers (none for the rule-server executable). */
-export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, operators: CustomOperators = NO_CUSTOM_OPERATORS): Connection {
+export function startLanguageServer(
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  operators: CustomOperators = NO_CUSTOM_OPERATORS,
+): Connection {
   const connection = createConnection(input, output);
   const documents = new TextDocuments(TextDocument);
   const workspace = new RulesWorkspace(documents, operators);
@@ -49,11 +53,19 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     const file = pathOfUri(uri);
     return file === undefined ? undefined : dirname(file);
   };
-  documents.onDidOpen((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))));
-  documents.onDidChangeContent((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))));
-  documents.onDidSave((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))));
+  documents.onDidOpen((event) =>
+    safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))),
+  );
+  documents.onDidChangeContent((event) =>
+    safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))),
+  );
+  documents.onDidSave((event) =>
+    safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))),
+  );
   // Closed, the file is what is on disk again.
-  documents.onDidClose((event) => safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))));
+  documents.onDidClose((event) =>
+    safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))),
+  );
   /** A document of the directory changed: what the workspace kept of it is read again. */
   const withDirectory = (uri: string, act: (directory: string) => void): void => {
     const directory = directoryOfUri(uri);
@@ -87,34 +99,50 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     }, []),
   );
   connection.onHover((params) =>
-    safely(connection, () => {
-      const request = requestContext(params.textDocument.uri);
-      const at = request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
-      return request === undefined || at === undefined ? null : hoverAt(request.context, at);
-    }, null),
+    safely(
+      connection,
+      () => {
+        const request = requestContext(params.textDocument.uri);
+        const at =
+          request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+        return request === undefined || at === undefined ? null : hoverAt(request.context, at);
+      },
+      null,
+    ),
   );
   connection.onDefinition((params) =>
     safely(connection, () => {
       const request = requestContext(params.textDocument.uri);
-      const at = request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+      const at =
+        request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
       return request === undefined || at === undefined ? [] : definitionAt(request.context, at, textOf);
     }, []),
   );
   connection.onReferences((params) =>
     safely(connection, () => {
       const request = requestContext(params.textDocument.uri);
-      const at = request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+      const at =
+        request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
       return request === undefined || at === undefined ? [] : referencesAt(request.context, at, textOf);
     }, []),
   );
   connection.onDocumentSymbol((params) =>
     safely(connection, () => {
       const request = requestContext(params.textDocument.uri);
-      return request === undefined ? [] : documentSymbols(request.context.source.document, request.context.source.locate, request.text);
+      return request === undefined
+        ? []
+        : documentSymbols(request.context.source.document, request.context.source.locate, request.text);
     }, []),
   );
   connection.onWorkspaceSymbol((params) =>
-    safely(connection, () => workspace.openDirectories().flatMap((directory) => workspaceSymbols(workspace.directory(directory).sources, params.query, textOf)), []),
+    safely(
+      connection,
+      () =>
+        workspace
+          .openDirectories()
+          .flatMap((directory) => workspaceSymbols(workspace.directory(directory).sources, params.query, textOf)),
+      [],
+    ),
   );
   connection.onCodeAction((params) =>
     safely(connection, () => {
@@ -125,27 +153,41 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   connection.onCodeLens((params) =>
     safely(connection, () => {
       const request = requestContext(params.textDocument.uri);
-      return request === undefined ? [] : testLenses(params.textDocument.uri, request.context.source.document, request.context.source.locate, request.text);
+      return request === undefined
+        ? []
+        : testLenses(
+            params.textDocument.uri,
+            request.context.source.document,
+            request.context.source.locate,
+            request.text,
+          );
     }, []),
   );
   connection.onExecuteCommand((params) =>
-    safely(connection, () => {
-      const [uri, index, explain] = params.arguments ?? [];
-      const file = typeof uri === "string" ? pathOfUri(uri) : undefined;
-      if (file === undefined) return null;
-      if (params.command === RUN_TESTS_COMMAND) {
-        const summary = testRunSummary(file, publisher.checkNow(dirname(file)));
-        void connection.window.showInformationMessage(`${summary.passed} test(s) passed, ${summary.failed} failed`);
-        return summary;
-      }
-      if (params.command === EVALUATE_TEST_COMMAND && typeof index === "number") {
-        const evaluated = evaluateTest(workspace, file, index, explain);
-        if ("error" in evaluated) void connection.window.showErrorMessage(evaluated.error);
-        else void connection.window.showInformationMessage(`${evaluated.test}: ${evaluated.decision}, ${evaluated.result.findings.length} finding(s)`);
-        return evaluated;
-      }
-      return null;
-    }, null),
+    safely(
+      connection,
+      () => {
+        const [uri, index, explain] = params.arguments ?? [];
+        const file = typeof uri === "string" ? pathOfUri(uri) : undefined;
+        if (file === undefined) return null;
+        if (params.command === RUN_TESTS_COMMAND) {
+          const summary = testRunSummary(file, publisher.checkNow(dirname(file)));
+          void connection.window.showInformationMessage(`${summary.passed} test(s) passed, ${summary.failed} failed`);
+          return summary;
+        }
+        if (params.command === EVALUATE_TEST_COMMAND && typeof index === "number") {
+          const evaluated = evaluateTest(workspace, file, index, explain);
+          if ("error" in evaluated) void connection.window.showErrorMessage(evaluated.error);
+          else
+            void connection.window.showInformationMessage(
+              `${evaluated.test}: ${evaluated.decision}, ${evaluated.result.findings.length} finding(s)`,
+            );
+          return evaluated;
+        }
+        return null;
+      },
+      null,
+    ),
   );
   connection.onShutdown(() => publisher.dispose());
 
@@ -159,7 +201,9 @@ function safely<T>(connection: Connection, handler: () => T, fallback?: T): T {
   try {
     return handler();
   } catch (error) {
-    connection.console.error(`rule-server lsp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    connection.console.error(
+      `rule-server lsp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return fallback as T;
   }
 }

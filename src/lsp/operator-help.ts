@@ -11,7 +11,10 @@ export const OPERATOR_HELP: Readonly<Record<string, OperatorHelp>> = {
   and: { args: "boolean...", summary: "true when every argument is true; stops at the first false (`and []` is true)" },
   or: { args: "boolean...", summary: "true when some argument is true; stops at the first true (`or []` is false)" },
   not: { args: "boolean", summary: "the opposite of its argument" },
-  eq: { args: "any, any", summary: "true when both values are equal (numbers by value, lists and objects member by member)" },
+  eq: {
+    args: "any, any",
+    summary: "true when both values are equal (numbers by value, lists and objects member by member)",
+  },
   ne: { args: "any, any", summary: "true when the values are not equal" },
   lt: { args: "number, number", summary: "first < second; anything but two numbers is an evaluation error" },
   lte: { args: "number, number", summary: "first <= second; anything but two numbers is an evaluation error" },
@@ -21,14 +24,23 @@ export const OPERATOR_HELP: Readonly<Record<string, OperatorHelp>> = {
   in: { args: "any, list", summary: "true when the list holds the value" },
   exists: { args: "any", summary: "true unless the value is null (a missing field is null)" },
   empty: { args: "any", summary: 'true for null, "", [] and {}' },
-  coalesce: { args: "any...", summary: "the first argument that is not null, else null; later arguments are evaluated only when needed" },
-  if: { args: "boolean, then, else", summary: "the second argument when the first is true, else the third; only that one is evaluated" },
+  coalesce: {
+    args: "any...",
+    summary: "the first argument that is not null, else null; later arguments are evaluated only when needed",
+  },
+  if: {
+    args: "boolean, then, else",
+    summary: "the second argument when the first is true, else the third; only that one is evaluated",
+  },
   typeOf: { args: "any", summary: '"null", "boolean", "number", "string", "list" or "object"' },
   add: { args: "number, number", summary: "the sum" },
   sub: { args: "number, number", summary: "the first minus the second" },
   mul: { args: "number, number", summary: "the product" },
   div: { args: "number, number", summary: "the first divided by the second; dividing by zero is an evaluation error" },
-  mod: { args: "number, number", summary: "the remainder of truncated division, with the sign of the first; a zero divisor is an error" },
+  mod: {
+    args: "number, number",
+    summary: "the remainder of truncated division, with the sign of the first; a zero divisor is an error",
+  },
   abs: { args: "number", summary: "the absolute value" },
   min: { args: "number...", summary: "the least of one or more numbers" },
   max: { args: "number...", summary: "the greatest of one or more numbers" },
@@ -40,19 +52,34 @@ export const OPERATOR_HELP: Readonly<Record<string, OperatorHelp>> = {
   concat: { args: "string...", summary: 'the strings joined; "" for none' },
   substring: { args: "string, start, length?", summary: "code points from start (zero-based), at most length of them" },
   text: { args: "any", summary: "the value as text, as messages render it" },
-  matches: { args: "string, pattern", summary: "true when the portable pattern (a literal) is found anywhere in the string" },
+  matches: {
+    args: "string, pattern",
+    summary: "true when the portable pattern (a literal) is found anywhere in the string",
+  },
   startsWith: { args: "string, string", summary: "true when the first string starts with the second" },
   endsWith: { args: "string, string", summary: "true when the first string ends with the second" },
   contains: { args: "string, string", summary: "true when the first string holds the second" },
   list: { args: "any...", summary: "a list of the arguments" },
-  all: { args: "list, predicate", summary: "true when the predicate holds for every element (`item`); every element is evaluated" },
-  some: { args: "list, predicate", summary: "true when the predicate holds for some element (`item`); every element is evaluated" },
-  none: { args: "list, predicate", summary: "true when the predicate holds for no element (`item`); every element is evaluated" },
+  all: {
+    args: "list, predicate",
+    summary: "true when the predicate holds for every element (`item`); every element is evaluated",
+  },
+  some: {
+    args: "list, predicate",
+    summary: "true when the predicate holds for some element (`item`); every element is evaluated",
+  },
+  none: {
+    args: "list, predicate",
+    summary: "true when the predicate holds for no element (`item`); every element is evaluated",
+  },
   sum: { args: "list, expression", summary: "the sum of the expression over the elements (`item`); 0 for none" },
   map: { args: "list, expression", summary: "the list of the expression's value for each element (`item`)" },
   filter: { args: "list, predicate", summary: "the elements (`item`) for which the predicate is true" },
   daysBetween: { args: "date, date", summary: "whole calendar days from the first date to the second, in UTC" },
-  yearsBetween: { args: "date, date", summary: "completed years from the first date to the second, as ages are counted" },
+  yearsBetween: {
+    args: "date, date",
+    summary: "completed years from the first date to the second, as ages are counted",
+  },
 };
 
 /** What each root of a `var` path names. */

@@ -32,7 +32,19 @@ export function quickFixes(uri: string, text: string, diagnostics: readonly Diag
       kind: CodeActionKind.QuickFix,
       diagnostics: [diagnostic],
       isPreferred: true,
-      edit: { changes: { [uri]: [{ range: { start: { line: diagnostic.range.start.line, character: from }, end: { line: diagnostic.range.start.line, character: to } }, newText: suggestion }] } },
+      edit: {
+        changes: {
+          [uri]: [
+            {
+              range: {
+                start: { line: diagnostic.range.start.line, character: from },
+                end: { line: diagnostic.range.start.line, character: to },
+              },
+              newText: suggestion,
+            },
+          ],
+        },
+      },
     });
   }
   return actions;

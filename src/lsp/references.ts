@@ -16,7 +16,11 @@ type Named = { readonly kind: "rule" | "param" | "function"; readonly name: stri
  * declares the name and the rulesets that extend it: another ruleset declaring the same name
  * declares another thing.
  */
-export function referencesAt(context: RulesetContext, at: SourcePathAt, textOf: (file: string) => string | undefined): Location[] {
+export function referencesAt(
+  context: RulesetContext,
+  at: SourcePathAt,
+  textOf: (file: string) => string | undefined,
+): Location[] {
   const named = nameAt(at);
   if (named === undefined) return [];
   const locations: Location[] = [];
@@ -34,7 +38,8 @@ export function referencesAt(context: RulesetContext, at: SourcePathAt, textOf: 
 
 /** The ruleset declaring the name (the nearest of the source and its parents that does; the source itself when none does) and its descendants. */
 function namingFamily(context: RulesetContext, named: Named): SourceFile[] {
-  const owner = lineageOf(context.directory, context.source).find((source) => declares(source.document, named)) ?? context.source;
+  const owner =
+    lineageOf(context.directory, context.source).find((source) => declares(source.document, named)) ?? context.source;
   return descendantsOf(context.directory, owner);
 }
 
@@ -49,17 +54,27 @@ function nameAt(at: SourcePathAt): Named | undefined {
   const { path } = at;
   const member = path[path.length - 1];
   const value = at.scalar ?? "";
-  if (at.part === "key" && (path.length === 2 && path[0] === "params" || path.length === 3 && path[0] === "overrides" && path[1] === "params")) return { kind: "param", name: member! };
+  if (
+    at.part === "key" &&
+    ((path.length === 2 && path[0] === "params") ||
+      (path.length === 3 && path[0] === "overrides" && path[1] === "params"))
+  )
+    return { kind: "param", name: member! };
   if (at.part === "key" && path.length === 2 && path[0] === "functions") return { kind: "function", name: member! };
   if (at.part !== "value") return undefined;
   if (member === "var" && value.startsWith("params.")) return { kind: "param", name: value.split(".")[1]! };
   if (member === "fn") return { kind: "function", name: value };
-  if ((member === "id" && path.length === 3 && path[0] === "rules") || member === "rule") return { kind: "rule", name: value };
+  if ((member === "id" && path.length === 3 && path[0] === "rules") || member === "rule")
+    return { kind: "rule", name: value };
   return undefined;
 }
 
 /** Where a document names the rule, param or function at `path`, if it does. */
-function matchAt(named: Named, value: JsonValue, path: readonly string[]): { path: readonly string[]; part: "key" | "value" } | undefined {
+function matchAt(
+  named: Named,
+  value: JsonValue,
+  path: readonly string[],
+): { path: readonly string[]; part: "key" | "value" } | undefined {
   const member = path[path.length - 1];
   if (named.kind === "rule") {
     const isRuleId = member === "id" && path.length === 3 && path[0] === "rules";
@@ -69,8 +84,15 @@ function matchAt(named: Named, value: JsonValue, path: readonly string[]): { pat
     if (member === "fn" && value === named.name) return { path, part: "value" };
     return path.length === 2 && path[0] === "functions" && member === named.name ? { path, part: "key" } : undefined;
   }
-  if (member === "var" && typeof value === "string" && (value === `params.${named.name}` || value.startsWith(`params.${named.name}.`))) return { path, part: "value" };
-  const declared = (path.length === 2 && path[0] === "params") || (path.length === 3 && path[0] === "overrides" && path[1] === "params");
+  if (
+    member === "var" &&
+    typeof value === "string" &&
+    (value === `params.${named.name}` || value.startsWith(`params.${named.name}.`))
+  )
+    return { path, part: "value" };
+  const declared =
+    (path.length === 2 && path[0] === "params") ||
+    (path.length === 3 && path[0] === "overrides" && path[1] === "params");
   return declared && member === named.name ? { path, part: "key" } : undefined;
 }
 

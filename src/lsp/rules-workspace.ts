@@ -47,7 +47,13 @@ export class RulesWorkspace implements UnsavedFiles {
     const files: string[] = [];
     for (const document of this.documents.all()) {
       const file = pathOfUri(document.uri);
-      if (file !== undefined && dirname(file) === directory && ruleFileKind(basename(file)) === "source" && !existsSync(file)) files.push(file);
+      if (
+        file !== undefined &&
+        dirname(file) === directory &&
+        ruleFileKind(basename(file)) === "source" &&
+        !existsSync(file)
+      )
+        files.push(file);
     }
     return files;
   }
@@ -122,16 +128,32 @@ export class RulesWorkspace implements UnsavedFiles {
     const onDisk = ruleFilesOfEditedDirectory(directory);
     const files = [...new Set([...onDisk.source, ...this.sourcesIn(directory)])].sort().concat(onDisk.bundle);
     const tooLarge = files.filter((file) => this.leftOut(file));
-    const reports = checkRuleFiles(files.filter((file) => !tooLarge.includes(file)), {
-      operators: this.operators,
-      unsaved: this,
-      readDirectory: (read) => this.directory(read),
-      runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
-      directories: [directory],
-    });
+    const reports = checkRuleFiles(
+      files.filter((file) => !tooLarge.includes(file)),
+      {
+        operators: this.operators,
+        unsaved: this,
+        readDirectory: (read) => this.directory(read),
+        runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
+        directories: [directory],
+      },
+    );
     for (const file of tooLarge) {
       const megabytes = (this.sizeOf(file) / (1024 * 1024)).toFixed(1);
-      reports.push({ file, problems: [{ code: "FILE_TOO_LARGE", message: `the file has ${megabytes} MiB; the language server checks rulesets up to 1 MiB as you type: run rule-server check on it`, file, line: 1, column: 1 }], warnings: [], tests: [] });
+      reports.push({
+        file,
+        problems: [
+          {
+            code: "FILE_TOO_LARGE",
+            message: `the file has ${megabytes} MiB; the language server checks rulesets up to 1 MiB as you type: run rule-server check on it`,
+            file,
+            line: 1,
+            column: 1,
+          },
+        ],
+        warnings: [],
+        tests: [],
+      });
     }
     return reports;
   }

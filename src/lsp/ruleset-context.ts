@@ -46,7 +46,12 @@ export function rulesetContext(workspace: RulesWorkspace, file: string): Ruleset
   }
   const own = resolved?.resolved ?? inheritedDeclarations(directory, source);
   const entities = objectAt(own.entities);
-  const entitySchemas = loadEntitySchemas(entities, directory.loadSchema, () => undefined, () => undefined);
+  const entitySchemas = loadEntitySchemas(
+    entities,
+    directory.loadSchema,
+    () => undefined,
+    () => undefined,
+  );
   return {
     file,
     source,
@@ -78,8 +83,10 @@ function inheritedDeclarations(directory: RulesDirectory, source: SourceFile): J
   const merged: Record<string, JsonObject> = { params: {}, functions: {}, entities: {}, messages: {}, operators: {} };
   for (const { document } of lineageOf(directory, source)) {
     if (!isJsonObject(document)) continue;
-    for (const member of ["params", "functions", "entities", "operators"]) merged[member] = { ...objectAt(document[member]), ...merged[member] };
-    for (const [locale, catalog] of Object.entries(objectAt(document.messages))) merged.messages![locale] = { ...objectAt(catalog), ...objectAt(merged.messages![locale]) };
+    for (const member of ["params", "functions", "entities", "operators"])
+      merged[member] = { ...objectAt(document[member]), ...merged[member] };
+    for (const [locale, catalog] of Object.entries(objectAt(document.messages)))
+      merged.messages![locale] = { ...objectAt(catalog), ...objectAt(merged.messages![locale]) };
   }
   return merged as unknown as JsonObject;
 }

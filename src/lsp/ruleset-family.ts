@@ -11,7 +11,12 @@ import type { SourceFile } from "../workspace/files/source-documents.ts";
 /** The source and its parents, nearest first; a cycle ends the walk. */
 export function lineageOf(directory: RulesDirectory, source: SourceFile): SourceFile[] {
   const lineage: SourceFile[] = [];
-  for (let current: SourceFile | undefined = source; current !== undefined && !lineage.includes(current); current = parentOf(directory, current)) lineage.push(current);
+  for (
+    let current: SourceFile | undefined = source;
+    current !== undefined && !lineage.includes(current);
+    current = parentOf(directory, current)
+  )
+    lineage.push(current);
   return lineage;
 }
 
@@ -19,7 +24,10 @@ export function lineageOf(directory: RulesDirectory, source: SourceFile): Source
 export function descendantsOf(directory: RulesDirectory, source: SourceFile): SourceFile[] {
   const family = [source];
   for (let index = 0; index < family.length; index++) {
-    const children = directory.sources.filter((candidate) => !family.includes(candidate) && parentIds(candidate).some((id) => byId(directory, id) === family[index]));
+    const children = directory.sources.filter(
+      (candidate) =>
+        !family.includes(candidate) && parentIds(candidate).some((id) => byId(directory, id) === family[index]),
+    );
     family.push(...children);
   }
   return family;
@@ -36,7 +44,9 @@ function parentOf(directory: RulesDirectory, source: SourceFile): SourceFile | u
 
 function parentIds(source: SourceFile): string[] {
   const document = isJsonObject(source.document) ? source.document : {};
-  return listAt(document.extends).map((parent) => stringAt(objectAt(parent).ruleset)).filter((id) => id !== "");
+  return listAt(document.extends)
+    .map((parent) => stringAt(objectAt(parent).ruleset))
+    .filter((id) => id !== "");
 }
 
 function byId(directory: RulesDirectory, id: string): SourceFile | undefined {

@@ -28,7 +28,8 @@ export function schemaPlace(schema: EntitySchema, segments: readonly string[]): 
 }
 
 function memberDescription(schema: EntitySchema, property: unknown): string | undefined {
-  for (const node of viewOf(schema.document, property as never).nodes) if (typeof node.description === "string") return node.description;
+  for (const node of viewOf(schema.document, property as never).nodes)
+    if (typeof node.description === "string") return node.description;
   return undefined;
 }
 
@@ -36,12 +37,20 @@ function memberDescription(schema: EntitySchema, property: unknown): string | un
  * The path inside the schema file of the property a data path names (for go to definition):
  * from the entity's `$ref` fragment, through local `$ref`s, `properties` and `items`.
  */
-export function schemaPropertyPath(schema: EntitySchema, fragment: string, segments: readonly string[]): string[] | undefined {
+export function schemaPropertyPath(
+  schema: EntitySchema,
+  fragment: string,
+  segments: readonly string[],
+): string[] | undefined {
   let path = fragmentPath(fragment);
   let node = schema.schema;
   for (const segment of segments) {
     // Local references first: the property lives where the reference leads.
-    for (let hops = 0; isJsonObject(node) && typeof node.$ref === "string" && node.$ref.startsWith("#") && hops < 32; hops++) {
+    for (
+      let hops = 0;
+      isJsonObject(node) && typeof node.$ref === "string" && node.$ref.startsWith("#") && hops < 32;
+      hops++
+    ) {
       const target = node.$ref.slice(1);
       const followed = followFragment(schema.document, target);
       if (!("node" in followed)) return undefined;

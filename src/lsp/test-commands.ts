@@ -19,7 +19,12 @@ export interface TestRunSummary {
 export function testRunSummary(file: string, reports: readonly FileReport[]): TestRunSummary {
   const tests = reports.find((report) => report.file === file)?.tests ?? [];
   const failed = tests.filter((test) => test.failures.length > 0).length;
-  return { file, passed: tests.length - failed, failed, tests: tests.map((test) => ({ name: test.name, passed: test.failures.length === 0, failures: test.failures })) };
+  return {
+    file,
+    passed: tests.length - failed,
+    failed,
+    tests: tests.map((test) => ({ name: test.name, passed: test.failures.length === 0, failures: test.failures })),
+  };
 }
 
 /** What "Evaluate" answers: the test's request evaluated as `check` does, with the explanation asked for (`rules` unless `full`). */
@@ -30,9 +35,15 @@ export interface TestEvaluation {
 }
 
 /** Evaluates one golden test of a file; a message for the editor when it cannot. */
-export function evaluateTest(workspace: RulesWorkspace, file: string, index: number, explain: unknown): TestEvaluation | { readonly error: string } {
+export function evaluateTest(
+  workspace: RulesWorkspace,
+  file: string,
+  index: number,
+  explain: unknown,
+): TestEvaluation | { readonly error: string } {
   const compilation = compileSourceFile(file, workspace.directory(dirname(file)));
-  if (!compilation.ok) return { error: `${compilation.problems.length} problem(s) keep the ruleset from compiling: see the diagnostics` };
+  if (!compilation.ok)
+    return { error: `${compilation.problems.length} problem(s) keep the ruleset from compiling: see the diagnostics` };
   const test = objectAt(listAt(objectAt(compilation.source.document).tests)[index]);
   if (Object.keys(test).length === 0) return { error: `the ruleset has no test ${index}` };
   const { request, channel } = goldenTestRequest(test);

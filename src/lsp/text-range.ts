@@ -6,7 +6,8 @@ import type { Position, Range } from "vscode-languageserver/node";
  */
 export function rangeAt(text: string | TextLines | undefined, line: number, column: number): Range {
   const start: Position = { line: Math.max(0, line - 1), character: Math.max(0, column - 1) };
-  const lineText = text === undefined ? undefined : typeof text === "string" ? lineOf(text, start.line) : text(start.line);
+  const lineText =
+    text === undefined ? undefined : typeof text === "string" ? lineOf(text, start.line) : text(start.line);
   if (lineText === undefined) return { start, end: { line: start.line, character: start.character + 1 } };
   const rest = lineText.slice(start.character);
   // A quoted scalar to its closing quote; otherwise up to what ends a plain YAML or JSON token.

@@ -16,13 +16,20 @@ export interface BuildProvenance {
  * uncommitted changes is not the commit it names, so its revision says `-dirty`, as
  * `git describe --dirty` does, and the build warns.
  */
-export function buildProvenance(root: string, environment: Record<string, string | undefined> = process.env): BuildProvenance {
+export function buildProvenance(
+  root: string,
+  environment: Record<string, string | undefined> = process.env,
+): BuildProvenance {
   const commit = git(root, ["rev-parse", "HEAD"]);
   const uncommitted = commit === undefined ? [] : uncommittedPaths(root);
   const revision = commit !== undefined && uncommitted.length > 0 ? `${commit}-dirty` : commit;
   const given = environment.SOURCE_DATE_EPOCH;
   if (given !== undefined && given !== "") {
-    if (!/^\d+$/.test(given)) throw new PackagingError("SOURCE_DATE_EPOCH_INVALID", `SOURCE_DATE_EPOCH must be a whole number of seconds, not '${given}'`);
+    if (!/^\d+$/.test(given))
+      throw new PackagingError(
+        "SOURCE_DATE_EPOCH_INVALID",
+        `SOURCE_DATE_EPOCH must be a whole number of seconds, not '${given}'`,
+      );
     return { sourceDate: Number(given), revision, uncommitted };
   }
   const committed = git(root, ["log", "-1", "--format=%ct"]);
@@ -31,7 +38,11 @@ export function buildProvenance(root: string, environment: Record<string, string
 
 /** `git status --porcelain`'s paths: tracked files that changed and untracked files git does not ignore. */
 function uncommittedPaths(root: string): string[] {
-  const status = Bun.spawnSync(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], { cwd: root, stdout: "pipe", stderr: "ignore" });
+  const status = Bun.spawnSync(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   if (status.exitCode !== 0) return [];
   const paths: string[] = [];
   const fields = status.stdout.toString().split("\0");

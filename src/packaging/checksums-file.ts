@@ -18,7 +18,10 @@ export function writeChecksums(dist: string, files: readonly string[]): string {
   const path = join(dist, CHECKSUMS_FILE);
   const previous = existsSync(path) ? readFileSync(path, "utf8") : "";
   const written = new Map(files.map((file) => [relative(dist, file), sha256(file)]));
-  writeFileSync(path, checksumsText(previous, written, (name) => existsSync(join(dist, name))));
+  writeFileSync(
+    path,
+    checksumsText(previous, written, (name) => existsSync(join(dist, name))),
+  );
   return path;
 }
 
@@ -27,7 +30,11 @@ export function writeChecksums(dist: string, files: readonly string[]): string {
  * other lines stay when `present` says their file is still there (a line for a missing file would
  * fail `sha256sum --check`). A line that is not a checksum line is dropped.
  */
-export function checksumsText(previous: string, written: ReadonlyMap<string, string>, present: (name: string) => boolean): string {
+export function checksumsText(
+  previous: string,
+  written: ReadonlyMap<string, string>,
+  present: (name: string) => boolean,
+): string {
   const digests = new Map<string, string>();
   for (const line of previous.split("\n")) {
     const match = LINE.exec(line);

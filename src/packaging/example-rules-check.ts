@@ -7,8 +7,15 @@ import { PackagingError } from "./packaging-error.ts";
  * being packed.
  */
 export function checkExampleRules(root: string, rulesDirectory = join(root, "rules"), bun = process.execPath): void {
-  const check = Bun.spawnSync([bun, join(root, "src", "main.ts"), "check", rulesDirectory], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const check = Bun.spawnSync([bun, join(root, "src", "main.ts"), "check", rulesDirectory], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (check.exitCode !== 0) {
-    throw new PackagingError("EXAMPLE_RULES_FAILING", `the example rules in ${rulesDirectory} do not pass check, so they are not packed:\n${check.stdout.toString()}${check.stderr.toString()}`);
+    throw new PackagingError(
+      "EXAMPLE_RULES_FAILING",
+      `the example rules in ${rulesDirectory} do not pass check, so they are not packed:\n${check.stdout.toString()}${check.stderr.toString()}`,
+    );
   }
 }

@@ -62,17 +62,36 @@ export function ociArchive(image: OciImage): Uint8Array {
   );
   const manifestDescriptor = blob(
     MEDIA_TYPES.manifest,
-    json({ schemaVersion: 2, mediaType: MEDIA_TYPES.manifest, config: configDescriptor, layers: [layerDescriptor], annotations: image.config.Labels }),
+    json({
+      schemaVersion: 2,
+      mediaType: MEDIA_TYPES.manifest,
+      config: configDescriptor,
+      layers: [layerDescriptor],
+      annotations: image.config.Labels,
+    }),
   );
   const index = {
     schemaVersion: 2,
     mediaType: MEDIA_TYPES.index,
-    manifests: [{ ...manifestDescriptor, platform: { architecture: image.architecture, os: image.os }, annotations: { "org.opencontainers.image.ref.name": image.refName } }],
+    manifests: [
+      {
+        ...manifestDescriptor,
+        platform: { architecture: image.architecture, os: image.os },
+        annotations: { "org.opencontainers.image.ref.name": image.refName },
+      },
+    ],
   };
   const entries: ArchiveEntry[] = [
     { kind: "file", path: "oci-layout", mode: 0o644, data: json({ imageLayoutVersion: "1.0.0" }) },
     { kind: "file", path: "index.json", mode: 0o644, data: json(index) },
-    ...[...blobs].map(([digest, bytes]): ArchiveEntry => ({ kind: "file", path: `blobs/sha256/${digest.slice("sha256:".length)}`, mode: 0o644, data: bytes })),
+    ...[...blobs].map(
+      ([digest, bytes]): ArchiveEntry => ({
+        kind: "file",
+        path: `blobs/sha256/${digest.slice("sha256:".length)}`,
+        mode: 0o644,
+        data: bytes,
+      }),
+    ),
   ];
   return tarArchive(entries, image.created);
 }

@@ -38,11 +38,30 @@ export interface BuildInfo {
 
 export function releaseArchive(archive: ReleaseArchive): Uint8Array {
   const entries: ArchiveEntry[] = [
-    { kind: "file", path: `${archive.directory}/${archive.executableName}`, mode: 0o755, data: readFileSync(archive.executable) },
-    ...releaseFiles(archive.root).map((path): ArchiveEntry => ({ kind: "file", path: `${archive.directory}/${path}`, mode: 0o644, data: readFileSync(join(archive.root, path)) })),
-    { kind: "file", path: `${archive.directory}/BUILD-INFO.json`, mode: 0o644, data: new TextEncoder().encode(`${JSON.stringify(archive.buildInfo, null, 2)}\n`) },
+    {
+      kind: "file",
+      path: `${archive.directory}/${archive.executableName}`,
+      mode: 0o755,
+      data: readFileSync(archive.executable),
+    },
+    ...releaseFiles(archive.root).map(
+      (path): ArchiveEntry => ({
+        kind: "file",
+        path: `${archive.directory}/${path}`,
+        mode: 0o644,
+        data: readFileSync(join(archive.root, path)),
+      }),
+    ),
+    {
+      kind: "file",
+      path: `${archive.directory}/BUILD-INFO.json`,
+      mode: 0o644,
+      data: new TextEncoder().encode(`${JSON.stringify(archive.buildInfo, null, 2)}\n`),
+    },
   ];
-  return archive.format === "zip" ? zipArchive(entries, archive.sourceDate) : gzipSync(tarArchive(entries, archive.sourceDate));
+  return archive.format === "zip"
+    ? zipArchive(entries, archive.sourceDate)
+    : gzipSync(tarArchive(entries, archive.sourceDate));
 }
 
 /** The project files shipped, relative to the root; dot files (editor and OS litter) are left out. */

@@ -32,7 +32,14 @@ export interface ImageSource {
 }
 
 export function ruleServerImage(source: ImageSource): OciImage {
-  return { files: imageFiles(source.executable), config: imageRunConfig(source), created: source.sourceDate, architecture: "amd64", os: "linux", refName: `rule-server:${source.version}` };
+  return {
+    files: imageFiles(source.executable),
+    config: imageRunConfig(source),
+    created: source.sourceDate,
+    architecture: "amd64",
+    os: "linux",
+    refName: `rule-server:${source.version}`,
+  };
 }
 
 export function imageRunConfig(source: Omit<ImageSource, "executable">): OciRunConfig {
@@ -63,11 +70,19 @@ function imageLabels(source: Omit<ImageSource, "executable">): Record<string, st
 }
 
 function imageFiles(executable: string): ArchiveEntry[] {
-  const text = (path: string, content: string): ArchiveEntry => ({ kind: "file", path, mode: 0o644, data: new TextEncoder().encode(content) });
+  const text = (path: string, content: string): ArchiveEntry => ({
+    kind: "file",
+    path,
+    mode: 0o644,
+    data: new TextEncoder().encode(content),
+  });
   return [
     { kind: "file", path: IMAGE.executable.slice(1), mode: 0o755, data: readFileSync(executable) },
     ...sharedLibraries(executable).flatMap((library) => entriesReaching(library)),
-    text("etc/passwd", `root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:${IMAGE.uid}:${IMAGE.gid}:nonroot:/home/nonroot:/sbin/nologin\n`),
+    text(
+      "etc/passwd",
+      `root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:${IMAGE.uid}:${IMAGE.gid}:nonroot:/home/nonroot:/sbin/nologin\n`,
+    ),
     text("etc/group", `root:x:0:\nnonroot:x:${IMAGE.gid}:\n`),
     { kind: "directory", path: "home/nonroot", mode: 0o700, uid: IMAGE.uid, gid: IMAGE.gid },
     { kind: "directory", path: IMAGE.rulesDir.slice(1), mode: 0o755 },

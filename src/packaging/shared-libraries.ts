@@ -9,7 +9,11 @@ import { PackagingError } from "./packaging-error.ts";
  * executable needs none.
  */
 export function sharedLibraries(executable: string): string[] {
-  const ldd = Bun.spawnSync(["ldd", executable], { stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin", LC_ALL: "C" } });
+  const ldd = Bun.spawnSync(["ldd", executable], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: "/usr/bin:/bin", LC_ALL: "C" },
+  });
   const output = ldd.stdout.toString() + ldd.stderr.toString();
   if (/not a dynamic executable|statically linked/.test(output)) return [];
   if (ldd.exitCode !== 0) throw new PackagingError("LDD_FAILED", `ldd ${executable} failed: ${output.trim()}`);
@@ -19,7 +23,10 @@ export function sharedLibraries(executable: string): string[] {
 /** Reads ldd's lines: `name => /path (0x...)`, `/path (0x...)` for the loader, `name (0x...)` for the vDSO. */
 export function parseLdd(output: string): string[] {
   const paths: string[] = [];
-  for (const line of output.split("\n").map((text) => text.trim()).filter(Boolean)) {
+  for (const line of output
+    .split("\n")
+    .map((text) => text.trim())
+    .filter(Boolean)) {
     const missing = /^(\S+) => not found$/.exec(line);
     if (missing) throw new PackagingError("LIBRARY_NOT_FOUND", `shared library ${missing[1]} is not on this machine`);
     const path = /^(?:\S+ => )?(\/\S+)(?: \(0x[0-9a-f]+\))?$/.exec(line);
@@ -53,7 +60,12 @@ export function entriesReaching(path: string, root = "/"): ArchiveEntry[] {
     }
     if (!followed) {
       const status = lstatSync(posix.join(root, current));
-      entries.push({ kind: "file", path: current.slice(1), mode: status.mode & 0o777, data: readFileSync(posix.join(root, current)) });
+      entries.push({
+        kind: "file",
+        path: current.slice(1),
+        mode: status.mode & 0o777,
+        data: readFileSync(posix.join(root, current)),
+      });
       return entries;
     }
   }

@@ -33,13 +33,15 @@ const encoder = new TextEncoder();
 const MAX_SIZE = 0o77777777777;
 
 function tarHeader(entry: ArchiveEntry, size: number, mtime: number): Uint8Array {
-  if (size > MAX_SIZE) throw new PackagingError("ARCHIVE_TOO_LARGE", `'${entry.path}' is larger than a ustar entry can hold`);
+  if (size > MAX_SIZE)
+    throw new PackagingError("ARCHIVE_TOO_LARGE", `'${entry.path}' is larger than a ustar entry can hold`);
   const header = new Uint8Array(BLOCK);
   const [prefix, name] = splitName(entry.kind === "directory" ? `${entry.path}/` : entry.path);
   const put = (offset: number, width: number, text: string): void => {
     header.set(encoder.encode(text).subarray(0, width), offset);
   };
-  const octal = (offset: number, width: number, value: number): void => put(offset, width, `${value.toString(8).padStart(width - 1, "0")}\0`);
+  const octal = (offset: number, width: number, value: number): void =>
+    put(offset, width, `${value.toString(8).padStart(width - 1, "0")}\0`);
   put(0, 100, name);
   octal(100, 8, entry.kind === "symlink" ? 0o777 : entry.mode & 0o7777);
   octal(108, 8, entry.uid ?? 0);
@@ -48,7 +50,8 @@ function tarHeader(entry: ArchiveEntry, size: number, mtime: number): Uint8Array
   octal(136, 12, Math.max(0, Math.floor(mtime)));
   put(156, 1, entry.kind === "file" ? "0" : entry.kind === "directory" ? "5" : "2");
   if (entry.kind === "symlink") {
-    if (encoder.encode(entry.target).length > 100) throw new PackagingError("ARCHIVE_PATH_TOO_LONG", `the link target of '${entry.path}' is longer than 100 bytes`);
+    if (encoder.encode(entry.target).length > 100)
+      throw new PackagingError("ARCHIVE_PATH_TOO_LONG", `the link target of '${entry.path}' is longer than 100 bytes`);
     put(157, 100, entry.target);
   }
   put(257, 6, "ustar\0");
@@ -68,7 +71,8 @@ function splitName(path: string): [string, string] {
   for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
     const prefix = path.slice(0, slash);
     const name = path.slice(slash + 1);
-    if (encoder.encode(prefix).length <= 155 && name !== "" && encoder.encode(name).length <= 100) return [prefix, name];
+    if (encoder.encode(prefix).length <= 155 && name !== "" && encoder.encode(name).length <= 100)
+      return [prefix, name];
   }
   throw new PackagingError("ARCHIVE_PATH_TOO_LONG", `'${path}' is too long for a ustar archive`);
 }

@@ -9,9 +9,19 @@ import { PackagingError } from "./packaging-error.ts";
  */
 export function thirdPartyNotices(packageDirectories: readonly string[], bundle: string): string {
   const sections = packageDirectories.map((directory) => {
-    const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as { name: string; version: string; license?: string };
-    const licenseFile = readdirSync(directory).sort().find((name) => /^licen[cs]e/i.test(name));
-    if (licenseFile === undefined) throw new PackagingError("LICENSE_FILE_MISSING", `${manifest.name} is bundled into ${bundle} but has no license file to ship with it`);
+    const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
+    const licenseFile = readdirSync(directory)
+      .sort()
+      .find((name) => /^licen[cs]e/i.test(name));
+    if (licenseFile === undefined)
+      throw new PackagingError(
+        "LICENSE_FILE_MISSING",
+        `${manifest.name} is bundled into ${bundle} but has no license file to ship with it`,
+      );
     return `${manifest.name} ${manifest.version} (${manifest.license ?? "see below"})\n\n${readFileSync(join(directory, licenseFile), "utf8").trim()}\n`;
   });
   const rule = `\n${"-".repeat(72)}\n\n`;

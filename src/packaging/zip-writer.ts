@@ -13,16 +13,23 @@ export function zipArchive(entries: readonly ArchiveEntry[], mtime: number): Uin
   const centrals: Uint8Array[] = [];
   let offset = 0;
   for (const entry of orderedEntries(entries)) {
-    if (entry.kind === "symlink") throw new PackagingError("ZIP_SYMLINK_UNSUPPORTED", `'${entry.path}' is a symbolic link; this zip writer holds files and directories only`);
+    if (entry.kind === "symlink")
+      throw new PackagingError(
+        "ZIP_SYMLINK_UNSUPPORTED",
+        `'${entry.path}' is a symbolic link; this zip writer holds files and directories only`,
+      );
     const name = encoder.encode(entry.kind === "directory" ? `${entry.path}/` : entry.path);
     const data = entry.kind === "file" ? entry.data : new Uint8Array(0);
     const compressed = entry.kind === "file" ? deflateRawSync(data) : data;
     const method = entry.kind === "file" ? DEFLATE : STORE;
     const crc = Bun.hash.crc32(data);
-    if (compressed.length > MAX_32 || data.length > MAX_32 || offset > MAX_32) throw new PackagingError("ARCHIVE_TOO_LARGE", `'${entry.path}' needs zip64, which this writer does not write`);
+    if (compressed.length > MAX_32 || data.length > MAX_32 || offset > MAX_32)
+      throw new PackagingError("ARCHIVE_TOO_LARGE", `'${entry.path}' needs zip64, which this writer does not write`);
     // Both headers carry the same run of fields: version needed, flags, method, time, date, CRC, sizes, name length.
     const common = (view: DataView, at: number): void => {
-      [VERSION_NEEDED, UTF8_NAMES, method, time, date].forEach((value, index) => view.setUint16(at + 2 * index, value, true));
+      [VERSION_NEEDED, UTF8_NAMES, method, time, date].forEach((value, index) =>
+        view.setUint16(at + 2 * index, value, true),
+      );
       [crc, compressed.length, data.length].forEach((value, index) => view.setUint32(at + 10 + 4 * index, value, true));
       view.setUint16(at + 22, name.length, true);
     };

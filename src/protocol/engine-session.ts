@@ -3,7 +3,11 @@ import { LoadedRuleset, type EngineOptions } from "../engine/bundle/loaded-rules
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import { EvaluationError } from "../engine/errors.ts";
 import { requestShapeProblem } from "../engine/evaluation/request-shape.ts";
-import { customOperatorsFrom, type CustomOperator, type CustomOperators } from "../engine/expression/custom-operators.ts";
+import {
+  customOperatorsFrom,
+  type CustomOperator,
+  type CustomOperators,
+} from "../engine/expression/custom-operators.ts";
 import { evaluateExpression, type ExpressionEnvironment } from "../engine/expression/evaluate-expression.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
@@ -11,7 +15,15 @@ import { isJsonObject } from "../engine/value/json-access.ts";
 import { compileRuleset } from "../compiler/compile-ruleset.ts";
 import { BUNDLE_FORMAT_VERSION, ENGINE_NAME, ENGINE_VERSION, SPECIFICATION_VERSION } from "../version.ts";
 import { badRequest, ProtocolError } from "./protocol-error.ts";
-import { optionalChannel, optionalExplain, optionalEnvironment, optionalObject, requiredObject, requiredSource, type Source } from "./request-members.ts";
+import {
+  optionalChannel,
+  optionalExplain,
+  optionalEnvironment,
+  optionalObject,
+  requiredObject,
+  requiredSource,
+  type Source,
+} from "./request-members.ts";
 
 /**
  * One run of the engine protocol (specification section 13): JSON Lines in, one response line per
@@ -73,7 +85,12 @@ export class EngineSession {
         const problem = requestShapeProblem(request.request);
         if (problem !== undefined) badRequest(problem);
         const options = explain === undefined ? {} : { explain };
-        return this.resolve(source).evaluateChecked(request.request as JsonObject, channel, undefined, options) as unknown as JsonValue;
+        return this.resolve(source).evaluateChecked(
+          request.request as JsonObject,
+          channel,
+          undefined,
+          options,
+        ) as unknown as JsonValue;
       }
       case "compile":
         return this.compile(request);
@@ -106,7 +123,9 @@ export class EngineSession {
   }
 
   private read(source: Source): LoadedRuleset {
-    return source.bundle ? LoadedRuleset.fromBundle(source.bundle, this.operators, this.engine) : LoadedRuleset.fromManifest(source.manifest!, this.operators, this.engine);
+    return source.bundle
+      ? LoadedRuleset.fromBundle(source.bundle, this.operators, this.engine)
+      : LoadedRuleset.fromManifest(source.manifest!, this.operators, this.engine);
   }
 
   /** Compiler level: a document, its registry and its schema documents to a bundle. */
@@ -115,7 +134,10 @@ export class EngineSession {
     const registry = optionalObject(request, "registry") ?? {};
     const schemaDocuments = optionalObject(request, "schemaDocuments");
     // Entity schemas are found by the file part of their $ref; without schemaDocuments the path checks are skipped.
-    const loadSchema = schemaDocuments && ((file: string) => (Object.hasOwn(schemaDocuments, file) ? { ok: true as const, document: schemaDocuments[file]! } : undefined));
+    const loadSchema =
+      schemaDocuments &&
+      ((file: string) =>
+        Object.hasOwn(schemaDocuments, file) ? { ok: true as const, document: schemaDocuments[file]! } : undefined);
     return compileRuleset(document, { registry: new Map(Object.entries(registry)), loadSchema }).bundle;
   }
 
@@ -134,17 +156,27 @@ export class EngineSession {
     if (!Object.hasOwn(request, "expr")) badRequest("'expr' is required");
     const env = optionalEnvironment(request) ?? {};
     const functions = optionalObject(request, "functions");
-    return evaluateExpression(request.expr, env as ExpressionEnvironment, { functions, operators: this.operators, ...this.engine });
+    return evaluateExpression(request.expr, env as ExpressionEnvironment, {
+      functions,
+      operators: this.operators,
+      ...this.engine,
+    });
   }
 }
 
 function errorBody(error: unknown): JsonObject {
   if (error instanceof ProtocolError) {
-    return error.problems ? { code: error.code, message: error.message, problems: error.problems.map((p) => ({ ...p })) } : { code: error.code, message: error.message };
+    return error.problems
+      ? { code: error.code, message: error.message, problems: error.problems.map((p) => ({ ...p })) }
+      : { code: error.code, message: error.message };
   }
   if (error instanceof EvaluationError) return { code: error.code, message: error.message };
-  if (error instanceof LoadError) return { code: error.code, message: error.message, problems: error.problems.map((p) => ({ ...p })) };
+  if (error instanceof LoadError)
+    return { code: error.code, message: error.message, problems: error.problems.map((p) => ({ ...p })) };
   if (error instanceof ChannelUnavailableError) return { code: error.code, message: error.message };
   // Anything else is a bug in the engine; answer it like an evaluation that failed closed.
-  return { code: "EVALUATION_ERROR", message: `internal error: ${error instanceof Error ? error.message : String(error)}` };
+  return {
+    code: "EVALUATION_ERROR",
+    message: `internal error: ${error instanceof Error ? error.message : String(error)}`,
+  };
 }

@@ -1,5 +1,11 @@
 /** Error codes of the engine protocol (specification section 13). */
-export type ProtocolErrorCode = "BAD_REQUEST" | "UNKNOWN_RULESET" | "CHANNEL_UNAVAILABLE" | "LOAD_FAILED" | "EVALUATION_ERROR" | "UNSUPPORTED";
+export type ProtocolErrorCode =
+  | "BAD_REQUEST"
+  | "UNKNOWN_RULESET"
+  | "CHANNEL_UNAVAILABLE"
+  | "LOAD_FAILED"
+  | "EVALUATION_ERROR"
+  | "UNSUPPORTED";
 
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 

@@ -1,5 +1,5 @@
 import { isDeeperThan, MAX_VALUE_DEPTH } from "../engine/value/value-depth.ts";
-import type { JsonObject, } from "../engine/value/json-value.ts";
+import type { JsonObject } from "../engine/value/json-value.ts";
 import { isJsonObject as isObject } from "../engine/value/json-access.ts";
 import { badRequest } from "./protocol-error.ts";
 import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
@@ -12,11 +12,10 @@ import { EXPLAIN_REFUSAL, isExplainMode, type ExplainMode } from "../engine/expl
 
 export type Channel = "server" | "client";
 
-
 export function optionalChannel(request: JsonObject): Channel | undefined {
   const channel = request.channel;
   if (channel === undefined || channel === null) return undefined;
-  if (channel !== "server" && channel !== "client") badRequest("'channel' must be \"server\" or \"client\"");
+  if (channel !== "server" && channel !== "client") badRequest('\'channel\' must be "server" or "client"');
   return channel;
 }
 
@@ -70,6 +69,7 @@ export function requiredSource(request: JsonObject): Source {
     manifest: optionalObject(request, "manifest"),
     ruleset: optionalString(request, "ruleset"),
   };
-  if (!source.bundle && !source.manifest && source.ruleset === undefined) badRequest("a 'ruleset', 'bundle' or 'manifest' is required");
+  if (!source.bundle && !source.manifest && source.ruleset === undefined)
+    badRequest("a 'ruleset', 'bundle' or 'manifest' is required");
   return source;
 }

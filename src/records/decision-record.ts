@@ -17,9 +17,16 @@ import { maskInPlace, type RecordMask } from "./record-mask.ts";
  * A mask changes `request` itself (see maskInPlace): make the record after everything else that
  * reads the request.
  */
-export function decisionRecordJson(request: JsonObject, result: EvaluationResult, channel: string, mask: RecordMask, received?: string): string {
+export function decisionRecordJson(
+  request: JsonObject,
+  result: EvaluationResult,
+  channel: string,
+  mask: RecordMask,
+  received?: string,
+): string {
   const opening = recordOpening(result, channel);
-  if (mask.pointers.length === 0) return `${opening}${received === undefined ? JSON.stringify(request) : oneLine(received)},${outcomeJson(result, [])}`;
+  if (mask.pointers.length === 0)
+    return `${opening}${received === undefined ? JSON.stringify(request) : oneLine(received)},${outcomeJson(result, [])}`;
   const masked = maskInPlace(request, mask);
   return `${opening}${JSON.stringify(request)},${outcomeJson(result, masked)}`;
 }
@@ -55,9 +62,26 @@ let lastOpening = { ruleset: "", version: "", checksum: "", channel: "", json: "
 
 function recordOpening(result: EvaluationResult, channel: string): string {
   const last = lastOpening;
-  if (last.checksum === result.checksum && last.channel === channel && last.ruleset === result.ruleset && last.version === result.version) return last.json;
-  const members = JSON.stringify({ ruleset: result.ruleset, version: result.version, checksum: result.checksum, channel });
-  lastOpening = { ruleset: result.ruleset, version: result.version, checksum: result.checksum, channel, json: `${members.slice(1, -1)},"request":` };
+  if (
+    last.checksum === result.checksum &&
+    last.channel === channel &&
+    last.ruleset === result.ruleset &&
+    last.version === result.version
+  )
+    return last.json;
+  const members = JSON.stringify({
+    ruleset: result.ruleset,
+    version: result.version,
+    checksum: result.checksum,
+    channel,
+  });
+  lastOpening = {
+    ruleset: result.ruleset,
+    version: result.version,
+    checksum: result.checksum,
+    channel,
+    json: `${members.slice(1, -1)},"request":`,
+  };
   return lastOpening.json;
 }
 

@@ -17,9 +17,15 @@ export class RecordMaskError extends Error {
 
 /** Reads a comma-separated list of JSON Pointers (`/data/debtor/iban,/actor/id`); empty for none. */
 export function parseRecordMask(text: string | undefined): RecordMask {
-  const pointers = (text ?? "").split(",").map((pointer) => pointer.trim()).filter((pointer) => pointer !== "");
+  const pointers = (text ?? "")
+    .split(",")
+    .map((pointer) => pointer.trim())
+    .filter((pointer) => pointer !== "");
   for (const pointer of pointers) {
-    if (!pointer.startsWith("/") || pointer === "/") throw new RecordMaskError(`RULE_SERVER_DECISION_MASK takes JSON Pointers into the request, each starting with / (such as /data/debtor/iban), not ${JSON.stringify(pointer)}`);
+    if (!pointer.startsWith("/") || pointer === "/")
+      throw new RecordMaskError(
+        `RULE_SERVER_DECISION_MASK takes JSON Pointers into the request, each starting with / (such as /data/debtor/iban), not ${JSON.stringify(pointer)}`,
+      );
   }
   return { pointers, tokens: pointers.map(pointerPath) };
 }

@@ -192,5 +192,9 @@ export class DecisionRecordSink {
 
 function problemOf(step: RecordWriteProblem["step"], error: unknown): RecordWriteProblem {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return { step, code: typeof code === "string" ? code : "UNKNOWN", message: error instanceof Error ? error.message : String(error) };
+  return {
+    step,
+    code: typeof code === "string" ? code : "UNKNOWN",
+    message: error instanceof Error ? error.message : String(error),
+  };
 }

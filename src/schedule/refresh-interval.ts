@@ -9,8 +9,10 @@ export type ParsedInterval = { ok: true; milliseconds: number } | { ok: false; r
 
 export function parseRefreshInterval(text: string): ParsedInterval {
   const match = FORM.exec(text);
-  if (!match) return { ok: false, reason: `"${text}" is not an interval such as 30s, 5m, 1h, 1500ms or a number of seconds` };
+  if (!match)
+    return { ok: false, reason: `"${text}" is not an interval such as 30s, 5m, 1h, 1500ms or a number of seconds` };
   const milliseconds = Number(match[1]) * UNITS[match[2] ?? "s"]!;
-  if (!Number.isFinite(milliseconds) || milliseconds < 1000) return { ok: false, reason: `the interval "${text}" is shorter than one second` };
+  if (!Number.isFinite(milliseconds) || milliseconds < 1000)
+    return { ok: false, reason: `the interval "${text}" is shorter than one second` };
   return { ok: true, milliseconds: Math.round(milliseconds) };
 }

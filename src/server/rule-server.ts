@@ -34,7 +34,9 @@ const MIN_TOKEN_LENGTH = 16;
 
 export type { ReloadTrigger } from "./snapshot/last-reload.ts";
 
-export type ReloadOutcome = { readonly reloaded: true; readonly rulesets: number } | { readonly reloaded: false; readonly error: SnapshotError };
+export type ReloadOutcome =
+  | { readonly reloaded: true; readonly rulesets: number }
+  | { readonly reloaded: false; readonly error: SnapshotError };
 
 const ROUTES: Readonly<Record<string, RouteDefinition>> = {
   "/healthz": { GET: health, quiet: true },
@@ -93,22 +95,34 @@ export class RuleServer {
     this.metrics = role?.metrics ?? new ServerMetrics(() => this.snapshot);
     const token = options.token === "" ? undefined : options.token;
     if (token === undefined && options.allowOpen !== true) {
-      throw new ConfigurationError(["a token is required: pass the token option, or allowOpen: true to serve every endpoint without one"]);
+      throw new ConfigurationError([
+        "a token is required: pass the token option, or allowOpen: true to serve every endpoint without one",
+      ]);
     }
     const refresh = options.refresh ?? { mode: "manual" };
-    if (refresh.mode === "interval" && !(refresh.intervalMs >= 1000)) throw new ConfigurationError(["the refresh interval must be at least one second"]);
+    if (refresh.mode === "interval" && !(refresh.intervalMs >= 1000))
+      throw new ConfigurationError(["the refresh interval must be at least one second"]);
     if (refresh.mode === "cron") {
       const problem = cronSettingProblem(refresh.expression, refresh.timeZone);
       if (problem !== undefined) throw new ConfigurationError([problem]);
     }
     const workers = options.workers ?? 0;
-    if (!Number.isSafeInteger(workers) || workers < 0) throw new ConfigurationError(["workers must be a non-negative integer"]);
+    if (!Number.isSafeInteger(workers) || workers < 0)
+      throw new ConfigurationError(["workers must be a non-negative integer"]);
     this.hostname = options.hostname === undefined ? undefined : listenHost(options.hostname);
-    if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement)) throw new ConfigurationError([`schemaEnforcement must be off, warn or reject, got ${JSON.stringify(options.schemaEnforcement)}`]);
+    if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement))
+      throw new ConfigurationError([
+        `schemaEnforcement must be off, warn or reject, got ${JSON.stringify(options.schemaEnforcement)}`,
+      ]);
     this.batchLimits = batchLimitsOf(options);
-    if (options.hostname !== undefined && this.hostname === undefined) throw new ConfigurationError([`hostname must be an IP address or a host name, got ${JSON.stringify(options.hostname)}`]);
+    if (options.hostname !== undefined && this.hostname === undefined)
+      throw new ConfigurationError([
+        `hostname must be an IP address or a host name, got ${JSON.stringify(options.hostname)}`,
+      ]);
     if (workers > 0 && options.operators && !options.operatorsModule) {
-      throw new ConfigurationError(["with workers, custom operators must come from operatorsModule: functions cannot cross threads"]);
+      throw new ConfigurationError([
+        "with workers, custom operators must come from operatorsModule: functions cannot cross threads",
+      ]);
     }
     this.logger = new Logger(options.log);
     this.token = new BearerToken(token);
@@ -116,7 +130,15 @@ export class RuleServer {
     this.records = DecisionRecords.of(options, this.logger, this.metrics);
     this.workerPool =
       workers > 0
-        ? new WorkerPool(workers, options.evaluationTimeoutMs ?? 5000, options.operatorsModule, this.logger, (reason) => this.metrics.countWorkerReplacement(reason), this.schemaEnforcement, this.records?.mask)
+        ? new WorkerPool(
+            workers,
+            options.evaluationTimeoutMs ?? 5000,
+            options.operatorsModule,
+            this.logger,
+            (reason) => this.metrics.countWorkerReplacement(reason),
+            this.schemaEnforcement,
+            this.records?.mask,
+          )
         : undefined;
     this.evaluator = this.workerPool ?? eventLoopEvaluator(this.schemaEnforcement, this.records?.mask);
   }
@@ -134,16 +156,31 @@ export class RuleServer {
   async listen(): Promise<{ port: number }> {
     if (this.server) return { port: this.server.port! };
     // A serving process says nothing its supervisor has said already: the token, the rules.
-    if (this.role?.serving === undefined && this.options.token !== undefined && this.options.token !== "" && this.options.token.length < MIN_TOKEN_LENGTH) {
-      this.logger.warn(`the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`, { length: this.options.token.length });
+    if (
+      this.role?.serving === undefined &&
+      this.options.token !== undefined &&
+      this.options.token !== "" &&
+      this.options.token.length < MIN_TOKEN_LENGTH
+    ) {
+      this.logger.warn(
+        `the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`,
+        { length: this.options.token.length },
+      );
     }
-    if (this.options.operatorsModule && !this.options.operators) this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
+    if (this.options.operatorsModule && !this.options.operators)
+      this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     this.lastAttemptedHash = this.hashForSchedule();
-    this.snapshot = this.role?.serving?.rules ?? loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
+    this.snapshot =
+      this.role?.serving?.rules ??
+      loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
     if (this.role?.serving === undefined) this.warnAboutSnapshot(this.snapshot);
     await this.workerPool?.start(this.snapshot);
     if (this.role?.supervisor !== undefined) return this.supervise(this.role.supervisor, this.snapshot);
-    const context = (params: Record<string, string>, logFields: Record<string, unknown>, identity: RequestIdentity): RouteContext => ({
+    const context = (
+      params: Record<string, string>,
+      logFields: Record<string, unknown>,
+      identity: RequestIdentity,
+    ): RouteContext => ({
       snapshot: this.snapshot!,
       token: this.token,
       draining: this.draining,
@@ -163,11 +200,18 @@ export class RuleServer {
       ...(this.hostname === undefined ? {} : { hostname: this.hostname }),
       // Several serving processes share the port; the kernel spreads connections over them.
       ...(this.role?.serving === undefined ? {} : { reusePort: true }),
-      routes: buildRouteTable(this.options.explorer === false ? ROUTES : { ...ROUTES, ...EXPLORER_ROUTES }, context, services),
+      routes: buildRouteTable(
+        this.options.explorer === false ? ROUTES : { ...ROUTES, ...EXPLORER_ROUTES },
+        context,
+        services,
+      ),
       fetch: notFoundHandler(services),
       error: () => new Response(null, { status: 500 }),
     });
-    this.logger.info(this.role?.serving === undefined ? "listening" : "serving process listening", this.listeningFields(this.server.port!, this.snapshot.rulesets.size, this.options.workers ?? 0));
+    this.logger.info(
+      this.role?.serving === undefined ? "listening" : "serving process listening",
+      this.listeningFields(this.server.port!, this.snapshot.rulesets.size, this.options.workers ?? 0),
+    );
     this.startRefresh();
     return { port: this.server.port! };
   }
@@ -179,7 +223,10 @@ export class RuleServer {
   private async supervise(supervision: Supervision, snapshot: RulesSnapshot): Promise<{ port: number }> {
     const port = await supervision.start(snapshot);
     this.supervisedPort = port;
-    this.logger.info("listening", { ...this.listeningFields(port, snapshot.rulesets.size, supervision.workers), processes: supervision.processes });
+    this.logger.info("listening", {
+      ...this.listeningFields(port, snapshot.rulesets.size, supervision.workers),
+      processes: supervision.processes,
+    });
     this.startRefresh();
     return { port };
   }
@@ -212,7 +259,8 @@ export class RuleServer {
   private startRefresh(): void {
     const refresh = this.options.refresh ?? { mode: "manual" };
     if (refresh.mode === "manual") return;
-    const nextDelay = refresh.mode === "interval" ? () => refresh.intervalMs : cronDelay(refresh.expression, refresh.timeZone);
+    const nextDelay =
+      refresh.mode === "interval" ? () => refresh.intervalMs : cronDelay(refresh.expression, refresh.timeZone);
     this.refreshTimer = new RefreshTimer(nextDelay, () => void this.checkForChanges(refresh.mode));
     this.refreshTimer.start();
   }
@@ -243,7 +291,13 @@ export class RuleServer {
     // Every load counts as an attempt, so a schedule does not load the same files again.
     this.lastAttemptedHash = hash ?? this.hashForSchedule();
     try {
-      const next = loadSnapshot(this.rulesDir, this.operators, ++this.generation, new Date(), this.options.runTests === true);
+      const next = loadSnapshot(
+        this.rulesDir,
+        this.operators,
+        ++this.generation,
+        new Date(),
+        this.options.runTests === true,
+      );
       // Workers get the new snapshot before any request can name it; evaluations under way finish on the old one.
       await this.evaluator.useSnapshot(next);
       const lastReload: LastReload = { at: next.loadedAt, trigger, outcome: "reloaded" };
@@ -257,11 +311,20 @@ export class RuleServer {
       return { reloaded: true, rulesets: next.rulesets.size };
     } catch (caught) {
       // Whatever went wrong, the previous rules keep being served: a reload never takes the server down.
-      const error = caught instanceof SnapshotError ? caught : new SnapshotError([{ code: "RELOAD_FAILED", message: caught instanceof Error ? caught.message : String(caught) }]);
+      const error =
+        caught instanceof SnapshotError
+          ? caught
+          : new SnapshotError([
+              { code: "RELOAD_FAILED", message: caught instanceof Error ? caught.message : String(caught) },
+            ]);
       this.lastReload = refusedReload(new Date(), trigger, error.problems, this.rulesDir);
       void this.role?.supervisor?.share(this.lastReload);
       this.metrics.countReload(trigger, "refused");
-      this.logger.warn("reload refused, still serving the previous rules", { trigger, reason: error.message, problems: error.problems });
+      this.logger.warn("reload refused, still serving the previous rules", {
+        trigger,
+        reason: error.message,
+        problems: error.problems,
+      });
       return { reloaded: false, error };
     }
   }
@@ -306,14 +369,24 @@ export class RuleServer {
   /** Warnings a person should see whenever rules are (re)loaded: nothing to serve, or operators missing. */
   private warnAboutSnapshot(snapshot: RulesSnapshot): void {
     // A server that is "ready" with nothing to evaluate is usually a RULES_DIR pointing at the wrong folder.
-    if (snapshot.rulesets.size === 0) this.logger.warn("no ruleset in the rules directory; every evaluation will be answered 404", { rulesDir: resolve(this.rulesDir) });
+    if (snapshot.rulesets.size === 0)
+      this.logger.warn("no ruleset in the rules directory; every evaluation will be answered 404", {
+        rulesDir: resolve(this.rulesDir),
+      });
     for (const missing of snapshot.missingOperators) {
-      this.logger.warn("custom operators are not registered; rules that need them fail closed", { ruleset: missing.ruleset, operators: missing.operators });
+      this.logger.warn("custom operators are not registered; rules that need them fail closed", {
+        ruleset: missing.ruleset,
+        operators: missing.operators,
+      });
     }
     if (this.schemaEnforcement === "off") return;
     for (const [id, served] of snapshot.rulesets) {
       const entities = served.ruleset.entitiesWithoutSchema();
-      if (entities.length > 0) this.logger.warn("entities without a schema: requests for them are checked for entity and operation only", { ruleset: id, entities });
+      if (entities.length > 0)
+        this.logger.warn("entities without a schema: requests for them are checked for entity and operation only", {
+          ruleset: id,
+          entities,
+        });
     }
   }
 }

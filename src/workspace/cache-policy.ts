@@ -10,7 +10,12 @@ import type { JsonValue } from "../engine/value/json-value.ts";
 export type CacheRule =
   | { readonly mode: "revalidate" }
   | { readonly mode: "permanent" }
-  | { readonly mode: "ttl"; readonly maxAge: number; readonly staleWhileRevalidate?: number; readonly staleIfError?: number };
+  | {
+      readonly mode: "ttl";
+      readonly maxAge: number;
+      readonly staleWhileRevalidate?: number;
+      readonly staleIfError?: number;
+    };
 
 const ONE_YEAR = 31536000;
 const REVALIDATE = "public, max-age=0, must-revalidate";
@@ -48,15 +53,21 @@ export class CachePolicy {
   }
 
   /** Reads a parsed policy file; every problem is reported, each naming the member. */
-  static read(document: JsonValue, servedIds: ReadonlySet<string>, file: string): { policy?: CachePolicy; problems: LoadProblem[] } {
+  static read(
+    document: JsonValue,
+    servedIds: ReadonlySet<string>,
+    file: string,
+  ): { policy?: CachePolicy; problems: LoadProblem[] } {
     const problems: LoadProblem[] = [];
     const problem = (message: string): void => void problems.push({ code: "CACHE_POLICY_INVALID", message, file });
     if (!isJsonObject(document)) {
       problem("the cache policy must be an object with 'default' and/or 'rulesets'");
       return { problems };
     }
-    for (const key of Object.keys(document)) if (key !== "default" && key !== "rulesets") problem(`unknown member '${key}'`);
-    const fallback = document.default === undefined ? { mode: "revalidate" as const } : readRule(document.default, "default", problem);
+    for (const key of Object.keys(document))
+      if (key !== "default" && key !== "rulesets") problem(`unknown member '${key}'`);
+    const fallback =
+      document.default === undefined ? { mode: "revalidate" as const } : readRule(document.default, "default", problem);
     const byRuleset = new Map<string, CacheRule>();
     if (document.rulesets !== undefined) {
       if (!isJsonObject(document.rulesets)) problem("'rulesets' must be an object of ruleset id to rule");
@@ -84,7 +95,9 @@ function interpretRule(rule: JsonValue, where: string, problems: string[]): Cach
     problems.push(`${where} must be an object with a 'mode'`);
     return undefined;
   }
-  for (const key of Object.keys(rule)) if (key !== "mode" && !(TTL_MEMBERS as readonly string[]).includes(key)) problems.push(`${where}: unknown member '${key}'`);
+  for (const key of Object.keys(rule))
+    if (key !== "mode" && !(TTL_MEMBERS as readonly string[]).includes(key))
+      problems.push(`${where}: unknown member '${key}'`);
   const mode = rule.mode;
   if (mode !== "revalidate" && mode !== "ttl" && mode !== "permanent") {
     problems.push(`${where}.mode is required and must be revalidate, ttl or permanent`);
@@ -102,5 +115,10 @@ function interpretRule(rule: JsonValue, where: string, problems: string[]): Cach
   }
   if (mode === "ttl" && rule.maxAge === undefined) problems.push(`${where}.maxAge is required for ttl`);
   if (mode !== "ttl") return { mode };
-  return { mode, maxAge: seconds.maxAge ?? 1, staleWhileRevalidate: seconds.staleWhileRevalidate, staleIfError: seconds.staleIfError };
+  return {
+    mode,
+    maxAge: seconds.maxAge ?? 1,
+    staleWhileRevalidate: seconds.staleWhileRevalidate,
+    staleIfError: seconds.staleIfError,
+  };
 }

@@ -8,7 +8,13 @@ import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 import { entitySchemaLoader } from "./files/entity-schema-files.ts";
 import { ruleFilesOf, ruleFilesOfEditedDirectory } from "./files/rule-files-of-directory.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
-import { documentSourcesOf, readSourceFile, refusedSourcesOf, registryOf, type SourceFile } from "./files/source-documents.ts";
+import {
+  documentSourcesOf,
+  readSourceFile,
+  refusedSourcesOf,
+  registryOf,
+  type SourceFile,
+} from "./files/source-documents.ts";
 
 /**
  * Compiles ruleset source files as the server would: the rulesets of a file's directory form the
@@ -35,8 +41,14 @@ export interface UnsavedFiles {
 
 export function readRulesDirectory(directory: string, unsaved?: UnsavedFiles): RulesDirectory {
   const onDisk = unsaved === undefined ? ruleFilesOf(directory).source : ruleFilesOfEditedDirectory(directory).source;
-  const files = unsaved === undefined ? onDisk : [...new Set([...onDisk, ...unsaved.sourcesIn(directory)])].filter((file) => unsaved.leftOut?.(file) !== true).sort();
-  const readText = unsaved === undefined ? undefined : (file: string): string => unsaved.text(file) ?? readFileSync(file, "utf8");
+  const files =
+    unsaved === undefined
+      ? onDisk
+      : [...new Set([...onDisk, ...unsaved.sourcesIn(directory)])]
+          .filter((file) => unsaved.leftOut?.(file) !== true)
+          .sort();
+  const readText =
+    unsaved === undefined ? undefined : (file: string): string => unsaved.text(file) ?? readFileSync(file, "utf8");
   const sources = files.map((file) => unsaved?.sourceFile?.(file) ?? readSourceFile(file, readText));
   return {
     sources,
@@ -54,14 +66,34 @@ export type SourceCompilation =
   | { ok: true; source: SourceFile; compiled: CompiledRuleset; warnings: CheckWarning[] }
   | { ok: false; source: SourceFile; problems: LoadProblem[] };
 
-export function compileSourceFile(file: string, directory: RulesDirectory = readRulesDirectory(dirname(file))): SourceCompilation {
-  const source = directory.sources.find((candidate) => resolve(candidate.file) === resolve(file)) ?? readSourceFile(file);
-  if (source.document === undefined || source.problems.length > 0) return { ok: false, source, problems: [...source.problems] };
+export function compileSourceFile(
+  file: string,
+  directory: RulesDirectory = readRulesDirectory(dirname(file)),
+): SourceCompilation {
+  const source =
+    directory.sources.find((candidate) => resolve(candidate.file) === resolve(file)) ?? readSourceFile(file);
+  if (source.document === undefined || source.problems.length > 0)
+    return { ok: false, source, problems: [...source.problems] };
   try {
-    const compiled = compileRuleset(source.document, { resolver: directory.resolver, loadSchema: directory.loadSchema, sources: directory.documentSources, embedEntitySchemas: true });
-    return { ok: true, source, compiled, warnings: compiled.warnings.map((warning) => ({ ...warning, file: warning.file ?? file })) };
+    const compiled = compileRuleset(source.document, {
+      resolver: directory.resolver,
+      loadSchema: directory.loadSchema,
+      sources: directory.documentSources,
+      embedEntitySchemas: true,
+    });
+    return {
+      ok: true,
+      source,
+      compiled,
+      warnings: compiled.warnings.map((warning) => ({ ...warning, file: warning.file ?? file })),
+    };
   } catch (error) {
-    if (error instanceof LoadError) return { ok: false, source, problems: error.problems.map((problem) => ({ ...problem, file: problem.file ?? file })) };
+    if (error instanceof LoadError)
+      return {
+        ok: false,
+        source,
+        problems: error.problems.map((problem) => ({ ...problem, file: problem.file ?? file })),
+      };
     throw error;
   }
 }

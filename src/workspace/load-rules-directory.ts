@@ -56,7 +56,12 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
   try {
     files = ruleFilesOf(at);
   } catch (error) {
-    const unreadable = [{ code: "RULES_DIR_UNREADABLE", message: `cannot read ${directory}: ${error instanceof Error ? error.message : String(error)}` }];
+    const unreadable = [
+      {
+        code: "RULES_DIR_UNREADABLE",
+        message: `cannot read ${directory}: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ];
     return { rulesets: [], cachePolicy: CachePolicy.DEFAULT, problems: unreadable, directoryProblems: unreadable };
   }
   const loader = options.loader ?? new RuleFileLoader(options.operators);
@@ -72,7 +77,12 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
 
   for (const source of loader.directory(at).sources) {
     const readable = source.document !== undefined && source.problems.length === 0;
-    if (readable && source.id !== undefined && !claim(source.id, source.file, source.locate?.(["metadata", "id"], "value"))) continue;
+    if (
+      readable &&
+      source.id !== undefined &&
+      !claim(source.id, source.file, source.locate?.(["metadata", "id"], "value"))
+    )
+      continue;
     const loaded = loader.load(source.file);
     if (!loaded.ok) {
       problems.push(...loaded.problems);

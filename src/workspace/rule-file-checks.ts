@@ -62,7 +62,10 @@ export interface RuleFileCheckOptions {
  * across sources and bundles, the cache policy) on the file they name.
  */
 export function checkRuleFiles(files: readonly string[], options: RuleFileCheckOptions): FileReport[] {
-  const loader = new RuleFileLoader(options.operators, (directory) => options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved));
+  const loader = new RuleFileLoader(
+    options.operators,
+    (directory) => options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved),
+  );
   const reports = files.map((file) => checkFile(loader.load(file), options));
   // What the server refuses about a directory as a whole goes to the file it names, one not named included.
   for (const named of options.directories ?? []) {
@@ -79,18 +82,46 @@ export function checkRuleFiles(files: readonly string[], options: RuleFileCheckO
 
 function checkFile(loaded: LoadedRuleFile, options: RuleFileCheckOptions): FileReport {
   const file = loaded.file;
-  if (!loaded.ok) return { file, ...(loaded.ruleset === undefined ? {} : { ruleset: loaded.ruleset }), problems: [...loaded.problems], warnings: [], tests: [] };
+  if (!loaded.ok)
+    return {
+      file,
+      ...(loaded.ruleset === undefined ? {} : { ruleset: loaded.ruleset }),
+      problems: [...loaded.problems],
+      warnings: [],
+      tests: [],
+    };
   const unregistered = unregisteredOperatorWarnings(loaded.ruleset, file);
-  if (loaded.compiled === undefined) return withWarnings({ file, ruleset: loaded.ruleset.id, problems: [], warnings: [], tests: [] }, unregistered, options);
+  if (loaded.compiled === undefined)
+    return withWarnings(
+      { file, ruleset: loaded.ruleset.id, problems: [], warnings: [], tests: [] },
+      unregistered,
+      options,
+    );
   const { compilation, directory } = loaded.compiled;
-  const tests = options.runTests({ source: compilation.source, resolved: compilation.compiled.ruleset, loaded: loaded.ruleset, bundle: compilation.compiled.bundle, documentSources: directory.documentSources });
+  const tests = options.runTests({
+    source: compilation.source,
+    resolved: compilation.compiled.ruleset,
+    loaded: loaded.ruleset,
+    bundle: compilation.compiled.bundle,
+    documentSources: directory.documentSources,
+  });
   // Tests that name what the ruleset does not know pass while testing nothing: problems, not warnings.
-  const testProblems = goldenTestNameProblems(compilation.compiled.ruleset, directory.documentSources).map((problem) => ({ ...problem, file: problem.file ?? file }));
-  return withWarnings({ file, ruleset: loaded.ruleset.id, problems: testProblems, warnings: [], tests }, [...compilation.warnings, ...unregistered], options);
+  const testProblems = goldenTestNameProblems(compilation.compiled.ruleset, directory.documentSources).map(
+    (problem) => ({ ...problem, file: problem.file ?? file }),
+  );
+  return withWarnings(
+    { file, ruleset: loaded.ruleset.id, problems: testProblems, warnings: [], tests },
+    [...compilation.warnings, ...unregistered],
+    options,
+  );
 }
 
 /** The warnings of a file in its report: left out (`test`), as warnings, or as problems (`--strict`). */
-function withWarnings(report: FileReport, warnings: readonly CheckWarning[], options: RuleFileCheckOptions): FileReport {
+function withWarnings(
+  report: FileReport,
+  warnings: readonly CheckWarning[],
+  options: RuleFileCheckOptions,
+): FileReport {
   if (options.withoutWarnings === true) return report;
   (options.strict === true ? report.problems : report.warnings).push(...warnings);
   return report;
@@ -104,5 +135,11 @@ function withWarnings(report: FileReport, warnings: readonly CheckWarning[], opt
 function unregisteredOperatorWarnings(ruleset: LoadedRuleset, file: string): CheckWarning[] {
   const missing = ruleset.missingOperators();
   if (missing.length === 0) return [];
-  return [{ code: "OPERATOR_NOT_REGISTERED", message: `the host registers no custom operator ${missing.join(", ")}: evaluations that reach one fail closed, as in the server (--operators test registers the conformance corpora's)`, file }];
+  return [
+    {
+      code: "OPERATOR_NOT_REGISTERED",
+      message: `the host registers no custom operator ${missing.join(", ")}: evaluations that reach one fail closed, as in the server (--operators test registers the conformance corpora's)`,
+      file,
+    },
+  ];
 }

@@ -5,7 +5,12 @@ import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
 import { readBundleFile } from "./files/read-bundle-file.ts";
 import { ruleFileKind } from "./files/rule-file-kind.ts";
-import { compileSourceFile, readRulesDirectory, type RulesDirectory, type SourceCompilation } from "./compile-source-file.ts";
+import {
+  compileSourceFile,
+  readRulesDirectory,
+  type RulesDirectory,
+  type SourceCompilation,
+} from "./compile-source-file.ts";
 
 /** A rule file loaded as the server loads it: a bundle read, or a source compiled (with what its compilation gave). */
 export type LoadedRuleFile =
@@ -14,7 +19,10 @@ export type LoadedRuleFile =
       readonly file: string;
       readonly ruleset: LoadedRuleset;
       readonly bundle: JsonObject;
-      readonly compiled?: { readonly compilation: SourceCompilation & { ok: true }; readonly directory: RulesDirectory };
+      readonly compiled?: {
+        readonly compilation: SourceCompilation & { ok: true };
+        readonly directory: RulesDirectory;
+      };
     }
   | { readonly ok: false; readonly file: string; readonly ruleset?: string; readonly problems: readonly LoadProblem[] };
 
@@ -29,7 +37,8 @@ export class RuleFileLoader {
 
   constructor(
     private readonly operators: CustomOperators,
-    private readonly readDirectory: (directory: string) => RulesDirectory = (directory) => readRulesDirectory(directory),
+    private readonly readDirectory: (directory: string) => RulesDirectory = (directory) =>
+      readRulesDirectory(directory),
   ) {}
 
   load(file: string): LoadedRuleFile {
@@ -49,12 +58,20 @@ export class RuleFileLoader {
   private loadNow(file: string): LoadedRuleFile {
     if (ruleFileKind(basename(file)) === "bundle") {
       const read = readBundleFile(file, this.operators);
-      return read.ok ? { ok: true, file, ruleset: read.ruleset, bundle: read.bundle } : { ok: false, file, problems: read.problems };
+      return read.ok
+        ? { ok: true, file, ruleset: read.ruleset, bundle: read.bundle }
+        : { ok: false, file, problems: read.problems };
     }
     const directory = this.directory(dirname(file));
     const compilation = compileSourceFile(file, directory);
     if (!compilation.ok) return { ok: false, file, ruleset: compilation.source.id, problems: compilation.problems };
     const bundle = compilation.compiled.bundle;
-    return { ok: true, file, ruleset: LoadedRuleset.fromBundle(bundle, this.operators), bundle, compiled: { compilation, directory } };
+    return {
+      ok: true,
+      file,
+      ruleset: LoadedRuleset.fromBundle(bundle, this.operators),
+      bundle,
+      compiled: { compilation, directory },
+    };
   }
 }

@@ -20,7 +20,12 @@ export class RulesetClaims {
       this.claimedBy.set(id, file);
       return true;
     }
-    this.problems.push({ code: "RULESET_DUPLICATE", message: `ruleset ${id} is also defined by ${basename(first)}`, file, ...place });
+    this.problems.push({
+      code: "RULESET_DUPLICATE",
+      message: `ruleset ${id} is also defined by ${basename(first)}`,
+      file,
+      ...place,
+    });
     return false;
   }
 

@@ -29,7 +29,20 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   version: ["engine"],
   lsp: ["workspace", "compiler", "engine", "coverage"],
   server: ["workspace", "compiler", "engine", "records", "schedule", "bundling", "standard-output", "version"],
-  cli: ["lsp", "server", "workspace", "compiler", "engine", "coverage", "records", "protocol", "schedule", "xml", "standard-output", "version"],
+  cli: [
+    "lsp",
+    "server",
+    "workspace",
+    "compiler",
+    "engine",
+    "coverage",
+    "records",
+    "protocol",
+    "schedule",
+    "xml",
+    "standard-output",
+    "version",
+  ],
   // src/main.ts and src/index.ts, the executable's and the package's entries, wire everything: not judged.
   entry: [],
 };
@@ -46,7 +59,11 @@ function partOf(file: string): string {
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
-    return entry.isDirectory() ? sourceFiles(path) : /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
+    return entry.isDirectory()
+      ? sourceFiles(path)
+      : /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")
+        ? [path]
+        : [];
   });
 }
 

@@ -20,7 +20,12 @@ Transfer/sec:     24.11MB
 
 describe("reading wrk's output", () => {
   test("requests, rate, p99 and non-2xx answers", () => {
-    expect(readWrkOutput(output("86.25%", "2.96ms"))).toEqual({ requests: 225341, requestsPerSecond: 44937.37, p99Ms: 2.96, non2xx: 3 });
+    expect(readWrkOutput(output("86.25%", "2.96ms"))).toEqual({
+      requests: 225341,
+      requestsPerSecond: 44937.37,
+      p99Ms: 2.96,
+      non2xx: 3,
+    });
   });
 
   test("p99 is read from the distribution even when a thread-stats share ends in 99%", () => {

@@ -28,14 +28,24 @@ interface GoldenFile {
 
 function collectJobs(): Jobs {
   const sources: Source[] = [];
-  const jobs: { source: number; channel?: "server" | "client"; request: Source; explain?: "rules" | "full"; schemaEnforcement?: "warn" | "reject" }[] = [];
+  const jobs: {
+    source: number;
+    channel?: "server" | "client";
+    request: Source;
+    explain?: "rules" | "full";
+    schemaEnforcement?: "warn" | "reject";
+  }[] = [];
   const add = (source: Source): number => sources.push(source) - 1;
-  const throughEveryForm = (bundle: GoldenFile["bundle"] & Source, requests: { channel?: "server" | "client"; request: Source }[]): void => {
+  const throughEveryForm = (
+    bundle: GoldenFile["bundle"] & Source,
+    requests: { channel?: "server" | "client"; request: Source }[],
+  ): void => {
     const [whole, server, client] = [add(bundle), add(bundle.manifests.server), add(bundle.manifests.client)];
     for (const { channel, request } of requests) {
       jobs.push({ source: whole, ...(channel ? { channel } : {}), request });
       // Explained in both modes: the same explanation as the engine under Bun.
-      for (const explain of ["rules", "full"] as const) jobs.push({ source: whole, ...(channel ? { channel } : {}), request, explain });
+      for (const explain of ["rules", "full"] as const)
+        jobs.push({ source: whole, ...(channel ? { channel } : {}), request, explain });
       jobs.push({ source: channel === "client" ? client : server, request });
       jobs.push({ source: channel === "client" ? server : client, request });
     }
@@ -45,34 +55,77 @@ function collectJobs(): Jobs {
     if (golden.bundle) throughEveryForm(golden.bundle as GoldenFile["bundle"] & Source, golden.cases);
     else {
       const manifest = add(golden.manifest!);
-      for (const { channel, request } of golden.cases) jobs.push({ source: manifest, ...(channel ? { channel } : {}), request });
+      for (const { channel, request } of golden.cases)
+        jobs.push({ source: manifest, ...(channel ? { channel } : {}), request });
     }
   }
-  const interop = readFileSync(join(CASES_DIR, "interop", "evaluations.jsonl"), "utf8").split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
-  for (const c of interop) throughEveryForm(JSON.parse(readFileSync(join(CASES_DIR, "interop", c.bundle), "utf8")), [{ channel: c.channel, request: c.request }]);
+  const interop = readFileSync(join(CASES_DIR, "interop", "evaluations.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+  for (const c of interop)
+    throughEveryForm(JSON.parse(readFileSync(join(CASES_DIR, "interop", c.bundle), "utf8")), [
+      { channel: c.channel, request: c.request },
+    ]);
   // The corpus above holds few patterns: every pattern of the pattern table, each a rule, on the
   // table's subjects (short ones: outside the linear subset a backtracking engine can take seconds
   // on long ones, which is the browser build's documented trade-off).
-  const table = JSON.parse(readFileSync(join(CASES_DIR, "patterns", "portable-patterns.json"), "utf8")) as { accepted: { pattern: string; matches: string[]; rejects: string[] }[] };
+  const table = JSON.parse(readFileSync(join(CASES_DIR, "patterns", "portable-patterns.json"), "utf8")) as {
+    accepted: { pattern: string; matches: string[]; rejects: string[] }[];
+  };
   const patternRules = add(patternManifest(table.accepted.map((entry) => entry.pattern)));
-  const subjects = new Set(table.accepted.flatMap((entry) => [...entry.matches, ...entry.rejects]).filter((subject) => subject.length <= 64));
-  for (const subject of subjects) jobs.push({ source: patternRules, request: { entity: "Text", operation: "check", data: { s: subject, p: "^(a|ab)(c|bcd)(d*)$" } } });
+  const subjects = new Set(
+    table.accepted.flatMap((entry) => [...entry.matches, ...entry.rejects]).filter((subject) => subject.length <= 64),
+  );
+  for (const subject of subjects)
+    jobs.push({
+      source: patternRules,
+      request: { entity: "Text", operation: "check", data: { s: subject, p: "^(a|ab)(c|bcd)(d*)$" } },
+    });
   // Requests checked against the rules/ example's schemas (a bundle compiled here carries them).
   const example = compileSourceFile(join(PROJECT_ROOT, "rules", "acme-payments-transfers.ruleset.yaml"));
   if (!example.ok) throw new Error("the rules/ example does not compile");
   const payments = add(example.compiled.bundle as Source);
   const paymentsClient = add((example.compiled.bundle as { manifests: { client: Source } }).manifests.client);
-  const transfer = { entity: "Transfer", operation: "create", data: { id: "T-1", amount: 120, debtor: { iban: "DE89370400440532013000" }, beneficiary: { iban: "DE75512108001245126199" } } };
-  const misfits = [transfer, { ...transfer, entity: "Transfre" }, { ...transfer, operation: "craete" }, { ...transfer, data: { id: "T-1", amout: 120, purpose: "salry", executionDate: "2026-02-30" } }];
+  const transfer = {
+    entity: "Transfer",
+    operation: "create",
+    data: {
+      id: "T-1",
+      amount: 120,
+      debtor: { iban: "DE89370400440532013000" },
+      beneficiary: { iban: "DE75512108001245126199" },
+    },
+  };
+  const misfits = [
+    transfer,
+    { ...transfer, entity: "Transfre" },
+    { ...transfer, operation: "craete" },
+    { ...transfer, data: { id: "T-1", amout: 120, purpose: "salry", executionDate: "2026-02-30" } },
+  ];
   for (const source of [payments, paymentsClient]) {
-    for (const request of misfits) for (const schemaEnforcement of ["warn", "reject"] as const) jobs.push({ source, request: request as Source, schemaEnforcement });
+    for (const request of misfits)
+      for (const schemaEnforcement of ["warn", "reject"] as const)
+        jobs.push({ source, request: request as Source, schemaEnforcement });
   }
   // Input the module must refuse as the server does.
-  const refused = [add({ ruleCascadeBundle: "2.0.0", manifests: {} }), add({ ruleCascadeBundle: "1.0.0", manifests: {} }), add({ id: "x" }), add("{not json")];
+  const refused = [
+    add({ ruleCascadeBundle: "2.0.0", manifests: {} }),
+    add({ ruleCascadeBundle: "1.0.0", manifests: {} }),
+    add({ id: "x" }),
+    add("{not json"),
+  ];
   for (const source of refused) jobs.push({ source, request: {} });
   const shop = sources[jobs.find((job) => job.request && JSON.stringify(job.request).includes("Order"))!.source]!;
   const any = add(shop);
-  for (const request of [[], "text", { entity: 1, operation: "create" }, { entity: "Order", operation: "create", view: 3 }, { entity: "Order", operation: "create", channel: "public" }, { entity: "Order", operation: "create", actor: { roles: [1] } }]) {
+  for (const request of [
+    [],
+    "text",
+    { entity: 1, operation: "create" },
+    { entity: "Order", operation: "create", view: 3 },
+    { entity: "Order", operation: "create", channel: "public" },
+    { entity: "Order", operation: "create", actor: { roles: [1] } },
+  ]) {
     jobs.push({ source: any, request: request as Source });
   }
   return { sources, jobs };
@@ -102,7 +155,10 @@ function patternManifest(patterns: readonly string[]): Source {
     functions: {},
     operators: [],
     messages: { en: { m: "no match" } },
-    rules: [...patterns.map((pattern, index) => rule(`pattern-${index}`, pattern)), rule("pattern-from-data", { var: "data.p" })],
+    rules: [
+      ...patterns.map((pattern, index) => rule(`pattern-${index}`, pattern)),
+      rule("pattern-from-data", { var: "data.p" }),
+    ],
   };
 }
 
@@ -115,7 +171,11 @@ let moduleSize = 0;
 beforeAll(async () => {
   const built = await buildBrowserModule();
   moduleSize = built.gzipBytes;
-  const operators = await Bun.build({ entrypoints: [join(PROJECT_ROOT, "src", "engine", "conformance-operators.ts")], target: "browser", format: "esm" });
+  const operators = await Bun.build({
+    entrypoints: [join(PROJECT_ROOT, "src", "engine", "conformance-operators.ts")],
+    target: "browser",
+    format: "esm",
+  });
   const transpiler = new Bun.Transpiler({ loader: "ts" });
   const pageFile = (name: string): string => readFileSync(join(import.meta.dir, "page", name), "utf8");
   page = servePage({
@@ -138,7 +198,9 @@ afterAll(async () => {
 
 /** Waits for the page's report; a browser that cannot start fails the test with what it printed. */
 async function reported(name: string): Promise<JobOutcome[]> {
-  const timeout = Bun.sleep(90_000).then(() => ({ failed: `no report from Chromium within 90 s:\n${chromium.output()}` }));
+  const timeout = Bun.sleep(90_000).then(() => ({
+    failed: `no report from Chromium within 90 s:\n${chromium.output()}`,
+  }));
   const exited = chromium.exited.then(async (status) => {
     await Bun.sleep(2000);
     return { failed: `Chromium exited with ${status} before reporting:\n${chromium.output()}` };
@@ -153,7 +215,10 @@ function differences(actual: JobOutcome[]): string[] {
   expected.forEach((outcome, index) => {
     const a = JSON.stringify(actual[index]);
     const e = JSON.stringify(outcome);
-    if (a !== e) found.push(`job ${index} (${JSON.stringify(jobs.jobs[index]!.request).slice(0, 80)}):\n  Chromium ${a?.slice(0, 400)}\n  Bun      ${e.slice(0, 400)}`);
+    if (a !== e)
+      found.push(
+        `job ${index} (${JSON.stringify(jobs.jobs[index]!.request).slice(0, 80)}):\n  Chromium ${a?.slice(0, 400)}\n  Bun      ${e.slice(0, 400)}`,
+      );
   });
   return found;
 }
@@ -164,14 +229,30 @@ describe("rule-cascade.js in headless Chromium", () => {
     expect(expected.filter((outcome) => "result" in outcome).length).toBeGreaterThan(700);
     const explained = expected.filter((outcome) => "result" in outcome && outcome.result.explanation !== undefined);
     expect(explained.length).toBeGreaterThan(200);
-    expect(explained.some((outcome) => "result" in outcome && outcome.result.explanation!.rules.some((rule) => rule.when !== undefined || rule.assert !== undefined))).toBe(true);
+    expect(
+      explained.some(
+        (outcome) =>
+          "result" in outcome &&
+          outcome.result.explanation!.rules.some((rule) => rule.when !== undefined || rule.assert !== undefined),
+      ),
+    ).toBe(true);
     // Schema enforcement: warnings under warn (an unknown field among them), refusals listing them under reject.
     const warned = expected.filter((outcome) => "result" in outcome && outcome.result.warnings !== undefined);
     expect(warned.length).toBe(6);
-    expect(warned.some((outcome) => "result" in outcome && outcome.result.warnings!.some((warning) => warning.pointer === "/data/amount" && warning.didYouMean === "amount"))).toBe(true);
+    expect(
+      warned.some(
+        (outcome) =>
+          "result" in outcome &&
+          outcome.result.warnings!.some(
+            (warning) => warning.pointer === "/data/amount" && warning.didYouMean === "amount",
+          ),
+      ),
+    ).toBe(true);
     expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "REQUEST_MISFIT").length).toBe(6);
     expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "LOAD_FAILED").length).toBe(4);
-    expect(expected.filter((outcome) => "error" in outcome && outcome.error.code === "BAD_REQUEST").length).toBeGreaterThanOrEqual(5);
+    expect(
+      expected.filter((outcome) => "error" in outcome && outcome.error.code === "BAD_REQUEST").length,
+    ).toBeGreaterThanOrEqual(5);
   });
 
   test("on the main thread, every result is exactly Bun's", async () => {
@@ -188,7 +269,15 @@ describe("rule-cascade.js in headless Chromium", () => {
 
   test("the page fetched nothing but its own files: no WebAssembly, no other module", () => {
     const fetched = new Set(page.requested.filter((path) => !path.startsWith("/report/") && path !== "/favicon.ico"));
-    expect([...fetched].sort()).toEqual(["/", "/conformance-operators.js", "/jobs.json", "/page.js", "/rule-cascade.js", "/run-jobs.js", "/worker.js"]);
+    expect([...fetched].sort()).toEqual([
+      "/",
+      "/conformance-operators.js",
+      "/jobs.json",
+      "/page.js",
+      "/rule-cascade.js",
+      "/run-jobs.js",
+      "/worker.js",
+    ]);
   });
 
   test("the module is within its size budget of 80 KB gzip", () => {

@@ -32,7 +32,23 @@ async function typeCheck(source: string): Promise<{ status: number; output: stri
   try {
     writeFileSync(join(directory.path, "rule-cascade.d.ts"), declarations);
     copyFileSync(join(PROJECT_ROOT, "dist", "browser", "rule-cascade.d.ts"), join(directory.path, "rule-cascade.d.ts"));
-    const tsc = Bun.spawnSync([join(PROJECT_ROOT, "node_modules", ".bin", "tsc"), "--ignoreConfig", "--noEmit", "--strict", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler", "--lib", "es2023,dom", "--types", "", join(directory.path, "consumer.ts")]);
+    const tsc = Bun.spawnSync([
+      join(PROJECT_ROOT, "node_modules", ".bin", "tsc"),
+      "--ignoreConfig",
+      "--noEmit",
+      "--strict",
+      "--target",
+      "es2022",
+      "--module",
+      "esnext",
+      "--moduleResolution",
+      "bundler",
+      "--lib",
+      "es2023,dom",
+      "--types",
+      "",
+      join(directory.path, "consumer.ts"),
+    ]);
     return { status: tsc.exitCode, output: tsc.stdout.toString() + tsc.stderr.toString() };
   } finally {
     directory.remove();
@@ -63,7 +79,9 @@ test("a finding's severity is the specification's three, as the client's wire ty
   const fits = await typeCheck(severity);
   expect(fits.output).toBe("");
   expect(fits.status).toBe(0);
-  const other = await typeCheck(`${consumer}\nimport type { Finding, Severity } from "./rule-cascade.js";\nconst fatal: Finding["severity"] = "fatal";\nconst named: Severity = "fatal";\nexport { fatal, named };\n`);
+  const other = await typeCheck(
+    `${consumer}\nimport type { Finding, Severity } from "./rule-cascade.js";\nconst fatal: Finding["severity"] = "fatal";\nconst named: Severity = "fatal";\nexport { fatal, named };\n`,
+  );
   expect(other.status).not.toBe(0);
   expect(other.output.match(/consumer\.ts\(\d+,\d+\): error TS2322/g)).toHaveLength(2);
 });

@@ -8,7 +8,10 @@ import { CASES_DIR } from "../support/golden-files.ts";
  * fetchRuleset keeps what it loaded: a 304 reuses the ruleset only when it was loaded with the
  * same options (custom operators, code generation); otherwise the kept manifest is loaded again.
  */
-const manifest = JSON.stringify((JSON.parse(readFileSync(join(CASES_DIR, "evaluations", "manifest-client.json"), "utf8")) as { manifest: unknown }).manifest);
+const manifest = JSON.stringify(
+  (JSON.parse(readFileSync(join(CASES_DIR, "evaluations", "manifest-client.json"), "utf8")) as { manifest: unknown })
+    .manifest,
+);
 
 /** A server that answers the manifest with an ETag, then 304 to a request that names it. */
 const server: typeof fetch = (async (_address: string, init?: RequestInit) => {

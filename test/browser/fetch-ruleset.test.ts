@@ -37,22 +37,33 @@ afterAll(async () => {
 });
 
 async function reported(name: string): Promise<Record<string, unknown>> {
-  const timeout = Bun.sleep(60_000).then(() => ({ failed: `no report from Chromium within 60 s:\n${chromium.output()}` }));
+  const timeout = Bun.sleep(60_000).then(() => ({
+    failed: `no report from Chromium within 60 s:\n${chromium.output()}`,
+  }));
   const outcome = (await Promise.race([page.report(name), timeout])) as Record<string, unknown>;
   if (typeof outcome.failed === "string") throw new Error(outcome.failed);
   return outcome;
 }
 
 test("first fetch 200, second 304 with the same ruleset, a reloaded ruleset picked up", async () => {
-  const served = (await (await fetch(`${server.url}/rulesets/shop.orders.order/manifest`)).json()) as { checksum: string };
+  const served = (await (await fetch(`${server.url}/rulesets/shop.orders.order/manifest`)).json()) as {
+    checksum: string;
+  };
   const before = await reported("before");
-  expect(before).toEqual({ statuses: [200, 304], checksums: [served.checksum, served.checksum], same: true, decision: "deny" });
+  expect(before).toEqual({
+    statuses: [200, 304],
+    checksums: [served.checksum, served.checksum],
+    same: true,
+    decision: "deny",
+  });
 
   const shop = readFileSync(join(rules.path, "shop-order.ruleset.yaml"), "utf8");
   rules.write("shop-order.ruleset.yaml", shop.replace("default: 100", "default: 200"));
   server.signal("SIGHUP");
   await server.waitForLog((line) => line.msg === "rules reloaded");
-  const reloaded = (await (await fetch(`${server.url}/rulesets/shop.orders.order/manifest`)).json()) as { checksum: string };
+  const reloaded = (await (await fetch(`${server.url}/rulesets/shop.orders.order/manifest`)).json()) as {
+    checksum: string;
+  };
   expect(reloaded.checksum).not.toBe(served.checksum);
   page.open("reloaded");
 

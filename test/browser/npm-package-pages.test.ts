@@ -69,7 +69,8 @@ for (const page of ["engine", "both"]) {
 }
 `;
 
-const html = (script: string): string => `<!doctype html>\n<meta charset="utf-8">\n<title>rule-server package</title>\n<script type="module" src="${script}"></script>\n`;
+const html = (script: string): string =>
+  `<!doctype html>\n<meta charset="utf-8">\n<title>rule-server package</title>\n<script type="module" src="${script}"></script>\n`;
 const BUILDS = ["esbuild-engine", "esbuild-both", "vite-engine", "vite-both"] as const;
 type Build = (typeof BUILDS)[number];
 
@@ -77,7 +78,9 @@ let installed: InstalledPackage;
 let server: ServerProcess;
 let pages: Server<undefined>;
 const reports = new Map<string, (body: unknown) => void>();
-const reported = new Map<string, Promise<unknown>>(BUILDS.map((name) => [name, new Promise((resolve) => reports.set(name, resolve))]));
+const reported = new Map<string, Promise<unknown>>(
+  BUILDS.map((name) => [name, new Promise((resolve) => reports.set(name, resolve))]),
+);
 
 /** The JavaScript a build's page loads: every .js file it wrote. */
 function scriptsOf(build: Build): string {
@@ -101,8 +104,10 @@ beforeAll(async () => {
   for (const page of ["engine", "both"]) writeFileSync(join(project, `${page}.html`), html(`/pages/${page}.js`));
   writeFileSync(join(project, "build-pages.mjs"), BUILD_PAGES);
   const build = Bun.spawnSync(["node", "build-pages.mjs"], { cwd: project, stdout: "pipe", stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`bundling the pages failed: ${build.stdout.toString()}${build.stderr.toString()}`);
-  for (const page of ["engine", "both"]) writeFileSync(join(project, "out", `esbuild-${page}`, `${page}.html`), html(`./${page}.js`));
+  if (build.exitCode !== 0)
+    throw new Error(`bundling the pages failed: ${build.stdout.toString()}${build.stderr.toString()}`);
+  for (const page of ["engine", "both"])
+    writeFileSync(join(project, "out", `esbuild-${page}`, `${page}.html`), html(`./${page}.js`));
 
   server = await startServer(serverEnvironment(join(PROJECT_ROOT, "rules")));
   const config = JSON.stringify({ ruleset: TRANSFERS_RULESET, requests: TRANSFER_REQUESTS });
@@ -112,7 +117,10 @@ beforeAll(async () => {
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      if (url.pathname === "/") return new Response(`<!doctype html>\n<meta charset="utf-8">\n${frames}\n`, { headers: { "Content-Type": "text/html" } });
+      if (url.pathname === "/")
+        return new Response(`<!doctype html>\n<meta charset="utf-8">\n${frames}\n`, {
+          headers: { "Content-Type": "text/html" },
+        });
       if (url.pathname === "/config.json") return Response.json(JSON.parse(config));
       if (request.method === "POST" && url.pathname.startsWith("/report/")) {
         reports.get(url.pathname.slice("/report/".length))?.(await request.json());
@@ -124,11 +132,27 @@ beforeAll(async () => {
         headers.set("Authorization", `Bearer ${TOKEN}`);
         headers.delete("Host");
         const body = request.method === "GET" || request.method === "HEAD" ? null : await request.text();
-        const answer = await fetch(`${server.url}${url.pathname.slice("/rule-server".length)}${url.search}`, { method: request.method, headers, body });
-        return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { "Content-Type": answer.headers.get("Content-Type") ?? "application/json", ...(answer.headers.get("ETag") ? { ETag: answer.headers.get("ETag")! } : {}) } });
+        const answer = await fetch(`${server.url}${url.pathname.slice("/rule-server".length)}${url.search}`, {
+          method: request.method,
+          headers,
+          body,
+        });
+        return new Response(await answer.arrayBuffer(), {
+          status: answer.status,
+          headers: {
+            "Content-Type": answer.headers.get("Content-Type") ?? "application/json",
+            ...(answer.headers.get("ETag") ? { ETag: answer.headers.get("ETag")! } : {}),
+          },
+        });
       }
       const file = join(project, "out", url.pathname);
-      if (!url.pathname.includes("..") && existsSync(file) && statSync(file).isFile()) return new Response(Bun.file(file), { headers: { "Content-Type": file.endsWith(".js") ? "text/javascript" : "text/html", "Cache-Control": "no-store" } });
+      if (!url.pathname.includes("..") && existsSync(file) && statSync(file).isFile())
+        return new Response(Bun.file(file), {
+          headers: {
+            "Content-Type": file.endsWith(".js") ? "text/javascript" : "text/html",
+            "Cache-Control": "no-store",
+          },
+        });
       return new Response("not found", { status: 404 });
     },
   });
@@ -142,14 +166,22 @@ afterAll(async () => {
 test("pages bundled by esbuild and by Vite evaluate the rules/ example in Chromium, locally and through the client, with the server's answers", async () => {
   const expected: unknown[] = [];
   for (const request of TRANSFER_REQUESTS) {
-    const answer = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify({ ...request, ruleset: TRANSFERS_RULESET, channel: "client" }) });
+    const answer = await fetch(`${server.url}/evaluations`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ ...request, ruleset: TRANSFERS_RULESET, channel: "client" }),
+    });
     expected.push(await answer.json());
   }
   expect(JSON.stringify(expected)).toContain("ACME-PAY-005");
   const chromium = openInChromium(`http://127.0.0.1:${pages.port}/`);
   try {
     const timeout = Bun.sleep(20_000).then(() => ({ error: `no report in 20 s:\n${chromium.output()}` }));
-    const outcomes = Object.fromEntries(await Promise.all(BUILDS.map(async (name) => [name, await Promise.race([reported.get(name)!, timeout])] as const))) as Record<Build, Record<string, unknown>>;
+    const outcomes = Object.fromEntries(
+      await Promise.all(
+        BUILDS.map(async (name) => [name, await Promise.race([reported.get(name)!, timeout])] as const),
+      ),
+    ) as Record<Build, Record<string, unknown>>;
     for (const name of BUILDS) expect(outcomes[name].error, name).toBeUndefined();
     for (const name of BUILDS) expect(outcomes[name].local, `${name}: evaluated in the page`).toEqual(expected);
     for (const name of ["esbuild-both", "vite-both"] as const) {
@@ -158,7 +190,12 @@ test("pages bundled by esbuild and by Vite evaluate the rules/ example in Chromi
       expect(outcome.remote, `${name}: client.evaluate()`).toEqual(expected);
       expect(outcome.batch, `${name}: client.evaluateBatch()`).toEqual(expected);
       expect(outcome.rulesets, name).toContain(TRANSFERS_RULESET);
-      expect(outcome.problem, name).toMatchObject({ isRuleServerError: true, code: "NOT_FOUND", status: 404, problem: { type: "about:blank", status: 404 } });
+      expect(outcome.problem, name).toMatchObject({
+        isRuleServerError: true,
+        code: "NOT_FOUND",
+        status: 404,
+        problem: { type: "about:blank", status: 404 },
+      });
     }
   } finally {
     await chromium.close();
@@ -169,7 +206,9 @@ test("a page that imports only the engine entry point holds the engine and nothi
   for (const build of ["esbuild-engine", "vite-engine"] as const) {
     const code = scriptsOf(build);
     expect(code, build).toContain("MANIFEST_INVALID");
-    for (const trace of ["RuleServerError", "evaluations/batch", "SERVER_UNREACHABLE", "Bearer"]) expect(code.includes(trace), `${build} holds ${trace}`).toBe(false);
+    for (const trace of ["RuleServerError", "evaluations/batch", "SERVER_UNREACHABLE", "Bearer"])
+      expect(code.includes(trace), `${build} holds ${trace}`).toBe(false);
   }
-  for (const build of ["esbuild-both", "vite-both"] as const) expect(scriptsOf(build), build).toContain("evaluations/batch");
+  for (const build of ["esbuild-both", "vite-both"] as const)
+    expect(scriptsOf(build), build).toContain("evaluations/batch");
 });

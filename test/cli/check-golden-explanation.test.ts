@@ -32,7 +32,9 @@ test("a wrong expected decision: the rule that denied is explained, with its dec
     ]);
     const json = JSON.parse((await runCli(["check", "--json", file])).stdout);
     const outcome = json.files[0].tests.find((entry: { name: string }) => entry.name.startsWith("too many items"));
-    expect(outcome.explained.map((rule: { rule: string; because?: string[] }) => [rule.rule, rule.because])).toEqual([["order.quantity.max", ["/assert"]]]);
+    expect(outcome.explained.map((rule: { rule: string; because?: string[] }) => [rule.rule, rule.because])).toEqual([
+      ["order.quantity.max", ["/assert"]],
+    ]);
     const junit = (await runCli(["check", "--format", "junit", file])).stdout;
     expect(junit).toContain("why, for the rules whose outcome differs:&#10;fired  order.quantity.max (validation)");
     expect(junit).toContain("lte = false   &lt;- decided");
@@ -49,11 +51,22 @@ test("an expected finding that does not come: its rule is explained (here, its a
     const text = readFileSync(file, "utf8");
     const good = text.indexOf("- name: a good order is allowed and notifies");
     const expectAt = text.indexOf("findings: []", good);
-    rules.write("shop-order.ruleset.yaml", `${text.slice(0, expectAt)}findings:\n        - rule: order.quantity.max${text.slice(expectAt + "findings: []".length)}`);
+    rules.write(
+      "shop-order.ruleset.yaml",
+      `${text.slice(0, expectAt)}findings:\n        - rule: order.quantity.max${text.slice(expectAt + "findings: []".length)}`,
+    );
     const run = await runCli(["check", "--json", file]);
-    const outcome = JSON.parse(run.stdout).files[0].tests.find((entry: { name: string }) => entry.name.startsWith("a good order"));
+    const outcome = JSON.parse(run.stdout).files[0].tests.find((entry: { name: string }) =>
+      entry.name.startsWith("a good order"),
+    );
     expect(outcome.failures[0]).toContain("findings come from [], expected [order.quantity.max]");
-    expect(outcome.explained).toEqual([expect.objectContaining({ rule: "order.quantity.max", status: "passed", assert: expect.objectContaining({ value: true }) })]);
+    expect(outcome.explained).toEqual([
+      expect.objectContaining({
+        rule: "order.quantity.max",
+        status: "passed",
+        assert: expect.objectContaining({ value: true }),
+      }),
+    ]);
   } finally {
     rules.remove();
   }

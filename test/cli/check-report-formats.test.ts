@@ -16,13 +16,20 @@ const threeMistakes = located.cases[0]!;
 const shopDir = join(CASES_DIR, "interop", "shop");
 const broken = temporaryDirectory({
   ...threeMistakes.files,
-  "failing.ruleset.yaml": readFileSync(join(shopDir, "shop-order.ruleset.yaml"), "utf8").replace("decision: deny", "decision: allow"),
+  "failing.ruleset.yaml": readFileSync(join(shopDir, "shop-order.ruleset.yaml"), "utf8").replace(
+    "decision: deny",
+    "decision: allow",
+  ),
   "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"),
 });
 const empty = temporaryDirectory({ "notes.txt": "nothing here\n" });
 // Problems in other files than the ruleset's own: a schema file, a bundle, a second file with one ruleset id.
 const goldenCase = (file: string, index: number): { files: Record<string, string> } =>
-  (JSON.parse(readFileSync(join(CASES_DIR, "located-problems", file), "utf8")) as { cases: { files: Record<string, string> }[] }).cases[index]!;
+  (
+    JSON.parse(readFileSync(join(CASES_DIR, "located-problems", file), "utf8")) as {
+      cases: { files: Record<string, string> }[];
+    }
+  ).cases[index]!;
 const brokenSchema = goldenCase("schema-files.json", 0).files;
 const others = temporaryDirectory({
   ...brokenSchema,
@@ -30,9 +37,15 @@ const others = temporaryDirectory({
   "loans.bundle.json": goldenCase("bundles.json", 4).files["loans.bundle.json"]!,
 });
 // A ruleset that loads with two warnings (RULE_UNREACHABLE at its when, ENUM_VALUE_UNKNOWN at the literal).
-const unreachable = (JSON.parse(readFileSync(join(CASES_DIR, "check-warnings", "unreachable-rules.json"), "utf8")) as {
-  cases: { files: Record<string, string>; compile: string; warnings: { code: string; line: number; column: number; rule: string; message: string; suggestion?: string }[] }[];
-}).cases[0]!;
+const unreachable = (
+  JSON.parse(readFileSync(join(CASES_DIR, "check-warnings", "unreachable-rules.json"), "utf8")) as {
+    cases: {
+      files: Record<string, string>;
+      compile: string;
+      warnings: { code: string; line: number; column: number; rule: string; message: string; suggestion?: string }[];
+    }[];
+  }
+).cases[0]!;
 const warned = temporaryDirectory(unreachable.files);
 afterAll(() => {
   broken.remove();
@@ -42,15 +55,28 @@ afterAll(() => {
 });
 const loans = join(broken.path, "loans.ruleset.yaml");
 // Paths are written relative to the working directory (the project root in these runs) when below it.
-const shown = (file: string): string => (relative(PROJECT_ROOT, file).startsWith("..") ? file : relative(PROJECT_ROOT, file));
+const shown = (file: string): string =>
+  relative(PROJECT_ROOT, file).startsWith("..") ? file : relative(PROJECT_ROOT, file);
 
 describe("text", () => {
   test("each problem is path:line:column: CODE [rule] message, all three at once", async () => {
     const run = await runCli(["check", loans]);
     expect(run.status).toBe(1);
-    const lines = run.stdout.split("\n").filter((line) => line.includes(": SCHEMA_INVALID") || line.includes(": PATH_UNKNOWN"));
-    expect(lines).toEqual(threeMistakes.problems.map((problem) => expect.stringMatching(new RegExp(`^${shown(loans).replace(/[.\\/]/g, "\\$&")}:${problem.line}:${problem.column}: ${problem.code} \\[${problem.rule}\\] `))));
-    expect(run.stdout).toContain("`dta` is not a variable root (data, original, actor, ctx, params, item, value, field, arg): did you mean `data`?");
+    const lines = run.stdout
+      .split("\n")
+      .filter((line) => line.includes(": SCHEMA_INVALID") || line.includes(": PATH_UNKNOWN"));
+    expect(lines).toEqual(
+      threeMistakes.problems.map((problem) =>
+        expect.stringMatching(
+          new RegExp(
+            `^${shown(loans).replace(/[.\\/]/g, "\\$&")}:${problem.line}:${problem.column}: ${problem.code} \\[${problem.rule}\\] `,
+          ),
+        ),
+      ),
+    );
+    expect(run.stdout).toContain(
+      "`dta` is not a variable root (data, original, actor, ctx, params, item, value, field, arg): did you mean `data`?",
+    );
   });
 
   test("every line that is not a file's header, a golden test or the totals is a problem in the annotate-able form", async () => {
@@ -58,29 +84,50 @@ describe("text", () => {
     expect(run.status).toBe(1);
     const lines = run.stdout.trimEnd().split("\n");
     const header = /^\S.*: (?:ok|\d+ problem\(s\))$/;
-    const problemLines = lines.filter((line) => !header.test(line) && !line.startsWith(" ") && !/^(?:OK|FAILED): /.test(line));
+    const problemLines = lines.filter(
+      (line) => !header.test(line) && !line.startsWith(" ") && !/^(?:OK|FAILED): /.test(line),
+    );
     for (const line of problemLines) expect(line).toMatch(/^(.+):(\d+):(\d+): ([A-Z_]+) (\[[^\]]+\] )?.+$/);
     expect(problemLines.length).toBe(Number(/ (\d+) problem\(s\), /.exec(lines.at(-1)!)?.[1]));
     const codes = new Set(problemLines.map((line) => /: ([A-Z_]+) /.exec(line)?.[1]));
-    for (const code of ["SCHEMA_INVALID", "PATH_UNKNOWN", "SOURCE_INVALID", "SCHEMA_REF_UNRESOLVED", "BUNDLE_INVALID", "RULESET_DUPLICATE"]) expect(codes).toContain(code);
+    for (const code of [
+      "SCHEMA_INVALID",
+      "PATH_UNKNOWN",
+      "SOURCE_INVALID",
+      "SCHEMA_REF_UNRESOLVED",
+      "BUNDLE_INVALID",
+      "RULESET_DUPLICATE",
+    ])
+      expect(codes).toContain(code);
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}FAIL /));
   });
 
   test("a problem of the whole file is put at 1:1, and a message that spans lines is kept on one", () => {
-    expect(formatProblem({ code: "FILE_UNREADABLE", message: "cannot read the file:\n  EACCES", file: "/rules/a.bundle.json" })).toBe("/rules/a.bundle.json:1:1: FILE_UNREADABLE cannot read the file: EACCES");
+    expect(
+      formatProblem({
+        code: "FILE_UNREADABLE",
+        message: "cannot read the file:\n  EACCES",
+        file: "/rules/a.bundle.json",
+      }),
+    ).toBe("/rules/a.bundle.json:1:1: FILE_UNREADABLE cannot read the file: EACCES");
   });
 
   test("--json keeps the document and gives each problem its line and column", async () => {
     const run = await runCli(["check", "--json", loans]);
     const report = JSON.parse(run.stdout);
     expect(report.ok).toBe(false);
-    expect(report.files[0].problems.map((problem: { code: string; line: number; column: number }) => [problem.code, problem.line, problem.column])).toEqual(
-      threeMistakes.problems.map((problem) => [problem.code, problem.line, problem.column]),
-    );
+    expect(
+      report.files[0].problems.map((problem: { code: string; line: number; column: number }) => [
+        problem.code,
+        problem.line,
+        problem.column,
+      ]),
+    ).toEqual(threeMistakes.problems.map((problem) => [problem.code, problem.line, problem.column]));
     expect((await runCli(["check", "--format", "json", loans])).stdout).toBe(run.stdout);
   });
 
-  test("an unknown format is a usage error", async () => expect((await runCli(["check", "--format", "xml", loans])).status).toBe(2));
+  test("an unknown format is a usage error", async () =>
+    expect((await runCli(["check", "--format", "xml", loans])).status).toBe(2));
 });
 
 describe("github", () => {
@@ -89,10 +136,20 @@ describe("github", () => {
     expect(run.status).toBe(1);
     const commands = run.stdout.split("\n").filter((line) => line.startsWith("::"));
     for (const problem of threeMistakes.problems) {
-      expect(commands).toContainEqual(expect.stringMatching(new RegExp(`^::error file=${escapeProperty(shown(loans)).replace(/[.\\/]/g, "\\$&")},line=${problem.line},col=${problem.column},title=${problem.code}::\\[${problem.rule}\\] `)));
+      expect(commands).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^::error file=${escapeProperty(shown(loans)).replace(/[.\\/]/g, "\\$&")},line=${problem.line},col=${problem.column},title=${problem.code}::\\[${problem.rule}\\] `,
+          ),
+        ),
+      );
     }
     // A failed golden test is placed at its name, with expected against actual after its failures.
-    expect(commands).toContainEqual(expect.stringMatching(/^::error file=[^:]*failing\.ruleset\.yaml,line=\d+,col=11,title=GOLDEN_TEST_FAILED::too many items is denied.*%0A- decision: "allow"%0A\+ decision: "deny"/));
+    expect(commands).toContainEqual(
+      expect.stringMatching(
+        /^::error file=[^:]*failing\.ruleset\.yaml,line=\d+,col=11,title=GOLDEN_TEST_FAILED::too many items is denied.*%0A- decision: "allow"%0A\+ decision: "deny"/,
+      ),
+    );
   });
 
   test("escapes % CR LF in messages, and : , too in properties", () => {
@@ -108,14 +165,23 @@ describe("junit", () => {
     const document = parseXml(run.stdout);
     expect(document.name).toBe("testsuites");
     const suites = document.children.filter((child) => child.name === "testsuite");
-    expect(suites.map((suite) => suite.attributes.name)).toEqual([shown(join(broken.path, "failing.ruleset.yaml")), shown(loans)]);
+    expect(suites.map((suite) => suite.attributes.name)).toEqual([
+      shown(join(broken.path, "failing.ruleset.yaml")),
+      shown(loans),
+    ]);
     const loanCases = suites[1]!.children;
-    expect(loanCases.map((testcase) => testcase.children[0]?.attributes.type)).toEqual(threeMistakes.problems.map((problem) => problem.code));
-    expect(loanCases[0]!.attributes.name).toBe(`SCHEMA_INVALID at ${threeMistakes.problems[0]!.line}:${threeMistakes.problems[0]!.column} [loan.fee.compute]`);
+    expect(loanCases.map((testcase) => testcase.children[0]?.attributes.type)).toEqual(
+      threeMistakes.problems.map((problem) => problem.code),
+    );
+    expect(loanCases[0]!.attributes.name).toBe(
+      `SCHEMA_INVALID at ${threeMistakes.problems[0]!.line}:${threeMistakes.problems[0]!.column} [loan.fee.compute]`,
+    );
     const failing = suites[0]!.children;
     expect(failing[0]!.attributes.name).toBe("loads");
     expect(failing.some((testcase) => testcase.children[0]?.attributes.type === "GOLDEN_TEST_FAILED")).toBe(true);
-    expect(suites[0]!.attributes.failures).toBe(String(failing.filter((testcase) => testcase.children.length > 0).length));
+    expect(suites[0]!.attributes.failures).toBe(
+      String(failing.filter((testcase) => testcase.children.length > 0).length),
+    );
   });
 
   test("escapes what XML cannot hold as text", () => {
@@ -125,15 +191,22 @@ describe("junit", () => {
 
 describe("warnings", () => {
   const file = join(warned.path, unreachable.compile);
-  const [atWhen, atLiteral] = unreachable.warnings as [(typeof unreachable.warnings)[0], (typeof unreachable.warnings)[0]];
+  const [atWhen, atLiteral] = unreachable.warnings as [
+    (typeof unreachable.warnings)[0],
+    (typeof unreachable.warnings)[0],
+  ];
 
   test("text: each warning is path:line:column: warning CODE [rule] message; the file stays ok, the totals count them, exit 0", async () => {
     const run = await runCli(["check", warned.path]);
     expect(run.status).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines).toContain(`${shown(file)} (pay.rules): ok, 2 warning(s)`);
-    expect(lines).toContain(`${shown(file)}:${atWhen.line}:${atWhen.column}: warning RULE_UNREACHABLE [${atWhen.rule}] ${atWhen.message}`);
-    expect(lines).toContain(`${shown(file)}:${atLiteral.line}:${atLiteral.column}: warning ENUM_VALUE_UNKNOWN [${atLiteral.rule}] ${atLiteral.message}`);
+    expect(lines).toContain(
+      `${shown(file)}:${atWhen.line}:${atWhen.column}: warning RULE_UNREACHABLE [${atWhen.rule}] ${atWhen.message}`,
+    );
+    expect(lines).toContain(
+      `${shown(file)}:${atLiteral.line}:${atLiteral.column}: warning ENUM_VALUE_UNKNOWN [${atLiteral.rule}] ${atLiteral.message}`,
+    );
     expect(lines.at(-1)).toBe("OK: 1 file(s), 0 problem(s), 2 warning(s), 0 test(s) passed, 0 failed");
   });
 
@@ -161,7 +234,10 @@ describe("warnings", () => {
     expect(run.status).toBe(0);
     const commands = run.stdout.split("\n").filter((line) => line.startsWith("::"));
     expect(commands).toEqual(
-      unreachable.warnings.map((warning) => `::warning file=${escapeProperty(shown(file))},line=${warning.line},col=${warning.column},title=${warning.code}::[${warning.rule}] ${escapeData(warning.message)}`),
+      unreachable.warnings.map(
+        (warning) =>
+          `::warning file=${escapeProperty(shown(file))},line=${warning.line},col=${warning.column},title=${warning.code}::[${warning.rule}] ${escapeData(warning.message)}`,
+      ),
     );
   });
 
@@ -177,8 +253,13 @@ describe("warnings", () => {
       `warning RULE_UNREACHABLE at ${atWhen.line}:${atWhen.column} [${atWhen.rule}]`,
       `warning ENUM_VALUE_UNKNOWN at ${atLiteral.line}:${atLiteral.column} [${atLiteral.rule}]`,
     ]);
-    expect(suite.children.slice(1).map((testcase) => testcase.children.map((child) => child.name))).toEqual([["system-out"], ["system-out"]]);
-    expect(run.stdout).toContain(`<system-out>${xml(`${shown(file)} at ${atLiteral.line}:${atLiteral.column}: warning ENUM_VALUE_UNKNOWN: ${atLiteral.message}`)}</system-out>`);
+    expect(suite.children.slice(1).map((testcase) => testcase.children.map((child) => child.name))).toEqual([
+      ["system-out"],
+      ["system-out"],
+    ]);
+    expect(run.stdout).toContain(
+      `<system-out>${xml(`${shown(file)} at ${atLiteral.line}:${atLiteral.column}: warning ENUM_VALUE_UNKNOWN: ${atLiteral.message}`)}</system-out>`,
+    );
   });
 
   test("--strict: the warnings are problems, in every format; exit 1", async () => {
@@ -186,8 +267,12 @@ describe("warnings", () => {
     expect(text.status).toBe(1);
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines).toContain(`${shown(file)} (pay.rules): 2 problem(s)`);
-    expect(lines).toContain(`${shown(file)}:${atWhen.line}:${atWhen.column}: RULE_UNREACHABLE [${atWhen.rule}] ${atWhen.message}`);
-    expect(lines).toContain(`${shown(file)}:${atLiteral.line}:${atLiteral.column}: ENUM_VALUE_UNKNOWN [${atLiteral.rule}] ${atLiteral.message}`);
+    expect(lines).toContain(
+      `${shown(file)}:${atWhen.line}:${atWhen.column}: RULE_UNREACHABLE [${atWhen.rule}] ${atWhen.message}`,
+    );
+    expect(lines).toContain(
+      `${shown(file)}:${atLiteral.line}:${atLiteral.column}: ENUM_VALUE_UNKNOWN [${atLiteral.rule}] ${atLiteral.message}`,
+    );
     expect(lines.at(-1)).toBe("FAILED: 1 file(s), 2 problem(s), 0 warning(s), 0 test(s) passed, 0 failed");
 
     const json = await runCli(["check", "--strict", "--json", warned.path]);
@@ -195,13 +280,22 @@ describe("warnings", () => {
     const report = JSON.parse(json.stdout);
     expect(report.ok).toBe(false);
     expect(report.files[0].warnings).toEqual([]);
-    expect(report.files[0].problems.map((problem: { code: string; line: number; column: number }) => [problem.code, problem.line, problem.column])).toEqual(
-      unreachable.warnings.map((warning) => [warning.code, warning.line, warning.column]),
-    );
+    expect(
+      report.files[0].problems.map((problem: { code: string; line: number; column: number }) => [
+        problem.code,
+        problem.line,
+        problem.column,
+      ]),
+    ).toEqual(unreachable.warnings.map((warning) => [warning.code, warning.line, warning.column]));
 
     const github = await runCli(["check", "--strict", "--format", "github", warned.path]);
     expect(github.status).toBe(1);
-    expect(github.stdout.split("\n").filter((line) => line.startsWith("::")).map((line) => line.slice(0, line.indexOf(" ")))).toEqual(["::error", "::error"]);
+    expect(
+      github.stdout
+        .split("\n")
+        .filter((line) => line.startsWith("::"))
+        .map((line) => line.slice(0, line.indexOf(" "))),
+    ).toEqual(["::error", "::error"]);
 
     const junit = await runCli(["check", "--strict", "--format", "junit", warned.path]);
     expect(junit.status).toBe(1);
@@ -210,7 +304,11 @@ describe("warnings", () => {
 
   test("rules that are right give no warning: the example rules and the interop rulesets", async () => {
     // The interop sources, named as files: their directories also hold their bundles, which the server would refuse as duplicates.
-    const interopSources = ["shop/shop-order.ruleset.yaml", "library/library-base.ruleset.yaml", "library/library-loans.ruleset.yaml"].map((file) => join(CASES_DIR, "interop", file));
+    const interopSources = [
+      "shop/shop-order.ruleset.yaml",
+      "library/library-base.ruleset.yaml",
+      "library/library-loans.ruleset.yaml",
+    ].map((file) => join(CASES_DIR, "interop", file));
     const run = await runCli(["check", "--strict", join(PROJECT_ROOT, "rules"), ...interopSources]);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/\nOK: \d+ file\(s\), 0 problem\(s\), 0 warning\(s\), /);
@@ -226,7 +324,18 @@ describe("no ruleset", () => {
 });
 
 describe("--help", () => {
-  for (const command of ["check", "compile", "manifest", "evaluate", "schema", "cron", "engine", "version", "serve", "help"]) {
+  for (const command of [
+    "check",
+    "compile",
+    "manifest",
+    "evaluate",
+    "schema",
+    "cron",
+    "engine",
+    "version",
+    "serve",
+    "help",
+  ]) {
     test(`${command} --help prints its usage and exits 0`, async () => {
       const run = await runCli([command, "--help"]);
       expect(run.status).toBe(0);
@@ -248,11 +357,15 @@ function parseXml(text: string): XmlElement {
   const root: XmlElement = { name: "", attributes: {}, children: [] };
   const stack = [root];
   const unescapeXml = (value: string): string =>
-    value.replace(/&(lt|gt|quot|apos|amp|#10|#13);/g, (_, entity: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&", "#10": "\n", "#13": "\r" })[entity]!);
+    value.replace(
+      /&(lt|gt|quot|apos|amp|#10|#13);/g,
+      (_, entity: string) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&", "#10": "\n", "#13": "\r" })[entity]!,
+    );
   for (const match of body.matchAll(/<(\/?)([A-Za-z][A-Za-z-]*)((?:\s+[a-z]+="[^"<]*")*)\s*(\/?)>|([^<]+)/g)) {
     const [, closing, name, attributeText, selfClosing, content] = match;
     if (content !== undefined) {
-      if (content.includes("&") && !/^(?:[^&]|&(?:lt|gt|quot|apos|amp|#10|#13);)*$/.test(content)) throw new Error(`bad entity in ${content}`);
+      if (content.includes("&") && !/^(?:[^&]|&(?:lt|gt|quot|apos|amp|#10|#13);)*$/.test(content))
+        throw new Error(`bad entity in ${content}`);
       continue;
     }
     if (closing) {

@@ -17,14 +17,22 @@ const shopText = readFileSync(shopSource, "utf8");
 const broken = temporaryDirectory({
   "order.schema.json": orderSchema,
   "shop.ruleset.yaml": shopText.replace("version: 1.0.0", "version: 1.0.0\n  owner: yes"),
-  "other.ruleset.yaml": shopText.replace("id: shop.orders.order", "id: shop.orders.other").replace("data.quantity }, { var: params.maxQuantity", "data.quantity }, { var: params.nope"),
-  "failing.ruleset.yaml": shopText.replace("id: shop.orders.order", "id: shop.orders.failing").replace("decision: deny", "decision: allow"),
+  "other.ruleset.yaml": shopText
+    .replace("id: shop.orders.order", "id: shop.orders.other")
+    .replace("data.quantity }, { var: params.maxQuantity", "data.quantity }, { var: params.nope"),
+  "failing.ruleset.yaml": shopText
+    .replace("id: shop.orders.order", "id: shop.orders.failing")
+    .replace("decision: deny", "decision: allow"),
 });
 afterAll(() => broken.remove());
 
 describe("check", () => {
   test("passes the interop rulesets and bundles named as files with their golden tests, exit 0", async () => {
-    const files = [shopDir, join(CASES_DIR, "interop", "library")].flatMap((directory) => readdirSync(directory).filter((name) => /\.(ruleset\.yaml|bundle\.json)$/.test(name)).map((name) => join(directory, name)));
+    const files = [shopDir, join(CASES_DIR, "interop", "library")].flatMap((directory) =>
+      readdirSync(directory)
+        .filter((name) => /\.(ruleset\.yaml|bundle\.json)$/.test(name))
+        .map((name) => join(directory, name)),
+    );
     const run = await runCli(["check", ...files]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("PASS too many items is denied, total computed");
@@ -34,7 +42,9 @@ describe("check", () => {
   test("a directory holding a ruleset's source and its bundle fails as the server refuses it: the id is defined twice", async () => {
     const run = await runCli(["check", shopDir]);
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain("shop-order.bundle.json:1:1: RULESET_DUPLICATE ruleset shop.orders.order is also defined by shop-order.ruleset.yaml");
+    expect(run.stdout).toContain(
+      "shop-order.bundle.json:1:1: RULESET_DUPLICATE ruleset shop.orders.order is also defined by shop-order.ruleset.yaml",
+    );
   });
 
   test("reports every problem with code, file, rule and message, and exits 1", async () => {
@@ -44,7 +54,7 @@ describe("check", () => {
     expect(run.stdout).toMatch(/shop\.ruleset\.yaml:\d+:\d+: YAML_NOT_PORTABLE /);
     expect(run.stdout).toMatch(/other\.ruleset\.yaml:\d+:\d+: PARAM_UNDECLARED \[order\.quantity\.max\] /);
     expect(run.stdout).toContain("FAIL too many items is denied, total computed");
-    expect(run.stdout).toContain("decision is \"deny\", expected \"allow\"");
+    expect(run.stdout).toContain('decision is "deny", expected "allow"');
   });
 
   test("--json gives the same report for machines", async () => {
@@ -53,13 +63,19 @@ describe("check", () => {
     const report = JSON.parse(run.stdout);
     expect(report.ok).toBe(false);
     const other = report.files.find((file: { file: string }) => file.file.endsWith("other.ruleset.yaml"));
-    expect(other.problems).toContainEqual(expect.objectContaining({ code: "PARAM_UNDECLARED", rule: "order.quantity.max" }));
+    expect(other.problems).toContainEqual(
+      expect.objectContaining({ code: "PARAM_UNDECLARED", rule: "order.quantity.max" }),
+    );
     const failing = report.files.find((file: { file: string }) => file.file.endsWith("failing.ruleset.yaml"));
     expect(failing.tests[0].failures.length).toBeGreaterThan(0);
   });
 
   test("a ruleset id defined by two files is a problem", async () => {
-    const twice = temporaryDirectory({ "order.schema.json": orderSchema, "a.ruleset.yaml": shopText.replace(/tests:[\s\S]*$/, ""), "b.ruleset.yaml": shopText.replace(/tests:[\s\S]*$/, "") });
+    const twice = temporaryDirectory({
+      "order.schema.json": orderSchema,
+      "a.ruleset.yaml": shopText.replace(/tests:[\s\S]*$/, ""),
+      "b.ruleset.yaml": shopText.replace(/tests:[\s\S]*$/, ""),
+    });
     try {
       const run = await runCli(["check", twice.path]);
       expect(run.status).toBe(1);
@@ -72,12 +88,19 @@ describe("check", () => {
   test("a golden test naming an entity or operation the ruleset does not know is a problem with a suggestion, though the test passes", async () => {
     const testsNothing = (entity: string, operation: string): string =>
       `  - name: ${entity} ${operation} is allowed\n    entity: ${entity}\n    operation: ${operation}\n    given: { data: {} }\n    expect: { decision: allow, findings: [] }\n`;
-    const misnamed = temporaryDirectory({ "order.schema.json": orderSchema, "shop.ruleset.yaml": `${shopText.trimEnd()}\n${testsNothing("Ordr", "create")}${testsNothing("Order", "craete")}${testsNothing("Order", "delete")}` });
+    const misnamed = temporaryDirectory({
+      "order.schema.json": orderSchema,
+      "shop.ruleset.yaml": `${shopText.trimEnd()}\n${testsNothing("Ordr", "create")}${testsNothing("Order", "craete")}${testsNothing("Order", "delete")}`,
+    });
     try {
       const run = await runCli(["check", misnamed.path]);
       expect(run.status).toBe(1);
-      expect(run.stdout).toMatch(/shop\.ruleset\.yaml:\d+:13: TEST_ENTITY_UNKNOWN golden test "Ordr create is allowed" names entity Ordr, .*: did you mean `Order`\?/);
-      expect(run.stdout).toMatch(/shop\.ruleset\.yaml:\d+:16: TEST_OPERATION_UNKNOWN golden test "Order craete is allowed" names operation craete, .*: did you mean `create`\?/);
+      expect(run.stdout).toMatch(
+        /shop\.ruleset\.yaml:\d+:13: TEST_ENTITY_UNKNOWN golden test "Ordr create is allowed" names entity Ordr, .*: did you mean `Order`\?/,
+      );
+      expect(run.stdout).toMatch(
+        /shop\.ruleset\.yaml:\d+:16: TEST_OPERATION_UNKNOWN golden test "Order craete is allowed" names operation craete, .*: did you mean `create`\?/,
+      );
       // A standard operation no rule names is one a test may mean: delete is allowed.
       expect(run.stdout).not.toContain("operation delete");
       expect(run.stdout).toContain("PASS Ordr create is allowed");
@@ -126,11 +149,16 @@ describe("manifest", () => {
     const run = await runCli(["manifest", shopSource, "--channel", "server"]);
     expect(withoutOurExtensions(JSON.parse(run.stdout))).toEqual(shopBundle.manifests.server);
   });
-  test("another channel is a usage error", async () => expect((await runCli(["manifest", shopSource, "--channel", "web"])).status).toBe(2));
+  test("another channel is a usage error", async () =>
+    expect((await runCli(["manifest", shopSource, "--channel", "web"])).status).toBe(2));
 });
 
 describe("evaluate", () => {
-  const order = { entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
+  const order = {
+    entity: "Order",
+    operation: "create",
+    data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+  };
   test("evaluates a request from standard input against a bundle", async () => {
     const run = await runCli(["evaluate", "--bundle", shopBundleFile], JSON.stringify(order));
     expect(run.status).toBe(0);
@@ -141,18 +169,29 @@ describe("evaluate", () => {
   test("evaluates a request file on the client channel", async () => {
     const dir = temporaryDirectory({ "request.json": JSON.stringify(order) });
     try {
-      const run = await runCli(["evaluate", "--bundle", shopBundleFile, "--channel", "client", join(dir.path, "request.json")]);
+      const run = await runCli([
+        "evaluate",
+        "--bundle",
+        shopBundleFile,
+        "--channel",
+        "client",
+        join(dir.path, "request.json"),
+      ]);
       expect(JSON.parse(run.stdout).commands).toEqual([]);
     } finally {
       dir.remove();
     }
   });
   test("a malformed request is refused with its reason and exit 1", async () => {
-    const run = await runCli(["evaluate", "--bundle", shopBundleFile], JSON.stringify({ entity: "Order", operation: "create", view: 1 }));
+    const run = await runCli(
+      ["evaluate", "--bundle", shopBundleFile],
+      JSON.stringify({ entity: "Order", operation: "create", view: 1 }),
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("'view' must be an object");
   });
-  test("without a bundle or ruleset it is a usage error", async () => expect((await runCli(["evaluate"], "{}")).status).toBe(2));
+  test("without a bundle or ruleset it is a usage error", async () =>
+    expect((await runCli(["evaluate"], "{}")).status).toBe(2));
 
   test("a ruleset source is compiled in memory: --ruleset, or told apart by its name, answers as its bundle does", async () => {
     const fromBundle = await runCli(["evaluate", "--bundle", shopBundleFile], JSON.stringify(order));

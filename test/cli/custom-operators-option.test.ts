@@ -13,7 +13,10 @@ import { serverEnvironment, startServer, TOKEN } from "../support/server-process
  */
 const directory = mkdtempSync(join(tmpdir(), "rule-server-operators-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-writeFileSync(join(directory, "card.schema.json"), JSON.stringify({ type: "object", properties: { number: { type: "string" } } }));
+writeFileSync(
+  join(directory, "card.schema.json"),
+  JSON.stringify({ type: "object", properties: { number: { type: "string" } } }),
+);
 writeFileSync(
   join(directory, "cards.ruleset.yaml"),
   `ruleCascade: "1.0.0"
@@ -43,7 +46,10 @@ tests:
 `,
 );
 const request = join(directory, "request.json");
-writeFileSync(request, JSON.stringify({ ruleset: "t.cards", entity: "Card", operation: "create", data: { number: "4539578763621486" } }));
+writeFileSync(
+  request,
+  JSON.stringify({ ruleset: "t.cards", entity: "Card", operation: "create", data: { number: "4539578763621486" } }),
+);
 
 test("check without --operators: the golden test fails closed as it would in the server, and a warning names the operator", async () => {
   const run = await runCli(["check", directory]);
@@ -61,7 +67,8 @@ test("check, test, evaluate and replay with --operators test register the confor
   expect(JSON.parse(evaluated.stdout).decision).toBe("allow");
   const unregistered = await runCli(["evaluate", join(directory, "cards.ruleset.yaml"), request]);
   expect(JSON.parse(unregistered.stdout).findings[0].code).toBe("RULE-EVALUATION-ERROR");
-  for (const command of ["check", "test", "evaluate", "replay", "lsp"]) expect((await runCli([command, "--help"])).stdout).toContain("--operators test");
+  for (const command of ["check", "test", "evaluate", "replay", "lsp"])
+    expect((await runCli([command, "--help"])).stdout).toContain("--operators test");
   const refused = await runCli(["check", "--operators", "all", directory]);
   expect([refused.status, refused.stderr]).toEqual([2, expect.stringContaining("check: --operators takes test")]);
 });
@@ -69,9 +76,21 @@ test("check, test, evaluate and replay with --operators test register the confor
 test("the server, which registers none, answers the golden test's request as check without --operators predicts", async () => {
   const server = await startServer(serverEnvironment(directory));
   try {
-    const answer = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" }, body: JSON.stringify({ ruleset: "t.cards", entity: "Card", operation: "create", data: { number: "4539578763621486" } }) });
+    const answer = await fetch(`${server.url}/evaluations`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        ruleset: "t.cards",
+        entity: "Card",
+        operation: "create",
+        data: { number: "4539578763621486" },
+      }),
+    });
     const result = (await answer.json()) as { decision: string; findings: { code: string }[] };
-    expect([result.decision, result.findings.map((finding) => finding.code)]).toEqual(["deny", ["RULE-EVALUATION-ERROR"]]);
+    expect([result.decision, result.findings.map((finding) => finding.code)]).toEqual([
+      "deny",
+      ["RULE-EVALUATION-ERROR"],
+    ]);
     expect(server.logs().some((line) => line.level === "warn" && JSON.stringify(line).includes("x-luhn"))).toBe(true);
   } finally {
     await server.kill();

@@ -14,14 +14,20 @@ const shopDir = join(CASES_DIR, "interop", "shop");
 const shopSource = join(shopDir, "shop-order.ruleset.yaml");
 const shopBundle = join(shopDir, "shop-order.bundle.json");
 const shopText = readFileSync(shopSource, "utf8");
-const order = { entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
+const order = {
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+};
 const tooMany = { ...order, data: { ...order.data, quantity: 150 } };
 
 // Two rulesets side by side: the shop's, and one like it whose limit is 200 items, not 100.
 const twoRulesets = temporaryDirectory({
   "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"),
   "shop.ruleset.yaml": shopText,
-  "bulk.ruleset.yaml": shopText.replace("id: shop.orders.order", "id: shop.orders.bulk").replace("default: 100", "default: 200"),
+  "bulk.ruleset.yaml": shopText
+    .replace("id: shop.orders.order", "id: shop.orders.bulk")
+    .replace("default: 100", "default: 200"),
 });
 const scratch = temporaryDirectory({ "order.request.json": JSON.stringify(order) });
 afterAll(() => {
@@ -42,7 +48,9 @@ describe("a file that cannot be read", () => {
     const run = await runCli(["evaluate", shopBundle, missing]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
-    expect(oneLine(run.stderr)).toBe(`rule-server evaluate: FILE_UNREADABLE: cannot read the request file ${missing}: no such file or directory (ENOENT)`);
+    expect(oneLine(run.stderr)).toBe(
+      `rule-server evaluate: FILE_UNREADABLE: cannot read the request file ${missing}: no such file or directory (ENOENT)`,
+    );
   });
 
   test("a request file that is a directory: one line, with --lines too", async () => {
@@ -57,7 +65,9 @@ describe("a file that cannot be read", () => {
     const missing = join(scratch.path, "missing.jsonl");
     const run = await runCli(["evaluate", shopBundle, missing, "--lines"]);
     expect(run.status).toBe(1);
-    expect(oneLine(run.stderr)).toBe(`rule-server evaluate: FILE_UNREADABLE: cannot read the request file ${missing}: no such file or directory (ENOENT)`);
+    expect(oneLine(run.stderr)).toBe(
+      `rule-server evaluate: FILE_UNREADABLE: cannot read the request file ${missing}: no such file or directory (ENOENT)`,
+    );
   });
 
   test("a missing bundle, ruleset source or rules file: one line naming what it was to be", async () => {
@@ -72,14 +82,18 @@ describe("a file that cannot be read", () => {
     for (const { args, role } of cases) {
       const run = await runCli(["evaluate", ...args, request]);
       expect(run.status).toBe(1);
-      expect(oneLine(run.stderr)).toBe(`rule-server evaluate: FILE_UNREADABLE: cannot read ${role} ${args.at(-1)}: no such file or directory (ENOENT)`);
+      expect(oneLine(run.stderr)).toBe(
+        `rule-server evaluate: FILE_UNREADABLE: cannot read ${role} ${args.at(-1)}: no such file or directory (ENOENT)`,
+      );
     }
   });
 
   test("a request on standard input that is not JSON: one line saying where it came from", async () => {
     const run = await runCli(["evaluate", shopBundle, "-"], "{not json");
     expect(run.status).toBe(1);
-    expect(oneLine(run.stderr)).toStartWith("rule-server evaluate: BAD_REQUEST: the request on standard input: not valid JSON");
+    expect(oneLine(run.stderr)).toStartWith(
+      "rule-server evaluate: BAD_REQUEST: the request on standard input: not valid JSON",
+    );
   });
 
   test("a request file that is not JSON: one line naming it", async () => {
@@ -87,7 +101,9 @@ describe("a file that cannot be read", () => {
     await Bun.write(file, "{not json");
     const run = await runCli(["evaluate", shopBundle, file]);
     expect(run.status).toBe(1);
-    expect(oneLine(run.stderr)).toStartWith(`rule-server evaluate: BAD_REQUEST: the request file ${file}: not valid JSON`);
+    expect(oneLine(run.stderr)).toStartWith(
+      `rule-server evaluate: BAD_REQUEST: the request file ${file}: not valid JSON`,
+    );
   });
 });
 
@@ -97,12 +113,17 @@ describe("the request's ruleset member", () => {
       const run = await runCli(["evaluate", rules, "-"], JSON.stringify({ ...order, ruleset: "shop.orders.ordr" }));
       expect(run.status).toBe(1);
       expect(run.stdout).toBe("");
-      expect(oneLine(run.stderr)).toBe(`rule-server evaluate: UNKNOWN_RULESET: the request names ruleset shop.orders.ordr, but ${rules} holds ruleset shop.orders.order: did you mean \`shop.orders.order\`?`);
+      expect(oneLine(run.stderr)).toBe(
+        `rule-server evaluate: UNKNOWN_RULESET: the request names ruleset shop.orders.ordr, but ${rules} holds ruleset shop.orders.order: did you mean \`shop.orders.order\`?`,
+      );
     }
   });
 
   test("the file's own ruleset, or none at all, is evaluated against the file", async () => {
-    const named = await runCli(["evaluate", shopBundle, "-"], JSON.stringify({ ...order, ruleset: "shop.orders.order" }));
+    const named = await runCli(
+      ["evaluate", shopBundle, "-"],
+      JSON.stringify({ ...order, ruleset: "shop.orders.order" }),
+    );
     const unnamed = await runCli(["evaluate", shopBundle, "-"], JSON.stringify(order));
     expect(named.status).toBe(0);
     expect(unnamed.status).toBe(0);
@@ -111,10 +132,17 @@ describe("the request's ruleset member", () => {
   });
 
   test("a version other than the file's is refused as the server refuses it", async () => {
-    const run = await runCli(["evaluate", shopSource, "-"], JSON.stringify({ ...order, ruleset: "shop.orders.order", version: "2.0.0" }));
+    const run = await runCli(
+      ["evaluate", shopSource, "-"],
+      JSON.stringify({ ...order, ruleset: "shop.orders.order", version: "2.0.0" }),
+    );
     expect(run.status).toBe(1);
-    expect(oneLine(run.stderr)).toBe(`rule-server evaluate: UNKNOWN_VERSION: the request names version 2.0.0 of ruleset shop.orders.order, but ${shopSource} holds version 1.0.0`);
-    expect((await runCli(["evaluate", shopSource, "-"], JSON.stringify({ ...order, version: "1.0.0" }))).status).toBe(0);
+    expect(oneLine(run.stderr)).toBe(
+      `rule-server evaluate: UNKNOWN_VERSION: the request names version 2.0.0 of ruleset shop.orders.order, but ${shopSource} holds version 1.0.0`,
+    );
+    expect((await runCli(["evaluate", shopSource, "-"], JSON.stringify({ ...order, version: "1.0.0" }))).status).toBe(
+      0,
+    );
   });
 
   test("a ruleset member that is not a string is a malformed request", async () => {
@@ -126,8 +154,14 @@ describe("the request's ruleset member", () => {
 
 describe("a directory of rulesets", () => {
   test("the request's ruleset picks one of them", async () => {
-    const shop = await runCli(["evaluate", twoRulesets.path, "-"], JSON.stringify({ ...tooMany, ruleset: "shop.orders.order" }));
-    const bulk = await runCli(["evaluate", twoRulesets.path, "-"], JSON.stringify({ ...tooMany, ruleset: "shop.orders.bulk" }));
+    const shop = await runCli(
+      ["evaluate", twoRulesets.path, "-"],
+      JSON.stringify({ ...tooMany, ruleset: "shop.orders.order" }),
+    );
+    const bulk = await runCli(
+      ["evaluate", twoRulesets.path, "-"],
+      JSON.stringify({ ...tooMany, ruleset: "shop.orders.bulk" }),
+    );
     expect(shop.status).toBe(0);
     expect(JSON.parse(shop.stdout)).toMatchObject({ ruleset: "shop.orders.order", decision: "deny" });
     expect(JSON.parse(bulk.stdout)).toMatchObject({ ruleset: "shop.orders.bulk", decision: "allow" });
@@ -136,17 +170,27 @@ describe("a directory of rulesets", () => {
   test("without a ruleset member the request is refused, naming the rulesets it may name", async () => {
     const run = await runCli(["evaluate", twoRulesets.path, "-"], JSON.stringify(order));
     expect(run.status).toBe(1);
-    expect(oneLine(run.stderr)).toBe(`rule-server evaluate: RULESET_REQUIRED: the request names no ruleset, and ${twoRulesets.path} holds rulesets shop.orders.bulk, shop.orders.order: add a "ruleset" member`);
+    expect(oneLine(run.stderr)).toBe(
+      `rule-server evaluate: RULESET_REQUIRED: the request names no ruleset, and ${twoRulesets.path} holds rulesets shop.orders.bulk, shop.orders.order: add a "ruleset" member`,
+    );
   });
 
   test("an unknown ruleset is refused naming the ones held", async () => {
-    const run = await runCli(["evaluate", twoRulesets.path, "-"], JSON.stringify({ ...order, ruleset: "shop.orders.bulky" }));
+    const run = await runCli(
+      ["evaluate", twoRulesets.path, "-"],
+      JSON.stringify({ ...order, ruleset: "shop.orders.bulky" }),
+    );
     expect(run.status).toBe(1);
-    expect(oneLine(run.stderr)).toContain(`UNKNOWN_RULESET: the request names ruleset shop.orders.bulky, but ${twoRulesets.path} holds rulesets shop.orders.bulk, shop.orders.order: did you mean \`shop.orders.bulk\`?`);
+    expect(oneLine(run.stderr)).toContain(
+      `UNKNOWN_RULESET: the request names ruleset shop.orders.bulky, but ${twoRulesets.path} holds rulesets shop.orders.bulk, shop.orders.order: did you mean \`shop.orders.bulk\`?`,
+    );
   });
 
   test("a directory holding one ruleset needs no ruleset member", async () => {
-    const one = temporaryDirectory({ "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"), "shop.ruleset.yaml": shopText });
+    const one = temporaryDirectory({
+      "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"),
+      "shop.ruleset.yaml": shopText,
+    });
     try {
       const run = await runCli(["evaluate", one.path, "-"], JSON.stringify(order));
       expect(run.status).toBe(0);
@@ -157,10 +201,20 @@ describe("a directory of rulesets", () => {
   });
 
   test("--lines: each line picks its ruleset, and a line naming none or an unknown one is an error line", async () => {
-    const input = [{ ...tooMany, ruleset: "shop.orders.order" }, { ...tooMany, ruleset: "shop.orders.bulk" }, tooMany, { ...tooMany, ruleset: "nope" }].map((request) => JSON.stringify(request)).join("\n");
+    const input = [
+      { ...tooMany, ruleset: "shop.orders.order" },
+      { ...tooMany, ruleset: "shop.orders.bulk" },
+      tooMany,
+      { ...tooMany, ruleset: "nope" },
+    ]
+      .map((request) => JSON.stringify(request))
+      .join("\n");
     const run = await runCli(["evaluate", twoRulesets.path, "-", "--lines"], input);
     expect(run.status).toBe(1);
-    const lines = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const lines = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines[0]).toMatchObject({ ruleset: "shop.orders.order", decision: "deny" });
     expect(lines[1]).toMatchObject({ ruleset: "shop.orders.bulk", decision: "allow" });
     expect(lines[2]).toMatchObject({ line: 3, error: { code: "RULESET_REQUIRED" } });
@@ -168,7 +222,11 @@ describe("a directory of rulesets", () => {
   });
 
   test("a ruleset id defined twice in the directory refuses it, as the server refuses to start", async () => {
-    const twice = temporaryDirectory({ "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"), "a.ruleset.yaml": shopText, "b.bundle.json": readFileSync(shopBundle, "utf8") });
+    const twice = temporaryDirectory({
+      "order.schema.json": readFileSync(join(shopDir, "order.schema.json"), "utf8"),
+      "a.ruleset.yaml": shopText,
+      "b.bundle.json": readFileSync(shopBundle, "utf8"),
+    });
     try {
       const run = await runCli(["evaluate", twice.path, "-"], JSON.stringify(order));
       expect(run.status).toBe(1);

@@ -13,10 +13,20 @@ const transfer = {
   ruleset: "acme.payments.transfers",
   entity: "Transfer",
   operation: "create",
-  data: { id: "TRF-1", amount: 120, reference: "Invoice 7", debtor: { iban: "DE89370400440532013000", country: "DE" }, beneficiary: { iban: "DE75512108001245126199", country: "DE" } },
+  data: {
+    id: "TRF-1",
+    amount: 120,
+    reference: "Invoice 7",
+    debtor: { iban: "DE89370400440532013000", country: "DE" },
+    beneficiary: { iban: "DE75512108001245126199", country: "DE" },
+  },
   ctx: { now: "2026-03-02T09:30:00Z" },
 };
-const misfit = { ...transfer, operation: "craete", data: { ...transfer.data, amount: undefined, amout: 120, purpose: "salry" } };
+const misfit = {
+  ...transfer,
+  operation: "craete",
+  data: { ...transfer.data, amount: undefined, amout: 120, purpose: "salry" },
+};
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -25,7 +35,11 @@ beforeAll(async () => {
 afterAll(() => server.kill());
 
 async function served(request: unknown): Promise<any> {
-  const response = await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(request) });
+  const response = await fetch(`${server.url}/evaluations`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(request),
+  });
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -42,7 +56,9 @@ test("warn: the server's answer, warnings and all; a request that fits gets none
   const warned = await runCli(["evaluate", RULES, "-", "--schema-enforcement", "warn"], JSON.stringify(misfit));
   expect(warned.status).toBe(0);
   const answer = await served(misfit);
-  expect(answer.warnings.map((warning: { code: string }) => warning.code)).toEqual(expect.arrayContaining(["OPERATION_UNKNOWN", "DATA_INVALID"]));
+  expect(answer.warnings.map((warning: { code: string }) => warning.code)).toEqual(
+    expect.arrayContaining(["OPERATION_UNKNOWN", "DATA_INVALID"]),
+  );
   expect(JSON.parse(warned.stdout)).toEqual(answer);
   const fits = await runCli(["evaluate", RULES, "-", "--schema-enforcement", "warn"], JSON.stringify(transfer));
   expect(JSON.parse(fits.stdout)).toEqual(await served(transfer));
@@ -50,9 +66,14 @@ test("warn: the server's answer, warnings and all; a request that fits gets none
 });
 
 test("warn with --format text: a line per warning", async () => {
-  const run = await runCli(["evaluate", RULES, "-", "--schema-enforcement", "warn", "--explain", "--format", "text"], JSON.stringify(misfit));
+  const run = await runCli(
+    ["evaluate", RULES, "-", "--schema-enforcement", "warn", "--explain", "--format", "text"],
+    JSON.stringify(misfit),
+  );
   expect(run.status).toBe(0);
-  expect(run.stdout).toContain('  warning OPERATION_UNKNOWN /operation: no rule of Transfer names the operation "craete": did you mean "create"?');
+  expect(run.stdout).toContain(
+    '  warning OPERATION_UNKNOWN /operation: no rule of Transfer names the operation "craete": did you mean "create"?',
+  );
 });
 
 test("reject: nothing evaluated, the server's warnings listed one a line on stderr, exit 1", async () => {
@@ -62,16 +83,31 @@ test("reject: nothing evaluated, the server's warnings listed one a line on stde
   const warnings: { code: string; pointer: string }[] = (await served(misfit)).warnings;
   const lines = run.stderr.trimEnd().split("\n");
   expect(lines[0]).toBe("rule-server evaluate: REQUEST_MISFIT: the request does not fit the ruleset:");
-  expect(lines.slice(1).map((line) => line.trim().split(":")[0])).toEqual(warnings.map((warning) => `${warning.code} ${warning.pointer}`));
+  expect(lines.slice(1).map((line) => line.trim().split(":")[0])).toEqual(
+    warnings.map((warning) => `${warning.code} ${warning.pointer}`),
+  );
   const fits = await runCli(["evaluate", RULES, "-", "--schema-enforcement", "reject"], JSON.stringify(transfer));
   expect(fits.status).toBe(0);
 });
 
 test("reject with --lines: an error line carrying the warnings; the other lines are evaluated", async () => {
-  const run = await runCli(["evaluate", RULES, "-", "--lines", "--schema-enforcement", "reject"], `${JSON.stringify(misfit)}\n${JSON.stringify(transfer)}\n`);
+  const run = await runCli(
+    ["evaluate", RULES, "-", "--lines", "--schema-enforcement", "reject"],
+    `${JSON.stringify(misfit)}\n${JSON.stringify(transfer)}\n`,
+  );
   expect(run.status).toBe(1);
-  const [refused, evaluated] = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
-  expect(refused).toEqual({ line: 1, error: { code: "REQUEST_MISFIT", message: "the request does not fit the ruleset", warnings: (await served(misfit)).warnings } });
+  const [refused, evaluated] = run.stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  expect(refused).toEqual({
+    line: 1,
+    error: {
+      code: "REQUEST_MISFIT",
+      message: "the request does not fit the ruleset",
+      warnings: (await served(misfit)).warnings,
+    },
+  });
   expect(evaluated).toEqual(await served(transfer));
 });
 

@@ -10,7 +10,8 @@ import { PROJECT_ROOT, runCli } from "../support/run-cli.ts";
 const run = await runCli(["schema"]);
 const schema = JSON.parse(run.stdout);
 const validate = new Ajv2020({ strict: true, validateFormats: false }).compile(schema);
-const readDocument = (file: string): unknown => (file.endsWith(".json") ? JSON.parse(readFileSync(file, "utf8")) : parse(readFileSync(file, "utf8")));
+const readDocument = (file: string): unknown =>
+  file.endsWith(".json") ? JSON.parse(readFileSync(file, "utf8")) : parse(readFileSync(file, "utf8"));
 
 test("is a draft 2020-12 JSON Schema document with its own $id, that ajv compiles in strict mode", () => {
   expect(run.status).toBe(0);

@@ -66,22 +66,28 @@ describe("exit statuses", () => {
     const bad = await runCli(["test", FIXTURE, "--threshold", "lines=90"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--threshold takes rules=<percent> and outcomes=<percent>");
-    expect((await runCli(["test", FIXTURE, "--coverage-format", "html"])).stderr).toContain("--coverage-format takes json, lcov, cobertura");
+    expect((await runCli(["test", FIXTURE, "--coverage-format", "html"])).stderr).toContain(
+      "--coverage-format takes json, lcov, cobertura",
+    );
   });
 });
 
 describe("--filter and --fail-on-empty", () => {
-  const names = (stdout: string): string[] => [...stdout.matchAll(/^ {2}(?:PASS|FAIL) (.*)$/gm)].map((match) => match[1]!);
+  const names = (stdout: string): string[] =>
+    [...stdout.matchAll(/^ {2}(?:PASS|FAIL) (.*)$/gm)].map((match) => match[1]!);
 
   test("a glob on the ruleset id runs that ruleset's tests", async () => {
     const run = await runCli(["test", FIXTURE, "--filter", "cov.ch*"]);
     expect(names(run.stdout)).toEqual(["an express order of few items gets no notes, and a bad coupon is refused"]);
   });
 
-  test("a glob on the test name", async () => expect(names((await runCli(["test", FIXTURE, "--filter", "*denied"])).stdout)).toEqual(["too many is denied"]));
+  test("a glob on the test name", async () =>
+    expect(names((await runCli(["test", FIXTURE, "--filter", "*denied"])).stdout)).toEqual(["too many is denied"]));
 
   test("a glob on a rule id runs the tests that select the rule", async () => {
-    expect(names((await runCli(["test", FIXTURE, "--filter", "order.coupon.*"])).stdout)).toEqual(["an express order of few items gets no notes, and a bad coupon is refused"]);
+    expect(names((await runCli(["test", FIXTURE, "--filter", "order.coupon.*"])).stdout)).toEqual([
+      "an express order of few items gets no notes, and a bad coupon is refused",
+    ]);
     expect(names((await runCli(["test", FIXTURE, "--filter", "order.member.discount"])).stdout)).toHaveLength(3);
   });
 
@@ -94,9 +100,13 @@ describe("--filter and --fail-on-empty", () => {
 
   test("with a filter, coverage counts only the tests that ran, over the rulesets they belong to", async () => {
     const run = await runCli(["test", FIXTURE, "--filter", "*denied", "--coverage", "--format", "json"]);
-    const coverage = (JSON.parse(run.stdout) as { coverage: { files: { file: string; rules: { rule: string; tests: string[] }[] }[] } }).coverage;
+    const coverage = (
+      JSON.parse(run.stdout) as { coverage: { files: { file: string; rules: { rule: string; tests: string[] }[] }[] } }
+    ).coverage;
     expect(coverage.files.map((file) => file.file.split("/").pop())).toEqual(["base.ruleset.yaml"]);
-    expect(coverage.files[0]!.rules.find((rule) => rule.rule === "order.quantity.max")!.tests).toEqual(["cov.base: too many is denied"]);
+    expect(coverage.files[0]!.rules.find((rule) => rule.rule === "order.quantity.max")!.tests).toEqual([
+      "cov.base: too many is denied",
+    ]);
   });
 });
 
@@ -104,37 +114,61 @@ describe("a failing test is located at its name and shows expected against actua
   test("text: the place, the failure, the diff and why", async () => {
     const run = await runCli(["test", failing]);
     expect(run.stdout).toContain(`FAIL ${FAILING_NAME} at ${join(failing, "base.ruleset.yaml")}:${failingLine}:11`);
-    expect(run.stdout).toContain(["       expected (-) against actual (+):", '         - decision: "deny"', '         + decision: "allow"', "           findings:"].join("\n"));
+    expect(run.stdout).toContain(
+      [
+        "       expected (-) against actual (+):",
+        '         - decision: "deny"',
+        '         + decision: "allow"',
+        "           findings:",
+      ].join("\n"),
+    );
     expect(run.stdout).toContain("why, for the rules whose outcome differs:");
   });
 
   test("json: line, column and diff on the test", async () => {
     const run = await runCli(["test", failing, "--format", "json"]);
-    const report = JSON.parse(run.stdout) as { ok: boolean; files: { tests: { name: string; line?: number; column?: number; diff?: string[] }[] }[] };
+    const report = JSON.parse(run.stdout) as {
+      ok: boolean;
+      files: { tests: { name: string; line?: number; column?: number; diff?: string[] }[] }[];
+    };
     const test = report.files.flatMap((file) => file.tests).find((entry) => entry.name === FAILING_NAME)!;
     expect(report.ok).toBe(false);
     expect(test).toMatchObject({ line: failingLine, column: 11 });
-    expect(test.diff).toEqual(['- decision: "deny"', '+ decision: "allow"', "  findings:", "  effects:", '    {"type":"value","field":"/discount","value":5}']);
+    expect(test.diff).toEqual([
+      '- decision: "deny"',
+      '+ decision: "allow"',
+      "  findings:",
+      "  effects:",
+      '    {"type":"value","field":"/discount","value":5}',
+    ]);
   });
 
   test("junit: the testcase has the file and line, the failure the place and the diff", async () => {
     const run = await runCli(["test", failing, "--format", "junit"]);
     const file = join(failing, "base.ruleset.yaml");
-    expect(run.stdout).toContain(`<testcase classname="${file}" name="${FAILING_NAME.replace("'", "&apos;")}" file="${file}" line="${failingLine}">`);
+    expect(run.stdout).toContain(
+      `<testcase classname="${file}" name="${FAILING_NAME.replace("'", "&apos;")}" file="${file}" line="${failingLine}">`,
+    );
     // Line breaks inside the failure are written as character references.
-    expect(run.stdout).toContain(`${file}:${failingLine}:11&#10;decision is &quot;allow&quot;, expected &quot;deny&quot;&#10;expected (-) against actual (+):&#10;- decision: &quot;deny&quot;`);
+    expect(run.stdout).toContain(
+      `${file}:${failingLine}:11&#10;decision is &quot;allow&quot;, expected &quot;deny&quot;&#10;expected (-) against actual (+):&#10;- decision: &quot;deny&quot;`,
+    );
   });
 
   test("github: an error annotation at the test's line and column", async () => {
     const run = await runCli(["test", failing, "--format", "github"]);
-    expect(run.stdout).toContain(`::error file=${join(failing, "base.ruleset.yaml")},line=${failingLine},col=11,title=GOLDEN_TEST_FAILED::${FAILING_NAME}: decision is "allow", expected "deny"%0A- decision: "deny"`);
+    expect(run.stdout).toContain(
+      `::error file=${join(failing, "base.ruleset.yaml")},line=${failingLine},col=11,title=GOLDEN_TEST_FAILED::${FAILING_NAME}: decision is "allow", expected "deny"%0A- decision: "deny"`,
+    );
   });
 });
 
 test("check also places a failing golden test at its name", async () => {
   const run = await runCli(["check", failing, "--format", "json"]);
   expect(run.status).toBe(1);
-  const tests = (JSON.parse(run.stdout) as { files: { tests: { name: string; line?: number }[] }[] }).files.flatMap((file) => file.tests);
+  const tests = (JSON.parse(run.stdout) as { files: { tests: { name: string; line?: number }[] }[] }).files.flatMap(
+    (file) => file.tests,
+  );
   expect(tests.find((entry) => entry.name === FAILING_NAME)).toMatchObject({ line: failingLine, column: 11 });
 });
 
@@ -142,7 +176,9 @@ describe("--help says the coverage defaults, and they are what the command does"
   test("each format's file, the default directory, no file and no threshold unless asked", async () => {
     const help = (await runCli(["test", "--help"])).stdout.replace(/\s+/g, " ");
     for (const format of COVERAGE_FORMATS) expect(help).toContain(`${format} ${COVERAGE_FILES[format]}`);
-    expect(help).toContain(`into --coverage-out (default: ${DEFAULT_COVERAGE_OUT}, in the working directory; made when missing)`);
+    expect(help).toContain(
+      `into --coverage-out (default: ${DEFAULT_COVERAGE_OUT}, in the working directory; made when missing)`,
+    );
     expect(help).toContain("no file is written unless --coverage-format names formats (none by default)");
     expect(help).toContain("no threshold by default");
   });
@@ -150,7 +186,11 @@ describe("--help says the coverage defaults, and they are what the command does"
   test("--coverage alone writes no file; --coverage-format writes into ./coverage", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "rule-server-coverage-defaults-"));
     const run = async (...args: string[]) => {
-      const child = Bun.spawn([process.execPath, MAIN, "test", FIXTURE, ...args], { cwd, stdout: "pipe", stderr: "pipe" });
+      const child = Bun.spawn([process.execPath, MAIN, "test", FIXTURE, ...args], {
+        cwd,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [stdout, status] = await Promise.all([new Response(child.stdout).text(), child.exited]);
       return { stdout, status };
     };

@@ -16,8 +16,12 @@ test("the client has source files to check", () => expect(files.length).toBeGrea
 for (const name of files) {
   test(`${name} uses no Bun or Node API and reaches the engine only through its entry point`, () => {
     const text = readFileSync(join(CLIENT, name), "utf8");
-    const imports = [...text.matchAll(/\bfrom\s+"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)/g)].map((match) => match[1] ?? match[2]!);
-    expect(imports.filter((specifier) => !specifier.startsWith("./") && specifier !== "../browser/rule-cascade.ts")).toEqual([]);
+    const imports = [...text.matchAll(/\bfrom\s+"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\s*\)/g)].map(
+      (match) => match[1] ?? match[2]!,
+    );
+    expect(
+      imports.filter((specifier) => !specifier.startsWith("./") && specifier !== "../browser/rule-cascade.ts"),
+    ).toEqual([]);
     expect(text).not.toMatch(/\bBun\.|\bprocess\.|\brequire\(|\bBuffer\b|\b__dirname\b/);
   });
 }

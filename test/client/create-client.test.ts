@@ -19,19 +19,41 @@ afterAll(async () => {
   await server?.kill();
 });
 
-const raw = async (path: string, init: RequestInit = {}): Promise<unknown> => (await fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...init.headers } })).json();
-const post = (path: string, body: unknown): Promise<unknown> => raw(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-const request = (index: number) => ({ ...structuredClone(TRANSFER_REQUESTS[index]!), ruleset: TRANSFERS_RULESET }) as Parameters<ReturnType<typeof createClient>["evaluate"]>[0];
+const raw = async (path: string, init: RequestInit = {}): Promise<unknown> =>
+  (
+    await fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...init.headers } })
+  ).json();
+const post = (path: string, body: unknown): Promise<unknown> =>
+  raw(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const request = (index: number) =>
+  ({ ...structuredClone(TRANSFER_REQUESTS[index]!), ruleset: TRANSFERS_RULESET }) as Parameters<
+    ReturnType<typeof createClient>["evaluate"]
+  >[0];
 
 /** A fetch that records what was asked, and what came back, before answering as the platform's does. */
-function recordingFetch(): { fetch: FetchFunction; calls: { url: string; method: string; authorization: string | null; ifNoneMatch: string | null; status: number }[] } {
-  const calls: { url: string; method: string; authorization: string | null; ifNoneMatch: string | null; status: number }[] = [];
+function recordingFetch(): {
+  fetch: FetchFunction;
+  calls: { url: string; method: string; authorization: string | null; ifNoneMatch: string | null; status: number }[];
+} {
+  const calls: {
+    url: string;
+    method: string;
+    authorization: string | null;
+    ifNoneMatch: string | null;
+    status: number;
+  }[] = [];
   return {
     calls,
     fetch: async (input, init) => {
       const headers = new Headers(init.headers);
       const response = await fetch(input, init);
-      calls.push({ url: String(input), method: init.method ?? "GET", authorization: headers.get("Authorization"), ifNoneMatch: headers.get("If-None-Match"), status: response.status });
+      calls.push({
+        url: String(input),
+        method: init.method ?? "GET",
+        authorization: headers.get("Authorization"),
+        ifNoneMatch: headers.get("If-None-Match"),
+        status: response.status,
+      });
       return response;
     },
   };
@@ -49,7 +71,8 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe("answers what the server answers", () => {
   test("evaluate: the result of POST /evaluations, and with explain its explanation", async () => {
     const client = createClient({ baseUrl: server.url, token: TOKEN });
-    for (const index of [0, 1, 2]) expect(await client.evaluate(request(index))).toEqual((await post("/evaluations", request(index))) as never);
+    for (const index of [0, 1, 2])
+      expect(await client.evaluate(request(index))).toEqual((await post("/evaluations", request(index))) as never);
     const explained = await client.evaluate(request(1), { explain: "full" });
     expect(explained.explanation.rules.length).toBeGreaterThan(0);
     expect(explained).toEqual((await post("/evaluations?explain=full", request(1))) as never);
@@ -57,15 +80,27 @@ describe("answers what the server answers", () => {
 
   test("evaluateBatch: items merged over the defaults, answered in order with their ids; a bad item answered alone", async () => {
     const client = createClient({ baseUrl: server.url, token: TOKEN });
-    const items = [{ id: "a", ...TRANSFER_REQUESTS[0] }, { id: 7, ...TRANSFER_REQUESTS[1] }, { id: "unknown", ...TRANSFER_REQUESTS[2], ruleset: "no.such.ruleset" }];
+    const items = [
+      { id: "a", ...TRANSFER_REQUESTS[0] },
+      { id: 7, ...TRANSFER_REQUESTS[1] },
+      { id: "unknown", ...TRANSFER_REQUESTS[2], ruleset: "no.such.ruleset" },
+    ];
     const results = await client.evaluateBatch(structuredClone(items) as never, { ruleset: TRANSFERS_RULESET });
-    expect(results.map((result) => [result.id, result.status])).toEqual([["a", 200], [7, 200], ["unknown", 404]]);
+    expect(results.map((result) => [result.id, result.status])).toEqual([
+      ["a", 200],
+      [7, 200],
+      ["unknown", 404],
+    ]);
     expect(results[0]).toMatchObject({ result: await client.evaluate(request(0)) });
     expect(results[1]).toMatchObject({ result: await client.evaluate(request(1)) });
     const failed = results[2]!;
     if (!("problem" in failed)) throw new Error("the unknown ruleset's item has no problem");
     expect(failed.problem).toMatchObject({ type: "about:blank", status: 404 });
-    const explained = await client.evaluateBatch([{ ...TRANSFER_REQUESTS[0] } as never], { ruleset: TRANSFERS_RULESET }, { explain: "rules" });
+    const explained = await client.evaluateBatch(
+      [{ ...TRANSFER_REQUESTS[0] } as never],
+      { ruleset: TRANSFERS_RULESET },
+      { explain: "rules" },
+    );
     expect("result" in explained[0]! && explained[0].result.explanation !== undefined).toBe(true);
   });
 
@@ -79,7 +114,9 @@ describe("answers what the server answers", () => {
   test("manifest: the client manifest without the token, the server manifest with it", async () => {
     const recorder = recordingFetch();
     const client = createClient({ baseUrl: server.url, token: TOKEN, fetch: recorder.fetch });
-    expect(await client.manifest(TRANSFERS_RULESET)).toEqual((await raw(`/rulesets/${TRANSFERS_RULESET}/manifest?channel=client`)) as never);
+    expect(await client.manifest(TRANSFERS_RULESET)).toEqual(
+      (await raw(`/rulesets/${TRANSFERS_RULESET}/manifest?channel=client`)) as never,
+    );
     const serverManifest = await client.manifest(TRANSFERS_RULESET, "server");
     expect(serverManifest.channel).toBe("server");
     expect(recorder.calls.map((call) => [new URL(call.url).search, call.authorization])).toEqual([
@@ -94,7 +131,10 @@ describe("answers what the server answers", () => {
     const ruleset = await client.ruleset(TRANSFERS_RULESET);
     expect(ruleset.id).toBe(TRANSFERS_RULESET);
     const withToken = createClient({ baseUrl: server.url, token: TOKEN });
-    for (const index of [0, 1, 2]) expect(ruleset.evaluate(structuredClone(TRANSFER_REQUESTS[index]) as never, "client")).toEqual((await withToken.evaluate({ ...request(index), channel: "client" })) as never);
+    for (const index of [0, 1, 2])
+      expect(ruleset.evaluate(structuredClone(TRANSFER_REQUESTS[index]) as never, "client")).toEqual(
+        (await withToken.evaluate({ ...request(index), channel: "client" })) as never,
+      );
     expect(await client.ruleset(TRANSFERS_RULESET)).toBe(ruleset);
     expect(recorder.calls.map((call) => [call.status, call.ifNoneMatch !== null, call.authorization])).toEqual([
       [200, false, null],
@@ -112,7 +152,13 @@ describe("sends", () => {
       token: async () => `t${++tokens}`,
       fetch: async (input, init) => {
         asked.push(`${init.method} ${input.pathname}${input.search} ${new Headers(init.headers).get("Authorization")}`);
-        return Response.json(input.pathname.endsWith("/batch") ? { results: [] } : input.pathname.endsWith("/rulesets") ? { rulesets: [] } : {});
+        return Response.json(
+          input.pathname.endsWith("/batch")
+            ? { results: [] }
+            : input.pathname.endsWith("/rulesets")
+              ? { rulesets: [] }
+              : {},
+        );
       },
     });
     expect(client.baseUrl).toBe("https://rules.example/base/");
@@ -156,11 +202,22 @@ describe("fails with a RuleServerError", () => {
   });
 
   test("a code for each error status, 400, 401 and 404 told apart, the problem document kept", async () => {
-    const malformed = await rejection(createClient({ baseUrl: server.url, token: TOKEN }).evaluate({ ...request(0), entity: 5 } as unknown as Parameters<ReturnType<typeof createClient>["evaluate"]>[0]));
-    expect(malformed).toMatchObject({ code: "BAD_REQUEST", status: 400, problem: { type: "about:blank", status: 400, title: "'entity' must be a string" } });
+    const malformed = await rejection(
+      createClient({ baseUrl: server.url, token: TOKEN }).evaluate({
+        ...request(0),
+        entity: 5,
+      } as unknown as Parameters<ReturnType<typeof createClient>["evaluate"]>[0]),
+    );
+    expect(malformed).toMatchObject({
+      code: "BAD_REQUEST",
+      status: 400,
+      problem: { type: "about:blank", status: 400, title: "'entity' must be a string" },
+    });
     const unauthorized = await rejection(createClient({ baseUrl: server.url }).evaluate(request(0)));
     expect(unauthorized).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
-    const unknown = await rejection(createClient({ baseUrl: server.url, token: TOKEN }).evaluate({ ...request(0), ruleset: "no.such.ruleset" }));
+    const unknown = await rejection(
+      createClient({ baseUrl: server.url, token: TOKEN }).evaluate({ ...request(0), ruleset: "no.such.ruleset" }),
+    );
     expect(unknown).toMatchObject({ code: "NOT_FOUND", status: 404 });
     // Statuses a gateway in front of the server may answer too.
     const codes: Record<number, string> = {
@@ -179,15 +236,26 @@ describe("fails with a RuleServerError", () => {
     };
     for (const [status, code] of Object.entries(codes)) {
       const problem = { type: "about:blank", title: `status ${status}`, status: Number(status) };
-      const client = createClient({ baseUrl: "https://rules.example", fetch: async () => Response.json(problem, { status: Number(status) }) });
+      const client = createClient({
+        baseUrl: "https://rules.example",
+        fetch: async () => Response.json(problem, { status: Number(status) }),
+      });
       expect(await rejection(client.rulesets())).toMatchObject({ code, status: Number(status), problem });
       expect(await rejection(client.ruleset("a"))).toMatchObject({ code, status: Number(status) });
     }
   });
 
   test("a 422's warnings in its problem document", async () => {
-    const problem = { type: "about:blank", title: "the request does not fit the ruleset", status: 422, warnings: [{ code: "ENTITY_UNKNOWN", pointer: "/entity", message: "no such entity", didYouMean: "Transfer" }] };
-    const client = createClient({ baseUrl: "https://rules.example", fetch: async () => Response.json(problem, { status: 422 }) });
+    const problem = {
+      type: "about:blank",
+      title: "the request does not fit the ruleset",
+      status: 422,
+      warnings: [{ code: "ENTITY_UNKNOWN", pointer: "/entity", message: "no such entity", didYouMean: "Transfer" }],
+    };
+    const client = createClient({
+      baseUrl: "https://rules.example",
+      fetch: async () => Response.json(problem, { status: 422 }),
+    });
     const error = (await rejection(client.evaluate(request(0)))) as RuleServerError;
     expect(error.problem?.warnings?.[0]?.didYouMean).toBe("Transfer");
   });
@@ -196,7 +264,10 @@ describe("fails with a RuleServerError", () => {
     const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     const port = closed.port;
     closed.stop(true);
-    for (const call of [(client: ReturnType<typeof createClient>) => client.rulesets(), (client: ReturnType<typeof createClient>) => client.ruleset(TRANSFERS_RULESET)]) {
+    for (const call of [
+      (client: ReturnType<typeof createClient>) => client.rulesets(),
+      (client: ReturnType<typeof createClient>) => client.ruleset(TRANSFERS_RULESET),
+    ]) {
       const error = await rejection(call(createClient({ baseUrl: `http://127.0.0.1:${port}` })));
       expect(error).toBeInstanceOf(RuleServerError);
       expect(error).toMatchObject({ code: "SERVER_UNREACHABLE", status: 0 });
@@ -204,9 +275,14 @@ describe("fails with a RuleServerError", () => {
   });
 
   test("ANSWER_UNREADABLE for a success that is not JSON, BASE_URL_INVALID for a base that is not a URL", async () => {
-    const client = createClient({ baseUrl: "https://rules.example", fetch: async () => new Response("<html>", { status: 200 }) });
+    const client = createClient({
+      baseUrl: "https://rules.example",
+      fetch: async () => new Response("<html>", { status: 200 }),
+    });
     expect(await rejection(client.rulesets())).toMatchObject({ code: "ANSWER_UNREADABLE", status: 200 });
-    expect(() => createClient({ baseUrl: "/rule-server" })).toThrow(expect.objectContaining({ code: "BASE_URL_INVALID" }));
+    expect(() => createClient({ baseUrl: "/rule-server" })).toThrow(
+      expect.objectContaining({ code: "BASE_URL_INVALID" }),
+    );
   });
 
   test("but an aborted call keeps the platform's AbortError", async () => {

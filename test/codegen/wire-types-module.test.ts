@@ -10,7 +10,8 @@ test("src/client/wire-types.ts is what openapi.yaml gives (after a change: bun s
 
 test("the client's request types are closed and its answer types open, as the description's use of them says", () => {
   const module = wireTypesModule();
-  const declaration = (name: string): string => new RegExp(`^export (?:interface|type) ${name}\\b[\\s\\S]*?^}`, "m").exec(module)![0];
+  const declaration = (name: string): string =>
+    new RegExp(`^export (?:interface|type) ${name}\\b[\\s\\S]*?^}`, "m").exec(module)![0];
   expect(declaration("EvaluationRequest")).not.toContain("[member: string]: unknown;\n}");
   expect(declaration("Rule")).toMatch(/\[member: string\]: unknown;\n}$/);
   expect(declaration("Finding")).not.toMatch(/^ {2}\[member/m);
@@ -42,26 +43,56 @@ describe("a schema as a TypeScript type", () => {
     expect(type({ $ref: "#/components/schemas/Finding" })).toBe("Finding");
     expect(type({ type: "array", items: { type: "string", enum: ["load", "blur"] } })).toBe('("load" | "blur")[]');
     expect(type({ oneOf: [{ $ref: "#/components/schemas/A" }, { type: "null" }] })).toBe("A | null");
-    expect(type({ allOf: [{ $ref: "#/components/schemas/Problem" }, { type: "object", required: ["checksum"], properties: { status: { const: 409 }, checksum: { type: "string" } } }] })).toBe(
-      "Problem & { status?: 409; checksum: string; }",
-    );
+    expect(
+      type({
+        allOf: [
+          { $ref: "#/components/schemas/Problem" },
+          {
+            type: "object",
+            required: ["checksum"],
+            properties: { status: { const: 409 }, checksum: { type: "string" } },
+          },
+        ],
+      }),
+    ).toBe("Problem & { status?: 409; checksum: string; }");
   });
 
   test("objects: required and optional members, closed, open, prefixed and typed rests", () => {
-    const schema = { type: "object", required: ["id"], properties: { id: { type: "string" }, "x-note": { type: "string" } } };
+    const schema = {
+      type: "object",
+      required: ["id"],
+      properties: { id: { type: "string" }, "x-note": { type: "string" } },
+    };
     expect(type(schema, closed)).toBe('{ id: string; "x-note"?: string; }');
     expect(type(schema, open)).toBe('{ id: string; "x-note"?: string; [member: string]: unknown; }');
     expect(type({ ...schema, additionalProperties: false }, open)).toBe('{ id: string; "x-note"?: string; }');
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected text is a TypeScript template literal type
-    expect(type({ type: "object", properties: { visible: { type: "boolean" } }, patternProperties: { "^x-": true }, additionalProperties: false })).toBe("{ visible?: boolean; [member: `x-${string}`]: unknown; }");
+    expect(
+      type({
+        type: "object",
+        properties: { visible: { type: "boolean" } },
+        patternProperties: { "^x-": true },
+        additionalProperties: false,
+      }),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected text is a TypeScript template literal type
+    ).toBe("{ visible?: boolean; [member: `x-${string}`]: unknown; }");
     expect(type({ type: "object", additionalProperties: { type: "string" } })).toBe("{ [member: string]: string; }");
     expect(type({ type: "object" }, closed)).toBe("{ [member: string]: unknown; }");
   });
 
   test("a keyword it cannot type is an error naming its place, never a silent unknown", () => {
-    expect(() => schemaTypeText({ type: "object", properties: { a: { not: { type: "string" } } } }, "#/components/schemas/X", open)).toThrow(SchemaTypeError);
-    expect(() => schemaTypeText({ type: "object", properties: { a: { not: {} } } }, "#/components/schemas/X", open)).toThrow("#/components/schemas/X/properties/a: the keyword 'not'");
-    expect(() => schemaTypeText({ type: "object", patternProperties: { "^[a-z]+$": true } }, "#", open)).toThrow("only prefix patterns");
+    expect(() =>
+      schemaTypeText(
+        { type: "object", properties: { a: { not: { type: "string" } } } },
+        "#/components/schemas/X",
+        open,
+      ),
+    ).toThrow(SchemaTypeError);
+    expect(() =>
+      schemaTypeText({ type: "object", properties: { a: { not: {} } } }, "#/components/schemas/X", open),
+    ).toThrow("#/components/schemas/X/properties/a: the keyword 'not'");
+    expect(() => schemaTypeText({ type: "object", patternProperties: { "^[a-z]+$": true } }, "#", open)).toThrow(
+      "only prefix patterns",
+    );
     expect(() => schemaTypeText({ $ref: "other.yaml#/X" }, "#", open)).toThrow("only #/components/schemas/");
   });
 });

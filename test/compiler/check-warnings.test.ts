@@ -47,7 +47,8 @@ test("the corpus is there: each warning code in YAML block style, YAML flow styl
     }
     return found;
   };
-  for (const code of ["TYPE_MISMATCH", "ENUM_VALUE_UNKNOWN", "RULE_UNREACHABLE"]) expect([...styles(code)].sort()).toEqual(["block", "flow", "json"]);
+  for (const code of ["TYPE_MISMATCH", "ENUM_VALUE_UNKNOWN", "RULE_UNREACHABLE"])
+    expect([...styles(code)].sort()).toEqual(["block", "flow", "json"]);
 });
 
 for (const file of files) {
@@ -87,7 +88,9 @@ describe("warnings never refuse a load", () => {
       const directory = temporaryDirectory(c.files);
       cleanups.push(directory.remove);
       const snapshot = loadSnapshot(directory.path, NO_CUSTOM_OPERATORS);
-      const ids = Object.values(c.files).flatMap((text) => /\bid: (pay\.[a-z]+)\n|"id": "(pay\.[a-z]+)"/.exec(text)?.slice(1).filter(Boolean) ?? []);
+      const ids = Object.values(c.files).flatMap(
+        (text) => /\bid: (pay\.[a-z]+)\n|"id": "(pay\.[a-z]+)"/.exec(text)?.slice(1).filter(Boolean) ?? [],
+      );
       expect(ids.length).toBeGreaterThan(0);
       expect([...snapshot.rulesets.keys()].sort()).toEqual([...new Set(ids)].sort());
     }

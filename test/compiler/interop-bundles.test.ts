@@ -36,7 +36,8 @@ for (const [id, file] of Object.entries(sources)) {
     const compiled = compileRuleset(registry.get(id)!, { resolver, loadSchema });
     const bundle = compiled.bundle as { manifests: Record<string, { rules: { id: string }[] }> };
 
-    test("has the checksum the other implementation computed", () => expect(compiled.ruleset.checksum).toBe(expected[id]!.checksum));
+    test("has the checksum the other implementation computed", () =>
+      expect(compiled.ruleset.checksum).toBe(expected[id]!.checksum));
     test("has a bundle equal as JSON to the other implementation's", () =>
       expect(compiled.bundle).toEqual(JSON.parse(readFileSync(join(interop, expected[id]!.bundle), "utf8"))));
     test("puts the same rules in the client and server manifests", () => {

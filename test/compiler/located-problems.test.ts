@@ -64,8 +64,12 @@ for (const file of files) {
               ...(problem.rule ? { rule: problem.rule } : {}),
               ...(suggestion ? { suggestion } : {}),
               ...(words !== undefined && problem.message.includes(words) ? { messageIncludes: words } : {}),
-              ...(reference === undefined ? {} : { referencedAt: `${basename(reference.file)}:${reference.line}:${reference.column}` }),
-              ...(first === undefined ? {} : { firstDefinedAt: `${basename(first.file)}:${first.line}:${first.column}` }),
+              ...(reference === undefined
+                ? {}
+                : { referencedAt: `${basename(reference.file)}:${reference.line}:${reference.column}` }),
+              ...(first === undefined
+                ? {}
+                : { firstDefinedAt: `${basename(first.file)}:${first.line}:${first.column}` }),
               ...(pinned === undefined ? {} : { message: problem.message }),
             };
           }),

@@ -46,14 +46,21 @@ describe("the kind of a schema", () => {
 describe("the values a schema lists", () => {
   test("enum and const; several lists (allOf) allow the values in all", () => {
     expect(enumOfView(viewOf(document, { $ref: "#/$defs/Level" }))).toEqual(["low", "mid", "high"]);
-    expect(enumOfView(viewOf(document, { allOf: [{ $ref: "#/$defs/Level" }, { enum: ["high", "low", "top"] }] }))).toEqual(["low", "high"]);
+    expect(
+      enumOfView(viewOf(document, { allOf: [{ $ref: "#/$defs/Level" }, { enum: ["high", "low", "top"] }] })),
+    ).toEqual(["low", "high"]);
     expect(enumOfView(viewOf(document, { const: "x" }))).toEqual(["x"]);
     expect(enumOfView(viewOf(document, { type: "string" }))).toBeUndefined();
   });
 });
 
 describe("paths", () => {
-  const root = viewOf(document, { allOf: [{ $ref: "#/$defs/Named" }, { type: "object", properties: { tags: { type: "array", items: { $ref: "#/$defs/Level" } } } }] });
+  const root = viewOf(document, {
+    allOf: [
+      { $ref: "#/$defs/Named" },
+      { type: "object", properties: { tags: { type: "array", items: { $ref: "#/$defs/Level" } } } },
+    ],
+  });
   test("properties of every allOf member, list elements by a digit segment", () => {
     expect(kindOfView(viewAtPath(root, ["name"])!)).toBe("string");
     expect(enumOfView(viewAtPath(root, ["level"])!)).toEqual(["low", "high"]);

@@ -19,7 +19,9 @@ describe("systemd unit", () => {
     if (match) settings.set(match[1]!, [...(settings.get(match[1]!) ?? []), match[2]!]);
   }
   const one = (key: string): string | undefined => settings.get(key)?.[0];
-  const environment = Object.fromEntries((settings.get("Environment") ?? []).map((entry) => entry.split("=", 2) as [string, string]));
+  const environment = Object.fromEntries(
+    (settings.get("Environment") ?? []).map((entry) => entry.split("=", 2) as [string, string]),
+  );
 
   test("reloads with SIGHUP and restarts on failure", () => {
     expect(one("ExecReload")).toBe("/bin/kill -HUP $MAINPID");
@@ -51,7 +53,13 @@ describe("systemd unit", () => {
     const replayed = readme.split("\n").filter((line) => line.startsWith("rule-server replay "));
     expect(replayed.some((line) => line.endsWith(` ${records}`))).toBe(true);
     expect(readme).toContain(`Environment=RULE_SERVER_DECISION_RECORDS=${records}`);
-    expect(() => readEnvironment({ ...environment, RULE_SERVER_TOKEN: "from-the-environment-file", RULE_SERVER_DECISION_RECORDS: records })).not.toThrow();
+    expect(() =>
+      readEnvironment({
+        ...environment,
+        RULE_SERVER_TOKEN: "from-the-environment-file",
+        RULE_SERVER_DECISION_RECORDS: records,
+      }),
+    ).not.toThrow();
   });
   test("is sandboxed, with the rules directory read-only", () => {
     expect(one("DynamicUser")).toBe("yes");
@@ -63,69 +71,84 @@ describe("systemd unit", () => {
 });
 
 /** What the two variants share: rules from a ConfigMap (rule-server.yaml), or from git through git-sync. */
-for (const file of ["rule-server.yaml", "rule-server-git-sync.yaml"]) describe(`Kubernetes manifests (${file})`, () => {
-  const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", file), "utf8")).map((document) => document.toJS());
-  const byKind = (kind: string): any => documents.find((document) => document.kind === kind);
-  const deployment = byKind("Deployment");
-  const container = deployment.spec.template.spec.containers[0];
-  const env = Object.fromEntries(container.env.filter((entry: any) => entry.value !== undefined).map((entry: any) => [entry.name, entry.value]));
+for (const file of ["rule-server.yaml", "rule-server-git-sync.yaml"])
+  describe(`Kubernetes manifests (${file})`, () => {
+    const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", file), "utf8")).map(
+      (document) => document.toJS(),
+    );
+    const byKind = (kind: string): any => documents.find((document) => document.kind === kind);
+    const deployment = byKind("Deployment");
+    const container = deployment.spec.template.spec.containers[0];
+    const env = Object.fromEntries(
+      container.env.filter((entry: any) => entry.value !== undefined).map((entry: any) => [entry.name, entry.value]),
+    );
 
-  test("parse as a Deployment, a Service and a PodDisruptionBudget", () => {
-    expect(documents.map((document) => document.kind).sort()).toEqual(["Deployment", "PodDisruptionBudget", "Service"]);
+    test("parse as a Deployment, a Service and a PodDisruptionBudget", () => {
+      expect(documents.map((document) => document.kind).sort()).toEqual([
+        "Deployment",
+        "PodDisruptionBudget",
+        "Service",
+      ]);
+    });
+    test("probe the server's health and readiness paths on its port", () => {
+      expect(ROUTE_PATHS).toContain(container.readinessProbe.httpGet.path);
+      expect(ROUTE_PATHS).toContain(container.livenessProbe.httpGet.path);
+      expect(container.readinessProbe.httpGet.path).toBe("/readyz");
+      expect(container.livenessProbe.httpGet.path).toBe("/healthz");
+      expect(String(container.ports[0].containerPort)).toBe(env.PORT);
+      expect(byKind("Service").spec.ports[0].targetPort).toBe(container.ports[0].name);
+    });
+    test("set only variables the server reads, with values it accepts, the token from a Secret", () => {
+      for (const entry of container.env) expect(KNOWN.has(entry.name)).toBe(true);
+      expect(
+        container.env.find((entry: any) => entry.name === "RULE_SERVER_TOKEN").valueFrom.secretKeyRef,
+      ).toBeDefined();
+      expect(() => readEnvironment({ ...env, RULE_SERVER_TOKEN: "from-the-secret" })).not.toThrow();
+      expect(env.RULES_REFRESH).toBe("interval");
+    });
+    test("serve from one process per CPU of the limit, a CPU limit set (without one, auto takes the node's CPUs)", () => {
+      expect(env.RULE_SERVER_PROCESSES).toBe("auto");
+      expect(container.resources.limits.cpu).toBeDefined();
+      expect(container.resources.limits.memory).toBeDefined();
+    });
+    test("give the drain time before the pod is killed, after a preStop sleep that lets endpoints go first", () => {
+      const preStopSeconds = container.lifecycle.preStop.sleep.seconds;
+      expect(preStopSeconds).toBeGreaterThanOrEqual(3);
+      expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(
+        preStopSeconds + Number(env.DRAIN_SECONDS),
+      );
+    });
+    test("announce /metrics for scraping on the server's port", () => {
+      const annotations = deployment.spec.template.metadata.annotations;
+      expect(annotations["prometheus.io/scrape"]).toBe("true");
+      expect(ROUTE_PATHS).toContain(annotations["prometheus.io/path"]);
+      expect(annotations["prometheus.io/path"]).toBe("/metrics");
+      expect(annotations["prometheus.io/port"]).toBe(env.PORT);
+    });
+    test("run as non-root on a read-only root file system, with resource requests", () => {
+      expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+      expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
+      expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
+      expect(container.resources.requests.cpu).toBeDefined();
+      expect(container.resources.requests.memory).toBeDefined();
+    });
+    test("run the image `make image` writes, tagged with this version, as its user and port", () => {
+      expect(container.image).toBe(`registry.example.com/rule-server:${packageJson.version}`);
+      // The image's entry point starts the server; the manifest does not replace it.
+      expect(container.command).toBeUndefined();
+      expect(deployment.spec.template.spec.securityContext.runAsUser).toBe(IMAGE.uid);
+      expect(deployment.spec.template.spec.securityContext.runAsGroup).toBe(IMAGE.gid);
+      expect(container.ports[0].containerPort).toBe(IMAGE.port);
+    });
+    test("keep replicas available through disruptions", () => {
+      expect(byKind("PodDisruptionBudget").spec.minAvailable).toBeLessThan(deployment.spec.replicas);
+    });
   });
-  test("probe the server's health and readiness paths on its port", () => {
-    expect(ROUTE_PATHS).toContain(container.readinessProbe.httpGet.path);
-    expect(ROUTE_PATHS).toContain(container.livenessProbe.httpGet.path);
-    expect(container.readinessProbe.httpGet.path).toBe("/readyz");
-    expect(container.livenessProbe.httpGet.path).toBe("/healthz");
-    expect(String(container.ports[0].containerPort)).toBe(env.PORT);
-    expect(byKind("Service").spec.ports[0].targetPort).toBe(container.ports[0].name);
-  });
-  test("set only variables the server reads, with values it accepts, the token from a Secret", () => {
-    for (const entry of container.env) expect(KNOWN.has(entry.name)).toBe(true);
-    expect(container.env.find((entry: any) => entry.name === "RULE_SERVER_TOKEN").valueFrom.secretKeyRef).toBeDefined();
-    expect(() => readEnvironment({ ...env, RULE_SERVER_TOKEN: "from-the-secret" })).not.toThrow();
-    expect(env.RULES_REFRESH).toBe("interval");
-  });
-  test("serve from one process per CPU of the limit, a CPU limit set (without one, auto takes the node's CPUs)", () => {
-    expect(env.RULE_SERVER_PROCESSES).toBe("auto");
-    expect(container.resources.limits.cpu).toBeDefined();
-    expect(container.resources.limits.memory).toBeDefined();
-  });
-  test("give the drain time before the pod is killed, after a preStop sleep that lets endpoints go first", () => {
-    const preStopSeconds = container.lifecycle.preStop.sleep.seconds;
-    expect(preStopSeconds).toBeGreaterThanOrEqual(3);
-    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(preStopSeconds + Number(env.DRAIN_SECONDS));
-  });
-  test("announce /metrics for scraping on the server's port", () => {
-    const annotations = deployment.spec.template.metadata.annotations;
-    expect(annotations["prometheus.io/scrape"]).toBe("true");
-    expect(ROUTE_PATHS).toContain(annotations["prometheus.io/path"]);
-    expect(annotations["prometheus.io/path"]).toBe("/metrics");
-    expect(annotations["prometheus.io/port"]).toBe(env.PORT);
-  });
-  test("run as non-root on a read-only root file system, with resource requests", () => {
-    expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
-    expect(container.securityContext.readOnlyRootFilesystem).toBe(true);
-    expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
-    expect(container.resources.requests.cpu).toBeDefined();
-    expect(container.resources.requests.memory).toBeDefined();
-  });
-  test("run the image `make image` writes, tagged with this version, as its user and port", () => {
-    expect(container.image).toBe(`registry.example.com/rule-server:${packageJson.version}`);
-    // The image's entry point starts the server; the manifest does not replace it.
-    expect(container.command).toBeUndefined();
-    expect(deployment.spec.template.spec.securityContext.runAsUser).toBe(IMAGE.uid);
-    expect(deployment.spec.template.spec.securityContext.runAsGroup).toBe(IMAGE.gid);
-    expect(container.ports[0].containerPort).toBe(IMAGE.port);
-  });
-  test("keep replicas available through disruptions", () => {
-    expect(byKind("PodDisruptionBudget").spec.minAvailable).toBeLessThan(deployment.spec.replicas);
-  });
-});
 
 describe("the ConfigMap variant", () => {
-  const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server.yaml"), "utf8")).map((document) => document.toJS());
+  const documents = parseAllDocuments(
+    readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server.yaml"), "utf8"),
+  ).map((document) => document.toJS());
   const spec = documents.find((document) => document.kind === "Deployment").spec.template.spec;
   const container = spec.containers[0];
   const rulesDir = container.env.find((entry: any) => entry.name === "RULES_DIR").value;
@@ -139,11 +162,17 @@ describe("the ConfigMap variant", () => {
 });
 
 describe("the git-sync variant", () => {
-  const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server-git-sync.yaml"), "utf8")).map((document) => document.toJS());
+  const documents = parseAllDocuments(
+    readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server-git-sync.yaml"), "utf8"),
+  ).map((document) => document.toJS());
   const spec = documents.find((document) => document.kind === "Deployment").spec.template.spec;
   const server = spec.containers.find((container: any) => container.name === "rule-server");
-  const env = Object.fromEntries(server.env.filter((entry: any) => entry.value !== undefined).map((entry: any) => [entry.name, entry.value]));
-  const gitSyncs = [...spec.initContainers, ...spec.containers].filter((container: any) => String(container.image).startsWith("registry.k8s.io/git-sync/git-sync:v4."));
+  const env = Object.fromEntries(
+    server.env.filter((entry: any) => entry.value !== undefined).map((entry: any) => [entry.name, entry.value]),
+  );
+  const gitSyncs = [...spec.initContainers, ...spec.containers].filter((container: any) =>
+    String(container.image).startsWith("registry.k8s.io/git-sync/git-sync:v4."),
+  );
   /** A git-sync flag's value (`--root=/git`), true for a bare flag, undefined when absent. */
   const flag = (container: any, name: string): string | true | undefined => {
     for (const arg of container.args as string[]) {
@@ -152,7 +181,10 @@ describe("the git-sync variant", () => {
     }
     return undefined;
   };
-  const [first, sidecar] = [gitSyncs.find((container: any) => flag(container, "one-time") === true), gitSyncs.find((container: any) => flag(container, "one-time") === undefined)];
+  const [first, sidecar] = [
+    gitSyncs.find((container: any) => flag(container, "one-time") === true),
+    gitSyncs.find((container: any) => flag(container, "one-time") === undefined),
+  ];
 
   test("checks the repository out once before the server starts, then keeps it in sync beside it", () => {
     expect(spec.initContainers.map((container: any) => container.name)).toContain(first.name);
@@ -162,7 +194,10 @@ describe("the git-sync variant", () => {
   });
   test("RULES_DIR is the link git-sync swaps, in a volume both git-syncs write and the server only reads", () => {
     const root = flag(sidecar, "root") as string;
-    expect(env.RULES_DIR === `${root}/${flag(sidecar, "link")}` || String(env.RULES_DIR).startsWith(`${root}/${flag(sidecar, "link")}/`)).toBe(true);
+    expect(
+      env.RULES_DIR === `${root}/${flag(sidecar, "link")}` ||
+        String(env.RULES_DIR).startsWith(`${root}/${flag(sidecar, "link")}/`),
+    ).toBe(true);
     const serverMount = server.volumeMounts.find((mount: any) => mount.mountPath === root);
     expect(serverMount.readOnly).toBe(true);
     expect(spec.volumes.find((volume: any) => volume.name === serverMount.name).emptyDir).toBeDefined();

@@ -1,7 +1,14 @@
 import { expect, test } from "bun:test";
 import { messageIn, ruleFields, type ClientManifest } from "../../src/explorer/client-manifest.ts";
 
-const manifest: ClientManifest = { id: "m", version: "1", checksum: "c", defaultLocale: "en", rules: [], messages: { en: { a: "A", b: "B" }, fr: { a: "A-fr" }, "fr-CA": {} } };
+const manifest: ClientManifest = {
+  id: "m",
+  version: "1",
+  checksum: "c",
+  defaultLocale: "en",
+  rules: [],
+  messages: { en: { a: "A", b: "B" }, fr: { a: "A-fr" }, "fr-CA": {} },
+};
 
 test("a message is found as the engine finds it: the tag, its shorter tags, then the default locale", () => {
   expect(messageIn(manifest, "fr-CA", "a")).toEqual({ text: "A-fr", from: "fr" });
@@ -11,6 +18,11 @@ test("a message is found as the engine finds it: the tag, its shorter tags, then
 });
 
 test("a rule's fields are its target's pointers, under its forEach array", () => {
-  expect(ruleFields({ id: "r", kind: "validation", operations: [], target: { fields: ["/a", "/b"] } })).toEqual(["/a", "/b"]);
-  expect(ruleFields({ id: "r", kind: "validation", operations: [], forEach: "/invoices", target: { field: "/number" } })).toEqual(["/invoices/*/number"]);
+  expect(ruleFields({ id: "r", kind: "validation", operations: [], target: { fields: ["/a", "/b"] } })).toEqual([
+    "/a",
+    "/b",
+  ]);
+  expect(
+    ruleFields({ id: "r", kind: "validation", operations: [], forEach: "/invoices", target: { field: "/number" } }),
+  ).toEqual(["/invoices/*/number"]);
 });

@@ -1,7 +1,9 @@
 import { expect, test } from "bun:test";
 import { buildRequest, type RequestForm } from "../../src/explorer/evaluation-request.ts";
 
-const form = (changes: Partial<Omit<RequestForm, "json">> & { json?: Partial<RequestForm["json"]> } = {}): RequestForm => ({
+const form = (
+  changes: Partial<Omit<RequestForm, "json">> & { json?: Partial<RequestForm["json"]> } = {},
+): RequestForm => ({
   entity: "Transfer",
   operation: "create",
   locale: "",
@@ -13,9 +15,26 @@ const form = (changes: Partial<Omit<RequestForm, "json">> & { json?: Partial<Req
 });
 
 test("the request holds what was typed; empty members are left out", () => {
-  expect(buildRequest(form({ locale: "de", trigger: "submit", view: { page: "transfers", screen: "", section: "amount", component: "" }, json: { data: '{"amount": 1}', ctx: '{"now": "2026-01-01T00:00:00Z"}' } }))).toEqual({
+  expect(
+    buildRequest(
+      form({
+        locale: "de",
+        trigger: "submit",
+        view: { page: "transfers", screen: "", section: "amount", component: "" },
+        json: { data: '{"amount": 1}', ctx: '{"now": "2026-01-01T00:00:00Z"}' },
+      }),
+    ),
+  ).toEqual({
     ok: true,
-    request: { entity: "Transfer", operation: "create", data: { amount: 1 }, ctx: { now: "2026-01-01T00:00:00Z" }, locale: "de", trigger: "submit", view: { page: "transfers", section: "amount" } },
+    request: {
+      entity: "Transfer",
+      operation: "create",
+      data: { amount: 1 },
+      ctx: { now: "2026-01-01T00:00:00Z" },
+      locale: "de",
+      trigger: "submit",
+      view: { page: "transfers", section: "amount" },
+    },
   });
 });
 

@@ -7,7 +7,10 @@ import { PROJECT_ROOT } from "../support/run-cli.ts";
  * src/explorer/tsconfig.json, which the server's project leaves out.
  */
 test("the explorer page type-checks against the DOM", () => {
-  const check = Bun.spawnSync([join(PROJECT_ROOT, "node_modules", ".bin", "tsc"), "--noEmit", "-p", join(PROJECT_ROOT, "src", "explorer")], { cwd: PROJECT_ROOT });
+  const check = Bun.spawnSync(
+    [join(PROJECT_ROOT, "node_modules", ".bin", "tsc"), "--noEmit", "-p", join(PROJECT_ROOT, "src", "explorer")],
+    { cwd: PROJECT_ROOT },
+  );
   expect(check.stdout.toString() + check.stderr.toString()).toBe("");
   expect(check.exitCode).toBe(0);
 }, 60_000);

@@ -2,7 +2,10 @@ import { expect, test } from "bun:test";
 import type { ManifestRule } from "../../src/explorer/client-manifest.ts";
 import { groupRulesByPlace, placeLabel } from "../../src/explorer/rule-places.ts";
 
-const rule = (id: string, place: Partial<Record<"page" | "screen" | "section" | "component", string>>): ManifestRule => ({ id, kind: "validation", target: { entity: "Transfer", ...place }, operations: ["create"] });
+const rule = (
+  id: string,
+  place: Partial<Record<"page" | "screen" | "section" | "component", string>>,
+): ManifestRule => ({ id, kind: "validation", target: { entity: "Transfer", ...place }, operations: ["create"] });
 
 test("rules are grouped page, screen, section, component; a skipped level is skipped; rules without a place come first", () => {
   const tree = groupRulesByPlace([
@@ -12,12 +15,22 @@ test("rules are grouped page, screen, section, component; a skipped level is ski
     rule("d", { page: "p", screen: "s", section: "x" }),
     rule("e", { page: "q" }),
   ]);
-  const shape = (group: ReturnType<typeof groupRulesByPlace>): unknown => ({ [`${group.level}:${group.id}`]: [...group.rules.map((r) => r.id), ...group.inner.map(shape)] });
-  expect(shape(tree)).toEqual({ "everywhere:": ["b", { "page:p": [{ "screen:s": [{ "section:x": ["a", "d"] }, { "component:k": ["c"] }] }] }, { "page:q": ["e"] }] });
+  const shape = (group: ReturnType<typeof groupRulesByPlace>): unknown => ({
+    [`${group.level}:${group.id}`]: [...group.rules.map((r) => r.id), ...group.inner.map(shape)],
+  });
+  expect(shape(tree)).toEqual({
+    "everywhere:": [
+      "b",
+      { "page:p": [{ "screen:s": [{ "section:x": ["a", "d"] }, { "component:k": ["c"] }] }] },
+      { "page:q": ["e"] },
+    ],
+  });
 });
 
 test("a place reads from the page down", () => {
-  expect(placeLabel({ page: "transfers", screen: "new-transfer", section: "amount" })).toBe("transfers › new-transfer › amount");
+  expect(placeLabel({ page: "transfers", screen: "new-transfer", section: "amount" })).toBe(
+    "transfers › new-transfer › amount",
+  );
   expect(placeLabel({ component: "form" })).toBe("form");
   expect(placeLabel(undefined)).toBe("everywhere");
 });

@@ -28,8 +28,18 @@ function at(text: string, needle: string, delta: number, after = ""): { line: nu
   const before = text.slice(0, offset);
   return { line: before.split("\n").length - 1, character: offset - before.lastIndexOf("\n") - 1 };
 }
-const definition = async (file: string, needle: string, delta: number, after = ""): Promise<{ uri: string; line: number }[]> =>
-  (await client.request<{ uri: string; range: { start: { line: number } } }[]>("textDocument/definition", { textDocument: { uri: uriOf(file) }, position: at(textOf(file), needle, delta, after) })).map((location) => ({ uri: location.uri, line: location.range.start.line + 1 }));
+const definition = async (
+  file: string,
+  needle: string,
+  delta: number,
+  after = "",
+): Promise<{ uri: string; line: number }[]> =>
+  (
+    await client.request<{ uri: string; range: { start: { line: number } } }[]>("textDocument/definition", {
+      textDocument: { uri: uriOf(file) },
+      position: at(textOf(file), needle, delta, after),
+    })
+  ).map((location) => ({ uri: location.uri, line: location.range.start.line + 1 }));
 /** Where `needle` is in a file (a leading newline only says it starts a line), as a location's file and line. */
 const place = (file: string, needle: string): { uri: string; line: number } => {
   const text = textOf(file);
@@ -55,7 +65,10 @@ afterAll(async () => {
 
 test("a rule's target entity goes to the entity's declaration, then to its schema", async () => {
   expect(await definition(PARENT, "target: { entity: Transfer", 20)).toEqual([transferInParent, transferSchema]);
-  expect(await definition(ONBOARDING, '"entity": "Customer"', 14)).toEqual([place(ONBOARDING, '"Customer": {'), place(CUSTOMER_SCHEMA, '"CustomerApplication": {')]);
+  expect(await definition(ONBOARDING, '"entity": "Customer"', 14)).toEqual([
+    place(ONBOARDING, '"Customer": {'),
+    place(CUSTOMER_SCHEMA, '"CustomerApplication": {'),
+  ]);
 });
 
 test("in a child, a rule's target entity and a golden test's entity go to the child's declaration, the parent's it is merged over, then the schema", async () => {

@@ -31,7 +31,8 @@ interface CheckJson {
 }
 
 const suggestionIn = (message: string): string | undefined => /did you mean `([^`]+)`\?/.exec(message)?.[1];
-const byPlace = (a: Comparable, b: Comparable): number => a.line - b.line || a.column - b.column || a.code.localeCompare(b.code) || a.message.localeCompare(b.message);
+const byPlace = (a: Comparable, b: Comparable): number =>
+  a.line - b.line || a.column - b.column || a.code.localeCompare(b.code) || a.message.localeCompare(b.message);
 
 /** What check says of each file of a directory, as the editor should show it. */
 async function checkByFile(directory: string): Promise<Map<string, Comparable[]>> {
@@ -49,14 +50,34 @@ async function checkByFile(directory: string): Promise<Map<string, Comparable[]>
     byFile.set(entry.file, byFile.get(entry.file) ?? []);
     for (const problem of entry.problems) {
       const didYouMean = suggestionIn(problem.message);
-      add(problem.file ?? entry.file, { code: problem.code, message: problem.message, line: problem.line ?? 1, column: problem.column ?? 1, severity: problem.code === "NUMBER_NOT_PORTABLE" ? "warning" : "error", ...(didYouMean === undefined ? {} : { didYouMean }) });
+      add(problem.file ?? entry.file, {
+        code: problem.code,
+        message: problem.message,
+        line: problem.line ?? 1,
+        column: problem.column ?? 1,
+        severity: problem.code === "NUMBER_NOT_PORTABLE" ? "warning" : "error",
+        ...(didYouMean === undefined ? {} : { didYouMean }),
+      });
     }
     for (const warning of entry.warnings) {
       const didYouMean = warning.didYouMean ?? suggestionIn(warning.message);
-      add(warning.file ?? entry.file, { code: warning.code, message: warning.message, line: warning.line ?? 1, column: warning.column ?? 1, severity: "warning", ...(didYouMean === undefined ? {} : { didYouMean }) });
+      add(warning.file ?? entry.file, {
+        code: warning.code,
+        message: warning.message,
+        line: warning.line ?? 1,
+        column: warning.column ?? 1,
+        severity: "warning",
+        ...(didYouMean === undefined ? {} : { didYouMean }),
+      });
     }
     for (const failed of entry.tests.filter((outcome) => outcome.failures.length > 0)) {
-      add(entry.file, { code: "GOLDEN_TEST_FAILED", message: `golden test "${failed.name}" failed: ${failed.failures.join("; ")}`, line: failed.line ?? 1, column: failed.column ?? 1, severity: "error" });
+      add(entry.file, {
+        code: "GOLDEN_TEST_FAILED",
+        message: `golden test "${failed.name}" failed: ${failed.failures.join("; ")}`,
+        line: failed.line ?? 1,
+        column: failed.column ?? 1,
+        severity: "error",
+      });
     }
   }
   for (const [file, list] of byFile) byFile.set(file, list.sort(byPlace));
@@ -81,7 +102,12 @@ async function expectSameAsCheck(client: LspClient, directory: string): Promise<
   const expected = await checkByFile(directory);
   // Every file an author may open: ruleset sources, bundles and entity schemas.
   const sources = readdirSync(directory).filter((name) => /\.(ya?ml|json)$/.test(name));
-  for (const name of sources) client.open(Bun.pathToFileURL(join(directory, name)).href, await Bun.file(join(directory, name)).text(), name.endsWith(".json") ? "json" : "yaml");
+  for (const name of sources)
+    client.open(
+      Bun.pathToFileURL(join(directory, name)).href,
+      await Bun.file(join(directory, name)).text(),
+      name.endsWith(".json") ? "json" : "yaml",
+    );
   // Answered after every open was handled: the diagnostics of the opens have all been sent before it.
   await client.request("workspace/symbol", { query: "" });
   let compared = 0;
@@ -90,7 +116,8 @@ async function expectSameAsCheck(client: LspClient, directory: string): Promise<
     expect({ file, diagnostics: published }).toEqual({ file, diagnostics: wanted });
     compared += wanted.length;
   }
-  for (const name of sources) client.notify("textDocument/didClose", { textDocument: { uri: Bun.pathToFileURL(join(directory, name)).href } });
+  for (const name of sources)
+    client.notify("textDocument/didClose", { textDocument: { uri: Bun.pathToFileURL(join(directory, name)).href } });
   return compared;
 }
 

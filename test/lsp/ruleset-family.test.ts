@@ -114,15 +114,33 @@ function at(text: string, needle: string, delta: number, after = ""): { line: nu
 }
 
 /** How many references each file holds (files with none left out). */
-async function referencesPerFile(file: string, text: string, needle: string, delta: number, after = ""): Promise<Record<string, number>> {
-  const found = await client.request<{ uri: string }[]>("textDocument/references", { textDocument: { uri: uriOf(file) }, position: at(text, needle, delta, after), context: { includeDeclaration: true } });
+async function referencesPerFile(
+  file: string,
+  text: string,
+  needle: string,
+  delta: number,
+  after = "",
+): Promise<Record<string, number>> {
+  const found = await client.request<{ uri: string }[]>("textDocument/references", {
+    textDocument: { uri: uriOf(file) },
+    position: at(text, needle, delta, after),
+    context: { includeDeclaration: true },
+  });
   const counts: Record<string, number> = {};
   for (const location of found) counts[location.uri] = (counts[location.uri] ?? 0) + 1;
   return counts;
 }
 const count = (text: string, pattern: RegExp): number => (text.match(pattern) ?? []).length;
-const definition = async (file: string, position: { line: number; character: number }): Promise<{ uri: string; line: number }[]> =>
-  (await client.request<{ uri: string; range: { start: { line: number } } }[]>("textDocument/definition", { textDocument: { uri: uriOf(file) }, position })).map((location) => ({ uri: location.uri, line: location.range.start.line + 1 }));
+const definition = async (
+  file: string,
+  position: { line: number; character: number },
+): Promise<{ uri: string; line: number }[]> =>
+  (
+    await client.request<{ uri: string; range: { start: { line: number } } }[]>("textDocument/definition", {
+      textDocument: { uri: uriOf(file) },
+      position,
+    })
+  ).map((location) => ({ uri: location.uri, line: location.range.start.line + 1 }));
 const lineOf = (text: string, needle: string): number => text.slice(0, text.indexOf(needle)).split("\n").length;
 
 beforeAll(async () => {
@@ -149,7 +167,9 @@ test("a param's references are its declaration, its reads and the overrides of t
   // A child's override is a reference of the parent's param: from it, the same family.
   expect(await referencesPerFile(CHILD, childText, "singleTransferLimit", 3, "overrides:")).toEqual(family);
   // The unrelated ruleset's param is its own: its declaration and its read, nothing of acme.payments.
-  expect(await referencesPerFile(UNRELATED, unrelatedText, "var: params.singleTransferLimit", 15)).toEqual({ [uriOf(UNRELATED)]: 2 });
+  expect(await referencesPerFile(UNRELATED, unrelatedText, "var: params.singleTransferLimit", 15)).toEqual({
+    [uriOf(UNRELATED)]: 2,
+  });
 });
 
 test("a rule's references are its declaration and the overrides and tests of its ruleset and those extending it; another ruleset's rule of the same id is another rule", async () => {
@@ -159,7 +179,9 @@ test("a rule's references are its declaration and the overrides and tests of its
     [uriOf(CHILD)]: count(childText, /rule: transfer\.reference\.present\b/g),
     [uriOf(GRANDCHILD)]: 1,
   });
-  expect(await referencesPerFile(UNRELATED, unrelatedText, "id: transfer.reference.present", 8)).toEqual({ [uriOf(UNRELATED)]: 2 });
+  expect(await referencesPerFile(UNRELATED, unrelatedText, "id: transfer.reference.present", 8)).toEqual({
+    [uriOf(UNRELATED)]: 2,
+  });
 });
 
 test("a function's references are its declaration and its calls in its ruleset and those extending it", async () => {
@@ -170,17 +192,25 @@ test("a function's references are its declaration and its calls in its ruleset a
 });
 
 test("a child's override of a param goes to the parent's declaration", async () => {
-  expect(await definition(CHILD, at(childText, "singleTransferLimit", 3, "overrides:"))).toEqual([{ uri: uriOf(PARENT), line: lineOf(parentText, "  singleTransferLimit:") }]);
-  expect(await definition(GRANDCHILD, at(grandchildText, "singleTransferLimit", 3, "overrides:"))).toEqual([{ uri: uriOf(PARENT), line: lineOf(parentText, "  singleTransferLimit:") }]);
+  expect(await definition(CHILD, at(childText, "singleTransferLimit", 3, "overrides:"))).toEqual([
+    { uri: uriOf(PARENT), line: lineOf(parentText, "  singleTransferLimit:") },
+  ]);
+  expect(await definition(GRANDCHILD, at(grandchildText, "singleTransferLimit", 3, "overrides:"))).toEqual([
+    { uri: uriOf(PARENT), line: lineOf(parentText, "  singleTransferLimit:") },
+  ]);
 });
 
 test("while a child does not resolve, a param it reads still goes to its parent's declaration, not to an unrelated ruleset's", async () => {
   // A parent version the range does not admit: the child does not resolve, its parent is still known by id.
-  const unresolved = childText.replace('version: "^1.0.0"', 'version: "^9.0.0"').replace("{ var: params.urgentFee }", "{ var: params.singleTransferLimit }");
+  const unresolved = childText
+    .replace('version: "^1.0.0"', 'version: "^9.0.0"')
+    .replace("{ var: params.urgentFee }", "{ var: params.singleTransferLimit }");
   client.open(uriOf(CHILD), unresolved);
   try {
     const reading = at(unresolved, "var: params.singleTransferLimit", 15);
-    expect(await definition(CHILD, reading)).toEqual([{ uri: uriOf(PARENT), line: lineOf(parentText, "  singleTransferLimit:") }]);
+    expect(await definition(CHILD, reading)).toEqual([
+      { uri: uriOf(PARENT), line: lineOf(parentText, "  singleTransferLimit:") },
+    ]);
   } finally {
     client.notify("textDocument/didClose", { textDocument: { uri: uriOf(CHILD) } });
   }

@@ -10,6 +10,11 @@ test("a data path's property is found through a $ref whose target names a member
     },
   };
   const schema = { document, schema: document.$defs["Order/v1"] };
-  expect(schemaPropertyPath(schema, "/$defs/Order~1v1", ["customer", "email"])).toEqual(["$defs", "Party~x", "properties", "email"]);
+  expect(schemaPropertyPath(schema, "/$defs/Order~1v1", ["customer", "email"])).toEqual([
+    "$defs",
+    "Party~x",
+    "properties",
+    "email",
+  ]);
   expect(schemaPropertyPath(schema, "/$defs/Order~1v1", ["customer", "phone"])).toBeUndefined();
 });

@@ -8,10 +8,15 @@ type JsonObject = Record<string, unknown>;
 
 describe("the EvaluationRequest schema", () => {
   const validate = componentSchemaValidator("EvaluationRequest");
-  const shapeCases = goldenJsonFiles("evaluations").find((file) => file.name === "request-shape.json")!.content as { cases: JsonObject[] };
+  const shapeCases = goldenJsonFiles("evaluations").find((file) => file.name === "request-shape.json")!.content as {
+    cases: JsonObject[];
+  };
 
   test("accepts the requests of the golden evaluations (with the ruleset id)", () => {
-    for (const { name, content } of goldenJsonFiles("evaluations") as { name: string; content: { cases: JsonObject[] } }[]) {
+    for (const { name, content } of goldenJsonFiles("evaluations") as {
+      name: string;
+      content: { cases: JsonObject[] };
+    }[]) {
       for (const evaluation of content.cases) {
         if (evaluation.error !== undefined) continue;
         const request = { ruleset: "acme.test", ...(evaluation.request as JsonObject) };
@@ -26,14 +31,19 @@ describe("the EvaluationRequest schema", () => {
       const error = evaluation.error as { message: string } | undefined;
       if (error === undefined || error.message.includes("nested more than")) continue;
       const request = evaluation.request;
-      const withRuleset = typeof request === "object" && request !== null && !Array.isArray(request) ? { ruleset: "acme.test", ...request } : request;
+      const withRuleset =
+        typeof request === "object" && request !== null && !Array.isArray(request)
+          ? { ruleset: "acme.test", ...request }
+          : request;
       expect(validate(withRuleset), String(evaluation.name)).toBe(false);
     }
   });
 
   test("requires ruleset; channel is client, server or null", () => {
     expect(validate({ entity: "Order", operation: "create" })).toBe(false);
-    expect(validate({ ruleset: "a", entity: "Order", operation: "create", channel: null, view: null, actor: null })).toBe(true);
+    expect(
+      validate({ ruleset: "a", entity: "Order", operation: "create", channel: null, view: null, actor: null }),
+    ).toBe(true);
     expect(validate({ ruleset: "a", entity: "Order", operation: "create", channel: "browser" })).toBe(false);
   });
 });

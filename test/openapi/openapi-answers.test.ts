@@ -24,7 +24,8 @@ const byName = (name: string): Answer => {
   if (!answer) throw new Error(`no conforming answer named ${name}`);
   return structuredClone(answer);
 };
-const conforms = (answer: Answer): void => assertConformsToOpenApi(answer.method, answer.path, answer.status, answer.contentType, answer.body);
+const conforms = (answer: Answer): void =>
+  assertConformsToOpenApi(answer.method, answer.path, answer.status, answer.contentType, answer.body);
 
 describe("assertConformsToOpenApi accepts", () => {
   for (const answer of answers) test(answer.name, () => conforms(answer));
@@ -36,14 +37,20 @@ describe("assertConformsToOpenApi accepts", () => {
 });
 
 describe("assertConformsToOpenApi accepts what the engine and compiler really produce", () => {
-  const evaluationFiles = goldenJsonFiles("evaluations") as { name: string; content: { bundle?: JsonObject; manifest?: JsonObject; cases: JsonObject[] } }[];
+  const evaluationFiles = goldenJsonFiles("evaluations") as {
+    name: string;
+    content: { bundle?: JsonObject; manifest?: JsonObject; cases: JsonObject[] };
+  }[];
 
   test("every golden evaluation result", () => {
     let checked = 0;
     for (const { name, content } of evaluationFiles) {
       for (const evaluation of content.cases) {
         if (evaluation.result === undefined) continue;
-        expect(() => assertConformsToOpenApi("POST", "/evaluations", 200, "application/json", evaluation.result), `${name} ${evaluation.name}`).not.toThrow();
+        expect(
+          () => assertConformsToOpenApi("POST", "/evaluations", 200, "application/json", evaluation.result),
+          `${name} ${evaluation.name}`,
+        ).not.toThrow();
         checked += 1;
       }
     }
@@ -54,11 +61,36 @@ describe("assertConformsToOpenApi accepts what the engine and compiler really pr
     for (const { name, content } of evaluationFiles) {
       const bundle = content.bundle;
       const manifests = bundle ? Object.values(bundle.manifests as JsonObject) : [content.manifest];
-      if (bundle) expect(() => assertConformsToOpenApi("GET", `/rulesets/${String(bundle.id)}/bundle`, 200, "application/json", bundle), name).not.toThrow();
+      if (bundle)
+        expect(
+          () =>
+            assertConformsToOpenApi("GET", `/rulesets/${String(bundle.id)}/bundle`, 200, "application/json", bundle),
+          name,
+        ).not.toThrow();
       for (const manifest of manifests as JsonObject[]) {
-        expect(() => assertConformsToOpenApi("GET", `/rulesets/${String(manifest.id)}/manifest`, 200, "application/json", manifest), name).not.toThrow();
+        expect(
+          () =>
+            assertConformsToOpenApi(
+              "GET",
+              `/rulesets/${String(manifest.id)}/manifest`,
+              200,
+              "application/json",
+              manifest,
+            ),
+          name,
+        ).not.toThrow();
         for (const rule of manifest.rules as JsonObject[]) {
-          expect(() => assertConformsToOpenApi("GET", `/rulesets/${String(manifest.id)}/rules/${String(rule.id)}`, 200, "application/json", rule), `${name} ${String(rule.id)}`).not.toThrow();
+          expect(
+            () =>
+              assertConformsToOpenApi(
+                "GET",
+                `/rulesets/${String(manifest.id)}/rules/${String(rule.id)}`,
+                200,
+                "application/json",
+                rule,
+              ),
+            `${name} ${String(rule.id)}`,
+          ).not.toThrow();
         }
       }
     }
@@ -74,8 +106,15 @@ describe("assertConformsToOpenApi accepts what the engine and compiler really pr
       const id = String(bundle.id);
       assertConformsToOpenApi("GET", `/rulesets/${id}/bundle`, 200, "application/json", bundle);
       for (const manifest of Object.values(bundle.manifests as JsonObject) as JsonObject[]) {
-        assertConformsToOpenApi("GET", `/rulesets/${id}/manifest?channel=${String(manifest.channel)}`, 200, "application/json", manifest);
-        for (const rule of manifest.rules as JsonObject[]) assertConformsToOpenApi("GET", `/rulesets/${id}/rules/${String(rule.id)}`, 200, "application/json", rule);
+        assertConformsToOpenApi(
+          "GET",
+          `/rulesets/${id}/manifest?channel=${String(manifest.channel)}`,
+          200,
+          "application/json",
+          manifest,
+        );
+        for (const rule of manifest.rules as JsonObject[])
+          assertConformsToOpenApi("GET", `/rulesets/${id}/rules/${String(rule.id)}`, 200, "application/json", rule);
       }
     }
   });
@@ -89,7 +128,11 @@ describe("assertConformsToOpenApi accepts what the engine and compiler really pr
     const session = new EngineSession({ operators: conformanceOperators });
     for (const evaluation of cases) {
       const bundle = JSON.parse(readFileSync(join(interop, evaluation.bundle), "utf8"));
-      const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", bundle, channel: evaluation.channel, request: evaluation.request }))!);
+      const response = JSON.parse(
+        session.handleLine(
+          JSON.stringify({ command: "evaluate", bundle, channel: evaluation.channel, request: evaluation.request }),
+        )!,
+      );
       expect(response.ok).toBe(true);
       assertConformsToOpenApi("POST", "/evaluations", 200, "application/json", response.result);
     }
@@ -102,11 +145,21 @@ describe("assertConformsToOpenApi accepts what the engine and compiler really pr
       .split("\n")
       .filter((line) => line.trim() !== "")
       .map((line) => JSON.parse(line) as { bundle: string; channel: string; request: JsonObject })
-      .map((evaluation) => ({ bundle: JSON.parse(readFileSync(join(interop, evaluation.bundle), "utf8")), channel: evaluation.channel, request: evaluation.request }));
-    for (const { content } of goldenJsonFiles("evaluations") as { content: { bundle?: JsonObject; manifest?: JsonObject; cases: JsonObject[] } }[]) {
+      .map((evaluation) => ({
+        bundle: JSON.parse(readFileSync(join(interop, evaluation.bundle), "utf8")),
+        channel: evaluation.channel,
+        request: evaluation.request,
+      }));
+    for (const { content } of goldenJsonFiles("evaluations") as {
+      content: { bundle?: JsonObject; manifest?: JsonObject; cases: JsonObject[] };
+    }[]) {
       for (const evaluation of content.cases) {
         if (evaluation.error !== undefined) continue;
-        jobs.push({ ...(content.bundle !== undefined ? { bundle: content.bundle } : { manifest: content.manifest! }), channel: evaluation.channel ?? null, request: evaluation.request! });
+        jobs.push({
+          ...(content.bundle !== undefined ? { bundle: content.bundle } : { manifest: content.manifest! }),
+          channel: evaluation.channel ?? null,
+          request: evaluation.request!,
+        });
       }
     }
     let explained = 0;

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { componentSchemaValidator, matchPath, openApiDocument, resolveReference } from "../support/openapi-conformance.ts";
+import {
+  componentSchemaValidator,
+  matchPath,
+  openApiDocument,
+  resolveReference,
+} from "../support/openapi-conformance.ts";
 
 /**
  * openapi.yaml describes the wire API of SERVER.md (API version 1.1.0) as DECISIONS.md settles
@@ -68,16 +73,25 @@ describe("openapi.yaml: the document", () => {
     ] as const;
     for (const [method, path] of table) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
     for (const [method, path] of table) if (method === "get") expect(paths[path]?.head, `head ${path}`).toBeDefined();
-    for (const path of ["/rulesets", "/rulesets/{id}/manifest", "/rulesets/{id}/rules/{ruleId}"]) expect(paths[path]?.options, `options ${path}`).toBeDefined();
+    for (const path of ["/rulesets", "/rulesets/{id}/manifest", "/rulesets/{id}/rules/{ruleId}"])
+      expect(paths[path]?.options, `options ${path}`).toBeDefined();
     expect(Object.keys(paths).sort()).toEqual(table.map(([, path]) => path).sort());
     expect(paths["/evaluations"]!.get).toBeUndefined();
   });
 
   test("declares every path template variable as a required path parameter", () => {
     for (const { path, method, operation } of operations()) {
-      const declared = [...((paths[path]!.parameters as unknown as unknown[] | undefined) ?? []), ...((operation.parameters as unknown[] | undefined) ?? [])].map(resolved);
+      const declared = [
+        ...((paths[path]!.parameters as unknown as unknown[] | undefined) ?? []),
+        ...((operation.parameters as unknown[] | undefined) ?? []),
+      ].map(resolved);
       for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
-        expect(declared.some((parameter) => parameter.in === "path" && parameter.name === name && parameter.required === true), `${method} ${path}: {${name}}`).toBe(true);
+        expect(
+          declared.some(
+            (parameter) => parameter.in === "path" && parameter.name === name && parameter.required === true,
+          ),
+          `${method} ${path}: {${name}}`,
+        ).toBe(true);
       }
     }
   });
@@ -89,7 +103,9 @@ describe("openapi.yaml: the document", () => {
     });
     expect(checksumParameters).toEqual([]);
     for (const { operation } of operations()) {
-      const names = ((operation.parameters as unknown[]) ?? []).map(resolved).map((parameter) => `${parameter.in}:${parameter.name}`);
+      const names = ((operation.parameters as unknown[]) ?? [])
+        .map(resolved)
+        .map((parameter) => `${parameter.in}:${parameter.name}`);
       expect(names).not.toContain("query:checksum");
     }
   });
@@ -106,7 +122,21 @@ describe("openapi.yaml: the document", () => {
   test("every component schema compiles with ajv (JSON Schema 2020-12, strict)", () => {
     const names = Object.keys(components.schemas!);
     expect(names).toEqual(
-      expect.arrayContaining(["EvaluationRequest", "EvaluationResult", "Finding", "Effect", "Command", "Manifest", "Bundle", "Rule", "RulesetEntry", "RulesetList", "Health", "Readiness", "Problem"]),
+      expect.arrayContaining([
+        "EvaluationRequest",
+        "EvaluationResult",
+        "Finding",
+        "Effect",
+        "Command",
+        "Manifest",
+        "Bundle",
+        "Rule",
+        "RulesetEntry",
+        "RulesetList",
+        "Health",
+        "Readiness",
+        "Problem",
+      ]),
     );
     for (const name of names) expect(typeof componentSchemaValidator(name), name).toBe("function");
   });
@@ -114,23 +144,37 @@ describe("openapi.yaml: the document", () => {
   test("security: HTTP bearer on the protected operations, optional on the manifest and rule details, none on the public ones", () => {
     expect(components.securitySchemes!.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     const security = (path: string, method: string): unknown => paths[path]![method]!.security;
-    for (const [path, method] of [["/rulesets/{id}/bundle", "get"], ["/rulesets/{id}/bundle", "head"], ["/evaluations", "post"], ["/evaluations/batch", "post"]] as const) {
+    for (const [path, method] of [
+      ["/rulesets/{id}/bundle", "get"],
+      ["/rulesets/{id}/bundle", "head"],
+      ["/evaluations", "post"],
+      ["/evaluations/batch", "post"],
+    ] as const) {
       expect(security(path, method), `${method} ${path}`).toEqual([{ bearer: [] }]);
     }
     for (const path of ["/rulesets/{id}/manifest", "/rulesets/{id}/rules/{ruleId}"]) {
-      for (const method of ["get", "head"]) expect(security(path, method), `${method} ${path}`).toEqual([{}, { bearer: [] }]);
+      for (const method of ["get", "head"])
+        expect(security(path, method), `${method} ${path}`).toEqual([{}, { bearer: [] }]);
     }
     for (const { path, method, operation } of operations()) {
-      if (["/healthz", "/readyz", "/rulesets", "/openapi.json", "/explorer", "/explorer/", "/explorer/{asset}"].includes(path) || method === "options") expect(operation.security, `${method} ${path}`).toEqual([]);
+      if (
+        ["/healthz", "/readyz", "/rulesets", "/openapi.json", "/explorer", "/explorer/", "/explorer/{asset}"].includes(
+          path,
+        ) ||
+        method === "options"
+      )
+        expect(operation.security, `${method} ${path}`).toEqual([]);
     }
-    for (const method of ["get", "head"]) expect(security("/metrics", method), `${method} /metrics`).toEqual([{ bearer: [] }]);
+    for (const method of ["get", "head"])
+      expect(security("/metrics", method), `${method} /metrics`).toEqual([{ bearer: [] }]);
   });
 
   test("responses: 401 with WWW-Authenticate, 304 with ETag and Cache-Control and no body, 409 no-store, 415 with Accept-Post, errors as problem+json", () => {
     for (const { path, method, operation } of operations()) {
       const security = operation.security as JsonObject[];
       const responses = operation.responses as Record<string, unknown>;
-      if (security.some((requirement) => "bearer" in requirement)) expect(Object.keys(responses), `${method} ${path}`).toContain("401");
+      if (security.some((requirement) => "bearer" in requirement))
+        expect(Object.keys(responses), `${method} ${path}`).toContain("401");
       for (const [status, reference] of Object.entries(responses)) {
         const response = resolved(reference);
         const headers = (response.headers ?? {}) as JsonObject;
@@ -142,16 +186,26 @@ describe("openapi.yaml: the document", () => {
           expect(Object.keys(headers), label).toEqual(expect.arrayContaining(["ETag", "Cache-Control"]));
           expect(content, label).toBeUndefined();
         }
-        if (status === "409") expect(resolved(headers["Cache-Control"]).schema, label).toEqual({ type: "string", const: "no-store" });
+        if (status === "409")
+          expect(resolved(headers["Cache-Control"]).schema, label).toEqual({ type: "string", const: "no-store" });
         if (method === "head" || method === "options") expect(content, label).toBeUndefined();
-        else if (status.startsWith("4") || (status === "503" && path !== "/readyz")) expect(Object.keys(content ?? {}), label).toEqual(["application/problem+json"]);
-        else if (status === "200") expect(Object.keys(content ?? {}), label).toEqual([...(MEDIA_TYPES_OF_200[path] ?? ["application/json"])]);
+        else if (status.startsWith("4") || (status === "503" && path !== "/readyz"))
+          expect(Object.keys(content ?? {}), label).toEqual(["application/problem+json"]);
+        else if (status === "200")
+          expect(Object.keys(content ?? {}), label).toEqual([...(MEDIA_TYPES_OF_200[path] ?? ["application/json"])]);
       }
     }
     expect(Object.keys(resolved(doc["x-unlisted-method-response"]).headers as JsonObject)).toContain("Allow");
     const evaluationStatuses = Object.keys(paths["/evaluations"]!.post!.responses as JsonObject).sort();
     expect(evaluationStatuses).toEqual(["200", "400", "401", "404", "413", "415", "422", "503"]);
-    expect(Object.keys(paths["/evaluations/batch"]!.post!.responses as JsonObject).sort()).toEqual(["200", "400", "401", "413", "415", "503"]);
+    expect(Object.keys(paths["/evaluations/batch"]!.post!.responses as JsonObject).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "413",
+      "415",
+      "503",
+    ]);
     const manifestStatuses = Object.keys(paths["/rulesets/{id}/manifest"]!.get!.responses as JsonObject).sort();
     expect(manifestStatuses).toEqual(["200", "304", "400", "401", "404", "409"]);
   });
@@ -160,8 +214,12 @@ describe("openapi.yaml: the document", () => {
     const headersOf = (path: string, method: string, status: string): string[] =>
       Object.keys((resolved((paths[path]![method]!.responses as JsonObject)[status]).headers ?? {}) as JsonObject);
     for (const path of ["/rulesets", "/rulesets/{id}/manifest", "/rulesets/{id}/rules/{ruleId}"]) {
-      expect(headersOf(path, "get", "200"), path).toEqual(expect.arrayContaining(["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"]));
-      expect(headersOf(path, "options", "204"), path).toEqual(expect.arrayContaining(["Access-Control-Allow-Origin", "Access-Control-Allow-Headers"]));
+      expect(headersOf(path, "get", "200"), path).toEqual(
+        expect.arrayContaining(["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"]),
+      );
+      expect(headersOf(path, "options", "204"), path).toEqual(
+        expect.arrayContaining(["Access-Control-Allow-Origin", "Access-Control-Allow-Headers"]),
+      );
     }
     expect(headersOf("/rulesets/{id}/bundle", "get", "200")).not.toContain("Access-Control-Allow-Origin");
     expect(headersOf("/evaluations", "post", "401")).not.toContain("Access-Control-Allow-Origin");
@@ -170,12 +228,22 @@ describe("openapi.yaml: the document", () => {
   test("every answer describes X-Request-Id; every compressible 200 describes Content-Encoding and Vary", () => {
     for (const { path, method, operation } of operations()) {
       for (const [status, reference] of Object.entries(operation.responses as JsonObject)) {
-        expect(Object.keys((resolved(reference).headers ?? {}) as JsonObject), `${method} ${path} ${status}`).toContain("X-Request-Id");
+        expect(Object.keys((resolved(reference).headers ?? {}) as JsonObject), `${method} ${path} ${status}`).toContain(
+          "X-Request-Id",
+        );
       }
     }
-    for (const path of ["/rulesets", "/rulesets/{id}/manifest", "/rulesets/{id}/bundle", "/rulesets/{id}/rules/{ruleId}", "/openapi.json"]) {
+    for (const path of [
+      "/rulesets",
+      "/rulesets/{id}/manifest",
+      "/rulesets/{id}/bundle",
+      "/rulesets/{id}/rules/{ruleId}",
+      "/openapi.json",
+    ]) {
       for (const method of ["get", "head"]) {
-        const headers = Object.keys(resolved((paths[path]![method]!.responses as JsonObject)["200"]).headers as JsonObject);
+        const headers = Object.keys(
+          resolved((paths[path]![method]!.responses as JsonObject)["200"]).headers as JsonObject,
+        );
         expect(headers, `${method} ${path}`).toEqual(expect.arrayContaining(["Content-Encoding", "Vary"]));
       }
     }

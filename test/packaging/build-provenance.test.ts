@@ -15,7 +15,15 @@ afterEach(() => {
 function repository(): { root: string; git: (...args: string[]) => string } {
   const root = mkdtempSync(join(tmpdir(), "rule-server-provenance-"));
   made.push(root);
-  const env = { ...process.env, GIT_AUTHOR_DATE: "1700000000 +0000", GIT_COMMITTER_DATE: "1700000000 +0000", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_DATE: "1700000000 +0000",
+    GIT_COMMITTER_DATE: "1700000000 +0000",
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@e",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@e",
+  };
   const git = (...args: string[]): string => {
     const run = Bun.spawnSync(["git", ...args], { cwd: root, env });
     if (run.exitCode !== 0) throw new Error(run.stderr.toString());
@@ -31,7 +39,11 @@ function repository(): { root: string; git: (...args: string[]) => string } {
 
 test("a clean checkout: the last commit's time and the commit, nothing uncommitted", () => {
   const { root, git } = repository();
-  expect(buildProvenance(root, {})).toEqual({ sourceDate: 1700000000, revision: git("rev-parse", "HEAD"), uncommitted: [] });
+  expect(buildProvenance(root, {})).toEqual({
+    sourceDate: 1700000000,
+    revision: git("rev-parse", "HEAD"),
+    uncommitted: [],
+  });
 });
 
 test("uncommitted changes: the revision says -dirty and every changed or untracked path is listed, ignored ones not", () => {
@@ -40,7 +52,11 @@ test("uncommitted changes: the revision says -dirty and every changed or untrack
   writeFileSync(join(root, "new.txt"), "new\n");
   mkdirSync(join(root, "ignored"));
   writeFileSync(join(root, "ignored", "x"), "x\n");
-  expect(buildProvenance(root, {})).toEqual({ sourceDate: 1700000000, revision: `${git("rev-parse", "HEAD")}-dirty`, uncommitted: ["kept.txt", "new.txt"] });
+  expect(buildProvenance(root, {})).toEqual({
+    sourceDate: 1700000000,
+    revision: `${git("rev-parse", "HEAD")}-dirty`,
+    uncommitted: ["kept.txt", "new.txt"],
+  });
 });
 
 test("SOURCE_DATE_EPOCH wins when set, and must be whole seconds", () => {

@@ -20,7 +20,10 @@ function builtDist(files: Record<string, string>): string {
     mkdirSync(join(dist.path, name, ".."), { recursive: true });
     writeFileSync(join(dist.path, name), text);
   }
-  const sums = Object.keys(files).sort().map((name) => `${digest(files[name]!)}  ${name}\n`).join("");
+  const sums = Object.keys(files)
+    .sort()
+    .map((name) => `${digest(files[name]!)}  ${name}\n`)
+    .join("");
   writeFileSync(join(dist.path, "SHA256SUMS"), sums);
   return dist.path;
 }
@@ -47,7 +50,9 @@ test("the package rebuilt: its line is replaced, every other line kept as it was
   writeChecksums(path, [join(path, "npm/rule-server-1.0.0.tgz")]);
   const after = readFileSync(join(path, "SHA256SUMS"), "utf8").split("\n");
   expect(after).toHaveLength(before.length);
-  expect(after.filter((line) => !line.endsWith("npm/rule-server-1.0.0.tgz"))).toEqual(before.filter((line) => !line.endsWith("npm/rule-server-1.0.0.tgz")));
+  expect(after.filter((line) => !line.endsWith("npm/rule-server-1.0.0.tgz"))).toEqual(
+    before.filter((line) => !line.endsWith("npm/rule-server-1.0.0.tgz")),
+  );
   expect(after).toContain(`${digest("package, second build")}  npm/rule-server-1.0.0.tgz`);
   expect(sha256sumCheck(path).trim().split("\n")).toHaveLength(Object.keys(FULL_BUILD).length);
 });
@@ -56,7 +61,10 @@ test("a file new to SHA256SUMS is added in name order", () => {
   const path = builtDist(FULL_BUILD);
   writeFileSync(join(path, "rule-server-darwin-arm64"), "mac executable");
   writeChecksums(path, [join(path, "rule-server-darwin-arm64")]);
-  const names = readFileSync(join(path, "SHA256SUMS"), "utf8").trimEnd().split("\n").map((line) => line.slice(66));
+  const names = readFileSync(join(path, "SHA256SUMS"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => line.slice(66));
   expect(names).toEqual([...Object.keys(FULL_BUILD), "rule-server-darwin-arm64"].sort());
   sha256sumCheck(path);
 });

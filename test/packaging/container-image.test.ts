@@ -33,8 +33,12 @@ let manifest: any;
 let config: any;
 let layer: Uint8Array;
 
-const blob = (digest: string): Uint8Array => readFileSync(join(layout, "blobs", "sha256", digest.slice("sha256:".length)));
-const git = (...args: string[]): string => Bun.spawnSync(["git", ...args], { cwd: PROJECT_ROOT }).stdout.toString().trim();
+const blob = (digest: string): Uint8Array =>
+  readFileSync(join(layout, "blobs", "sha256", digest.slice("sha256:".length)));
+const git = (...args: string[]): string =>
+  Bun.spawnSync(["git", ...args], { cwd: PROJECT_ROOT })
+    .stdout.toString()
+    .trim();
 
 beforeAll(() => {
   // Before the builds: what this machine lacks is said at once, with how to provide it.
@@ -54,7 +58,15 @@ beforeAll(() => {
   config = JSON.parse(Buffer.from(blob(manifest.config.digest)).toString());
   layer = blob(manifest.layers[0].digest);
   // As root of a namespace, so that the files are owned by 0 and 65532 there, as in a container.
-  runInImageNamespace([tar, "--numeric-owner", "--same-owner", "-xzf", join(layout, "blobs", "sha256", manifest.layers[0].digest.slice("sha256:".length)), "-C", rootfs]);
+  runInImageNamespace([
+    tar,
+    "--numeric-owner",
+    "--same-owner",
+    "-xzf",
+    join(layout, "blobs", "sha256", manifest.layers[0].digest.slice("sha256:".length)),
+    "-C",
+    rootfs,
+  ]);
   cpSync(join(PROJECT_ROOT, "rules"), join(rootfs, "rules"), { recursive: true });
   // Where a container runtime mounts /proc, which Bun reads to find its own executable.
   mkdirSync(join(rootfs, "proc"));
@@ -74,17 +86,26 @@ test("an OCI layout whose index, manifest, configuration and layer match their d
   const index = JSON.parse(readFileSync(join(layout, "index.json"), "utf8"));
   expect(index.mediaType).toBe(MEDIA_TYPES.index);
   expect(index.manifests).toHaveLength(1);
-  expect(index.manifests[0].annotations["org.opencontainers.image.ref.name"]).toBe(`rule-server:${packageJson.version}`);
+  expect(index.manifests[0].annotations["org.opencontainers.image.ref.name"]).toBe(
+    `rule-server:${packageJson.version}`,
+  );
   expect(index.manifests[0].platform).toEqual({ architecture: "amd64", os: "linux" });
   const descriptors = [index.manifests[0], manifest.config, ...manifest.layers];
-  expect(descriptors.map((descriptor) => descriptor.mediaType)).toEqual([MEDIA_TYPES.manifest, MEDIA_TYPES.config, MEDIA_TYPES.layer]);
+  expect(descriptors.map((descriptor) => descriptor.mediaType)).toEqual([
+    MEDIA_TYPES.manifest,
+    MEDIA_TYPES.config,
+    MEDIA_TYPES.layer,
+  ]);
   for (const descriptor of descriptors) {
     expect(sha256(blob(descriptor.digest))).toBe(descriptor.digest);
     expect(blob(descriptor.digest).length).toBe(descriptor.size);
   }
   // Every blob is named for its content, and nothing else is stored.
-  for (const name of readdirSync(join(layout, "blobs", "sha256"))) expect(sha256(blob(`sha256:${name}`))).toBe(`sha256:${name}`);
-  expect(readdirSync(join(layout, "blobs", "sha256")).sort()).toEqual(descriptors.map((descriptor) => descriptor.digest.slice(7)).sort());
+  for (const name of readdirSync(join(layout, "blobs", "sha256")))
+    expect(sha256(blob(`sha256:${name}`))).toBe(`sha256:${name}`);
+  expect(readdirSync(join(layout, "blobs", "sha256")).sort()).toEqual(
+    descriptors.map((descriptor) => descriptor.digest.slice(7)).sort(),
+  );
   expect(config.rootfs).toEqual({ type: "layers", diff_ids: [sha256(gunzipSync(layer))] });
 });
 
@@ -113,9 +134,13 @@ test("the configuration: non-root user, entry point, RULES_DIR, port, stop signa
 
 test("the root file system holds the executable, the user, and exactly the libraries ldd names", () => {
   // Listed in the namespace: the image's user's home is theirs alone, out of an ordinary user's reach.
-  const files = runInImageNamespace([requireTool("find"), rootfs, "-type", "f", "-printf", "%P\\n"]).split("\n").filter(Boolean);
+  const files = runInImageNamespace([requireTool("find"), rootfs, "-type", "f", "-printf", "%P\\n"])
+    .split("\n")
+    .filter(Boolean);
   const libraries = sharedLibraries(join(first, "rule-server-linux-x64")).map((path) => realpathSync(path).slice(1));
-  expect(files.filter((file) => !file.startsWith("rules/")).sort()).toEqual(["etc/group", "etc/passwd", "usr/local/bin/rule-server", ...libraries].sort());
+  expect(files.filter((file) => !file.startsWith("rules/")).sort()).toEqual(
+    ["etc/group", "etc/passwd", "usr/local/bin/rule-server", ...libraries].sort(),
+  );
   expect(readFileSync(join(rootfs, "etc/passwd"), "utf8")).toContain("nonroot:x:65532:65532:");
   expect(readFileSync(join(rootfs, "etc/group"), "utf8")).toContain("nonroot:x:65532:");
 });
@@ -128,7 +153,13 @@ async function evaluate(url: string): Promise<{ decision: string; findings: { co
       ruleset: "acme.payments.transfers",
       entity: "Transfer",
       operation: "create",
-      data: { id: "TRF-200010", amount: 30000, reference: "Machine parts", debtor: { iban: "DE89370400440532013000", country: "DE" }, beneficiary: { iban: "AT611904300234573201", country: "AT" } },
+      data: {
+        id: "TRF-200010",
+        amount: 30000,
+        reference: "Machine parts",
+        debtor: { iban: "DE89370400440532013000", country: "DE" },
+        beneficiary: { iban: "AT611904300234573201", country: "AT" },
+      },
       actor: { id: "u-2001", roles: ["treasury-manager"] },
       ctx: { now: "2026-03-02T09:30:00Z" },
     }),
@@ -142,14 +173,24 @@ test("run from the unpacked root as 65532, it serves /readyz and evaluates the r
   const env = [...(config.config.Env as string[]), "PORT=0", `RULE_SERVER_TOKEN=${TOKEN}`, "RULE_SERVER_WORKERS=2"];
   // Namespaces of its own, /proc mounted in the root as a runtime would, then chroot as the image's user.
   const child = spawnInImageNamespace(
-    [requireTool("env"), "-i", ...env, requireTool("chroot"), `--userspec=${IMAGE_ID}:${IMAGE_ID}`, rootfs, ...config.config.Entrypoint],
+    [
+      requireTool("env"),
+      "-i",
+      ...env,
+      requireTool("chroot"),
+      `--userspec=${IMAGE_ID}:${IMAGE_ID}`,
+      rootfs,
+      ...config.config.Entrypoint,
+    ],
     { mountProc: join(rootfs, "proc"), killChild: true },
   );
   const output = logWatcher(child.stdout as ReadableStream<Uint8Array>);
   try {
     // Should it exit instead, what unshare, chroot or the server said is in its standard error.
     await output.waitFor(/"msg":"listening"/).catch(async (error: Error) => {
-      throw new Error(`${error.message}\nstandard error:\n${await new Response(child.stderr as ReadableStream<Uint8Array>).text()}`);
+      throw new Error(
+        `${error.message}\nstandard error:\n${await new Response(child.stderr as ReadableStream<Uint8Array>).text()}`,
+      );
     });
     expect(output.log()).toContain('"rulesets":3');
     const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output.log())![1]}`;
@@ -188,8 +229,26 @@ test("podman loads the archive and runs it: ready, evaluating, and draining on i
   const port = probe.port;
   probe.stop(true);
   // Fixed small limits, which a runtime without CAP_SYS_RESOURCE (rootless) can still set.
-  const run = podman.run("run", "-d", "--name", name, "--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024", "-e", `PORT=${port}`, "-e", `RULE_SERVER_TOKEN=${TOKEN}`,
-    "-e", "DRAIN_SECONDS=1", "-v", `${join(PROJECT_ROOT, "rules")}:/rules:ro`, `rule-server:${packageJson.version}`);
+  const run = podman.run(
+    "run",
+    "-d",
+    "--name",
+    name,
+    "--network=host",
+    "--ulimit",
+    "nofile=1024:1024",
+    "--ulimit",
+    "nproc=1024:1024",
+    "-e",
+    `PORT=${port}`,
+    "-e",
+    `RULE_SERVER_TOKEN=${TOKEN}`,
+    "-e",
+    "DRAIN_SECONDS=1",
+    "-v",
+    `${join(PROJECT_ROOT, "rules")}:/rules:ro`,
+    `rule-server:${packageJson.version}`,
+  );
   try {
     expect(run.stderr).toBe("");
     const url = `http://127.0.0.1:${port}`;

@@ -6,10 +6,19 @@ import { IMAGE, imageRunConfig } from "../../src/packaging/rule-server-image.ts"
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /** deploy/container/Dockerfile builds the image `make image` writes: the same user, environment, port, stop signal, entry point and labels. */
-const dockerfile = readFileSync(join(PROJECT_ROOT, "deploy", "container", "Dockerfile"), "utf8").replace(/\\\n\s*/g, " ");
+const dockerfile = readFileSync(join(PROJECT_ROOT, "deploy", "container", "Dockerfile"), "utf8").replace(
+  /\\\n\s*/g,
+  " ",
+);
 const finalStage = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
 const instruction = (name: string): string => new RegExp(`^${name} (.*)$`, "m").exec(finalStage)![1]!.trim();
-const expected = imageRunConfig({ version: packageJson.version, description: packageJson.description, license: packageJson.license, revision: "r", sourceDate: 0 });
+const expected = imageRunConfig({
+  version: packageJson.version,
+  description: packageJson.description,
+  license: packageJson.license,
+  revision: "r",
+  sourceDate: 0,
+});
 
 test("the final stage starts from nothing", () => {
   expect(finalStage).toStartWith("\nFROM scratch\n");

@@ -2,7 +2,16 @@ import { expect, test } from "bun:test";
 import { type MachineFacts, namespaceProblems, subordinateRanges } from "../support/namespace-preflight.ts";
 
 /** What the image tests say a machine lacks, from made-up machines: each message names the gap and the command that fills it. */
-const tools = { unshare: "/usr/bin/unshare", chroot: "/usr/sbin/chroot", env: "/usr/bin/env", tar: "/usr/bin/tar", find: "/usr/bin/find", rm: "/usr/bin/rm", newuidmap: "/usr/bin/newuidmap", newgidmap: "/usr/bin/newgidmap" };
+const tools = {
+  unshare: "/usr/bin/unshare",
+  chroot: "/usr/sbin/chroot",
+  env: "/usr/bin/env",
+  tar: "/usr/bin/tar",
+  find: "/usr/bin/find",
+  rm: "/usr/bin/rm",
+  newuidmap: "/usr/bin/newuidmap",
+  newgidmap: "/usr/bin/newgidmap",
+};
 const alice: MachineFacts = {
   uid: 1000,
   userName: "alice",
@@ -21,7 +30,15 @@ test("an ordinary user with subordinate ids, the tools and user namespaces lacks
 });
 
 test("root needs only the tools: no user namespace, so neither subordinate ids nor newuidmap", () => {
-  const root = { ...alice, uid: 0, userName: "root", subuid: "", subgid: null, maxUserNamespaces: "0\n", tools: { ...tools, newuidmap: null, newgidmap: null } };
+  const root = {
+    ...alice,
+    uid: 0,
+    userName: "root",
+    subuid: "",
+    subgid: null,
+    maxUserNamespaces: "0\n",
+    tools: { ...tools, newuidmap: null, newgidmap: null },
+  };
   expect(namespaceProblems(root)).toEqual([]);
   expect(namespaceProblems({ ...root, tools: { ...tools, chroot: null } })).toEqual([
     "chroot was not found in PATH nor in /usr/local/sbin, /usr/sbin, /sbin: install Debian's coreutils package (`sudo apt-get install coreutils`)",
@@ -31,14 +48,18 @@ test("root needs only the tools: no user namespace, so neither subordinate ids n
 test("no subordinate ids: one usermod command adds both ranges, above every range in use", () => {
   const none = { ...alice, subuid: "bob:100000:65536\n", subgid: "bob:100000:65536\ncarol:165536:65536\n" };
   const fix = "`sudo usermod --add-subuids 231072-296607 --add-subgids 231072-296607 alice`";
-  expect(namespaceProblems(none)).toEqual([`no subordinate user ids for user alice in /etc/subuid: add them with ${fix}`, `no subordinate group ids for user alice in /etc/subgid: add them with ${fix}`]);
+  expect(namespaceProblems(none)).toEqual([
+    `no subordinate user ids for user alice in /etc/subuid: add them with ${fix}`,
+    `no subordinate group ids for user alice in /etc/subgid: add them with ${fix}`,
+  ]);
   expect(namespaceProblems({ ...alice, subgid: "" })).toEqual([
     "no subordinate group ids for user alice in /etc/subgid: add them with `sudo usermod --add-subgids 231072-296607 alice`",
   ]);
 });
 
 test("no /etc/subuid nor /etc/subgid: usermod refuses to create them, so the command creates them first", () => {
-  const fix = "`sudo touch /etc/subuid /etc/subgid` then `sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 alice`";
+  const fix =
+    "`sudo touch /etc/subuid /etc/subgid` then `sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 alice`";
   expect(namespaceProblems({ ...alice, subuid: null, subgid: null })).toEqual([
     `/etc/subuid does not exist, so user alice has no subordinate user ids: add them with ${fix}`,
     `/etc/subgid does not exist, so user alice has no subordinate group ids: add them with ${fix}`,

@@ -63,7 +63,13 @@ interface ConsumerRun {
 }
 
 function runConsumer(runtime: string): ConsumerRun {
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", SERVER_URL: server.url, TOKEN, RULESET: TRANSFERS_RULESET, REQUESTS: JSON.stringify(TRANSFER_REQUESTS) };
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    SERVER_URL: server.url,
+    TOKEN,
+    RULESET: TRANSFERS_RULESET,
+    REQUESTS: JSON.stringify(TRANSFER_REQUESTS),
+  };
   const run = Bun.spawnSync([runtime, "consumer.mjs"], { cwd: installed.project, env, stdout: "pipe", stderr: "pipe" });
   if (run.exitCode !== 0) throw new Error(`${runtime} consumer.mjs failed: ${run.stderr.toString()}`);
   return JSON.parse(run.stdout.toString()) as ConsumerRun;
@@ -78,7 +84,12 @@ function expectTheServersAnswers(run: ConsumerRun): void {
   // The examples make the engine work: findings, effects and the server's own commands.
   expect(JSON.stringify(run.serverRemote)).toContain("ACME-PAY-005");
   expect(JSON.stringify(run.serverRemote)).toContain('"commands":[{');
-  expect(run.problem).toMatchObject({ isRuleServerError: true, code: "NOT_FOUND", status: 404, problem: { type: "about:blank", status: 404 } });
+  expect(run.problem).toMatchObject({
+    isRuleServerError: true,
+    code: "NOT_FOUND",
+    status: 404,
+    problem: { type: "about:blank", status: 404 },
+  });
   expect(run.badManifest).toBe("MANIFEST_INVALID");
 }
 
@@ -169,8 +180,10 @@ export { decision, resolution, finding, wireSeverity, statusCodes, effect, comma
 /** The exported names of a declaration file: its `export { ... }` lists and its exported declarations. */
 function exportedNames(declarations: string): string[] {
   const names = new Set<string>();
-  for (const [, list] of declarations.matchAll(/^export (?:type )?\{([^}]*)\}/gm)) for (const name of list!.split(",")) names.add(name.trim().replace(/^type\s+/, ""));
-  for (const [, name] of declarations.matchAll(/^export (?:declare )?(?:interface|type|class|function|const) (\w+)/gm)) names.add(name!);
+  for (const [, list] of declarations.matchAll(/^export (?:type )?\{([^}]*)\}/gm))
+    for (const name of list!.split(",")) names.add(name.trim().replace(/^type\s+/, ""));
+  for (const [, name] of declarations.matchAll(/^export (?:declare )?(?:interface|type|class|function|const) (\w+)/gm))
+    names.add(name!);
   names.delete("");
   return [...names].sort();
 }
@@ -181,22 +194,41 @@ function everyOtherClientType(clientNames: readonly string[]): string {
   return `\ntype NotAny<T> = 0 extends 1 & T ? false : true;\ntype Assert<T extends true> = T;\nexport type EveryWireType = [${unnamed.map((name) => `Assert<NotAny<wire.${name}>>`).join(", ")}];\n`;
 }
 
-function typeCheck(files: Record<string, string>, resolution: "nodenext" | "bundler", extra: Record<string, unknown> = {}): { status: number; output: string } {
-  const directory = join(installed.project, `typecheck-${resolution}-${Object.keys(files).join("-").replace(/\W/g, "")}`);
+function typeCheck(
+  files: Record<string, string>,
+  resolution: "nodenext" | "bundler",
+  extra: Record<string, unknown> = {},
+): { status: number; output: string } {
+  const directory = join(
+    installed.project,
+    `typecheck-${resolution}-${Object.keys(files).join("-").replace(/\W/g, "")}`,
+  );
   mkdirSync(directory, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(directory, name), text);
-  const compilerOptions = { strict: true, noEmit: true, skipLibCheck: false, target: "es2022", lib: ["es2023", "dom"], types: [], module: resolution === "nodenext" ? "nodenext" : "esnext", moduleResolution: resolution, ...extra };
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    target: "es2022",
+    lib: ["es2023", "dom"],
+    types: [],
+    module: resolution === "nodenext" ? "nodenext" : "esnext",
+    moduleResolution: resolution,
+    ...extra,
+  };
   writeFileSync(join(directory, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(files) }));
   const tsc = Bun.spawnSync([join(PROJECT_ROOT, "node_modules", ".bin", "tsc"), "-p", directory], { cwd: directory });
   return { status: tsc.exitCode, output: tsc.stdout.toString() + tsc.stderr.toString() };
 }
 
 describe("TypeScript", () => {
-  const declarations = (name: string): string => readFileSync(join(installed.project, "node_modules", "rule-server", `${name}.d.ts`), "utf8");
+  const declarations = (name: string): string =>
+    readFileSync(join(installed.project, "node_modules", "rule-server", `${name}.d.ts`), "utf8");
 
   test("a program that uses every export of both entry points type-checks, for Node.js (nodenext) and for bundlers", () => {
     const program = CONSUMER_TYPES + everyOtherClientType(exportedNames(declarations("client")));
-    for (const name of [...exportedNames(declarations("engine")), ...exportedNames(declarations("client"))]) expect(program, name).toMatch(new RegExp(`\\b${name}\\b`));
+    for (const name of [...exportedNames(declarations("engine")), ...exportedNames(declarations("client"))])
+      expect(program, name).toMatch(new RegExp(`\\b${name}\\b`));
     for (const resolution of ["nodenext", "bundler"] as const) {
       const run = typeCheck({ "consumer.ts": program }, resolution);
       expect(run.output, resolution).toBe("");
@@ -240,7 +272,12 @@ describe("TypeScript", () => {
       // Linked by an earlier run of this test in the same process.
     }
     const files: Record<string, string> = { "react.d.ts": REACT_HOOKS };
-    examples.forEach((block, index) => (files[`example${index}.${block.language}`] = block.text.includes("export ") ? block.text : `${block.text}\nexport {};\n`));
+    examples.forEach(
+      (block, index) =>
+        (files[`example${index}.${block.language}`] = block.text.includes("export ")
+          ? block.text
+          : `${block.text}\nexport {};\n`),
+    );
     const run = typeCheck(files, "bundler", { types: ["node"], jsx: "react-jsx" });
     expect(run.output).toBe("");
     expect(run.status).toBe(0);
@@ -249,12 +286,17 @@ describe("TypeScript", () => {
 
 test("every import of rule-server in the project's README names an export of the installed package", () => {
   const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
-  const imports = fencedBlocks(readme).flatMap((block) => [...block.text.matchAll(/^import \{([^}]*)\} from "(rule-server(?:\/[\w-]+)?)";/gm)]);
+  const imports = fencedBlocks(readme).flatMap((block) => [
+    ...block.text.matchAll(/^import \{([^}]*)\} from "(rule-server(?:\/[\w-]+)?)";/gm),
+  ]);
   expect(imports.map((match) => match[2]).sort()).toEqual(["rule-server/client", "rule-server/engine"]);
   for (const [, names, specifier] of imports) {
     const entry = specifier === "rule-server/client" ? "client" : "engine";
-    const exported = exportedNames(readFileSync(join(installed.project, "node_modules", "rule-server", `${entry}.d.ts`), "utf8"));
-    for (const name of names!.split(",").map((part) => part.trim().replace(/^type\s+/, ""))) expect(exported, `${specifier}: ${name}`).toContain(name);
+    const exported = exportedNames(
+      readFileSync(join(installed.project, "node_modules", "rule-server", `${entry}.d.ts`), "utf8"),
+    );
+    for (const name of names!.split(",").map((part) => part.trim().replace(/^type\s+/, "")))
+      expect(exported, `${specifier}: ${name}`).toContain(name);
   }
 });
 

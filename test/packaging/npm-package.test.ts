@@ -22,7 +22,9 @@ let files: Map<string, string>;
 beforeAll(() => {
   installed = installedPackage();
   const listing = Bun.spawnSync(["tar", "tzf", installed.tarball]).stdout.toString().trim().split("\n");
-  files = new Map(listing.map((path) => [path, Bun.spawnSync(["tar", "xzOf", installed.tarball, path]).stdout.toString()]));
+  files = new Map(
+    listing.map((path) => [path, Bun.spawnSync(["tar", "xzOf", installed.tarball, path]).stdout.toString()]),
+  );
 }, 60000);
 
 test("build.ts package writes npm/<name>-<version>.tgz and a SHA256SUMS naming it that sha256sum accepts", () => {
@@ -41,7 +43,11 @@ test("build.ts package into a dist/ a full build filled replaces its own SHA256S
     const archiveLine = `${createHash("sha256").update("an archive of an earlier build").digest("hex")}  ${archive}`;
     const staleLine = `${"0".repeat(64)}  npm/${TARBALL}`;
     writeFileSync(join(dist, "SHA256SUMS"), `${staleLine}\n${archiveLine}\n`);
-    const build = Bun.spawnSync([process.execPath, join(PROJECT_ROOT, "build.ts"), "package", "--out", dist], { cwd: PROJECT_ROOT, stdout: "pipe", stderr: "pipe" });
+    const build = Bun.spawnSync([process.execPath, join(PROJECT_ROOT, "build.ts"), "package", "--out", dist], {
+      cwd: PROJECT_ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(build.exitCode).toBe(0);
     const lines = readFileSync(join(dist, "SHA256SUMS"), "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(2);
@@ -55,21 +61,48 @@ test("build.ts package into a dist/ a full build filled replaces its own SHA256S
 }, 120000);
 
 test("make package builds the npm package alone; make build ships it with everything else", () => {
-  expect(readFileSync(join(import.meta.dir, "..", "..", "Makefile"), "utf8")).toMatch(/^package: install\n\t\$\(BUN\) build\.ts package$/m);
-  expect(buildRequest(["package"])).toMatchObject({ npmPackage: true, browser: false, targets: [], image: false, vsix: false });
+  expect(readFileSync(join(import.meta.dir, "..", "..", "Makefile"), "utf8")).toMatch(
+    /^package: install\n\t\$\(BUN\) build\.ts package$/m,
+  );
+  expect(buildRequest(["package"])).toMatchObject({
+    npmPackage: true,
+    browser: false,
+    targets: [],
+    image: false,
+    vsix: false,
+  });
   expect(buildRequest([])).toMatchObject({ npmPackage: true, browser: true, vsix: true });
   expect(buildRequest([]).targets.length).toBe(6);
 });
 
 test("the tarball holds the two entry points with their types, package.json, the README and the licenses, nothing else", () => {
-  expect([...files.keys()].sort()).toEqual(["LICENSE", "README.md", "ThirdPartyNotices.txt", "client.d.ts", "client.js", "engine.d.ts", "engine.js", "package.json"].map((file) => `package/${file}`));
+  expect([...files.keys()].sort()).toEqual(
+    [
+      "LICENSE",
+      "README.md",
+      "ThirdPartyNotices.txt",
+      "client.d.ts",
+      "client.js",
+      "engine.d.ts",
+      "engine.js",
+      "package.json",
+    ].map((file) => `package/${file}`),
+  );
   expect(files.get("package/LICENSE")).toBe(readFileSync(join(import.meta.dir, "..", "..", "LICENSE"), "utf8"));
   expect(files.get("package/ThirdPartyNotices.txt")).toContain("decimal.js");
 });
 
 test("package.json: the project's name and version, an entry point each for the engine and the client, types, no side effects, engines, license", () => {
   const manifest = JSON.parse(files.get("package/package.json")!);
-  expect(manifest).toMatchObject({ name: "rule-server", version: packageJson.version, license: "Apache-2.0", type: "module", sideEffects: false, engines: { node: ">=20" }, types: "./engine.d.ts" });
+  expect(manifest).toMatchObject({
+    name: "rule-server",
+    version: packageJson.version,
+    license: "Apache-2.0",
+    type: "module",
+    sideEffects: false,
+    engines: { node: ">=20" },
+    types: "./engine.d.ts",
+  });
   expect(manifest.exports).toEqual({
     ".": { types: "./engine.d.ts", default: "./engine.js" },
     "./engine": { types: "./engine.d.ts", default: "./engine.js" },

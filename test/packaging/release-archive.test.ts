@@ -37,7 +37,9 @@ function documentedPaths(): string[] {
 
 function filesUnder(directory: string, prefix = ""): string[] {
   return readdirSync(join(directory, prefix), { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? filesUnder(directory, `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]))
+    .flatMap((entry) =>
+      entry.isDirectory() ? filesUnder(directory, `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+    )
     .sort();
 }
 
@@ -49,7 +51,12 @@ test("building twice gives the same archive, executable and SHA256SUMS, byte for
 
 test("SHA256SUMS covers the executable and the archive, and sha256sum agrees", () => {
   const sums = readFileSync(join(first, "SHA256SUMS"), "utf8");
-  expect(sums.trim().split("\n").map((line) => line.split("  ")[1])).toEqual(["rule-server-linux-x64", ARCHIVE]);
+  expect(
+    sums
+      .trim()
+      .split("\n")
+      .map((line) => line.split("  ")[1]),
+  ).toEqual(["rule-server-linux-x64", ARCHIVE]);
   const check = Bun.spawnSync(["sha256sum", "--check", "SHA256SUMS"], { cwd: first });
   expect(check.stdout.toString()).toBe(`rule-server-linux-x64: OK\n${ARCHIVE}: OK\n`);
 });
@@ -57,20 +64,38 @@ test("SHA256SUMS covers the executable and the archive, and sha256sum agrees", (
 test("it unpacks into one directory holding exactly what the README's table lists", () => {
   expect(readdirSync(unpacked)).toEqual([DIRECTORY]);
   const documented = documentedPaths();
-  expect(documented).toEqual(["rule-server", "README.md", "LICENSE", "deploy/systemd/rule-server.service", "deploy/kubernetes/rule-server.yaml", "deploy/kubernetes/rule-server-git-sync.yaml", "rules/", "BUILD-INFO.json"]);
+  expect(documented).toEqual([
+    "rule-server",
+    "README.md",
+    "LICENSE",
+    "deploy/systemd/rule-server.service",
+    "deploy/kubernetes/rule-server.yaml",
+    "deploy/kubernetes/rule-server-git-sync.yaml",
+    "rules/",
+    "BUILD-INFO.json",
+  ]);
   const files = filesUnder(join(unpacked, DIRECTORY));
-  for (const file of files) expect(documented.some((path) => path === file || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
-  for (const path of documented) expect(files.some((file) => file === path || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
+  for (const file of files)
+    expect(documented.some((path) => path === file || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
+  for (const path of documented)
+    expect(files.some((file) => file === path || (path.endsWith("/") && file.startsWith(path)))).toBe(true);
   // The example rules are all there, as in the repository.
-  expect(files.filter((file) => file.startsWith("rules/"))).toEqual(filesUnder(join(PROJECT_ROOT, "rules")).map((file) => `rules/${file}`));
+  expect(files.filter((file) => file.startsWith("rules/"))).toEqual(
+    filesUnder(join(PROJECT_ROOT, "rules")).map((file) => `rules/${file}`),
+  );
   for (const file of files.filter((name) => name !== "rule-server" && name !== "BUILD-INFO.json")) {
-    expect(Buffer.compare(readFileSync(join(unpacked, DIRECTORY, file)), readFileSync(join(PROJECT_ROOT, file)))).toBe(0);
+    expect(Buffer.compare(readFileSync(join(unpacked, DIRECTORY, file)), readFileSync(join(PROJECT_ROOT, file)))).toBe(
+      0,
+    );
   }
 });
 
 test("BUILD-INFO.json names the version and commit, and says when the tree had uncommitted changes", () => {
   const info = JSON.parse(readFileSync(join(unpacked, DIRECTORY, "BUILD-INFO.json"), "utf8"));
-  const git = (...args: string[]): string => Bun.spawnSync(["git", ...args], { cwd: PROJECT_ROOT }).stdout.toString().trim();
+  const git = (...args: string[]): string =>
+    Bun.spawnSync(["git", ...args], { cwd: PROJECT_ROOT })
+      .stdout.toString()
+      .trim();
   const uncommitted = git("status", "--porcelain=v1", "--untracked-files=all");
   const commit = git("rev-parse", "HEAD");
   expect(info.version).toBe(packageJson.version);
@@ -84,20 +109,36 @@ test("BUILD-INFO.json names the version and commit, and says when the tree had u
 });
 
 test("entries are owned by 0, with fixed modes and the last commit's time", () => {
-  const listing = Bun.spawnSync(["tar", "--numeric-owner", "--full-time", "-tvzf", join(first, ARCHIVE)], { env: { TZ: "UTC", PATH: "/usr/bin:/bin" } }).stdout.toString().trim().split("\n");
-  const committed = Number(Bun.spawnSync(["git", "log", "-1", "--format=%ct"], { cwd: PROJECT_ROOT }).stdout.toString().trim());
+  const listing = Bun.spawnSync(["tar", "--numeric-owner", "--full-time", "-tvzf", join(first, ARCHIVE)], {
+    env: { TZ: "UTC", PATH: "/usr/bin:/bin" },
+  })
+    .stdout.toString()
+    .trim()
+    .split("\n");
+  const committed = Number(
+    Bun.spawnSync(["git", "log", "-1", "--format=%ct"], { cwd: PROJECT_ROOT }).stdout.toString().trim(),
+  );
   const time = new Date(committed * 1000).toISOString().slice(0, 19).replace("T", " ");
   for (const line of listing) {
     const [mode, owner, , day, clock, path] = line.split(/\s+/);
     expect(owner).toBe("0/0");
     expect(`${day} ${clock}`).toBe(time);
-    expect(mode).toBe(path!.endsWith("/") || path!.endsWith("/rule-server") ? (path!.endsWith("/") ? "drwxr-xr-x" : "-rwxr-xr-x") : "-rw-r--r--");
+    expect(mode).toBe(
+      path!.endsWith("/") || path!.endsWith("/rule-server")
+        ? path!.endsWith("/")
+          ? "drwxr-xr-x"
+          : "-rwxr-xr-x"
+        : "-rw-r--r--",
+    );
   }
   expect(statSync(join(unpacked, DIRECTORY, "rule-server")).mode & 0o777).toBe(0o755);
 });
 
 test("the unpacked executable runs and passes its own example rules", () => {
-  const check = Bun.spawnSync(["./rule-server", "check", "rules"], { cwd: join(unpacked, DIRECTORY), env: { PATH: "/usr/bin:/bin" } });
+  const check = Bun.spawnSync(["./rule-server", "check", "rules"], {
+    cwd: join(unpacked, DIRECTORY),
+    env: { PATH: "/usr/bin:/bin" },
+  });
   expect(check.stdout.toString()).toContain("OK: 3 file(s), 0 problem(s)");
   expect(check.exitCode).toBe(0);
 });

@@ -25,7 +25,11 @@ test("ldd's lines give the libraries and the loader, not the vDSO; a missing lib
     "\t/lib64/ld-linux-x86-64.so.2 (0x00007f39)",
     "\tlibm.so.6 => /lib/x86_64-linux-gnu/libm.so.6 (0x00007f39)",
   ].join("\n");
-  expect(parseLdd(output)).toEqual(["/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/libm.so.6"]);
+  expect(parseLdd(output)).toEqual([
+    "/lib/x86_64-linux-gnu/libc.so.6",
+    "/lib64/ld-linux-x86-64.so.2",
+    "/lib/x86_64-linux-gnu/libm.so.6",
+  ]);
   expect(codeOf(() => parseLdd("\tlibc.musl-x86_64.so.1 => not found\n"))).toBe("LIBRARY_NOT_FOUND");
 });
 
@@ -45,9 +49,20 @@ test("every link on the way is kept as a link, relative and absolute, and the fi
   symlinkSync("usr/lib64", join(root, "lib64"));
   symlinkSync("/lib/gnu/ld.so.2", join(root, "usr/lib64/ld.so.2"));
   const summary = (path: string): string[] =>
-    entriesReaching(path, root).map((entry) => (entry.kind === "symlink" ? `${entry.path} -> ${entry.target}` : entry.kind === "file" ? `${entry.path} ${entry.mode.toString(8)} ${Buffer.from(entry.data)}` : entry.path));
+    entriesReaching(path, root).map((entry) =>
+      entry.kind === "symlink"
+        ? `${entry.path} -> ${entry.target}`
+        : entry.kind === "file"
+          ? `${entry.path} ${entry.mode.toString(8)} ${Buffer.from(entry.data)}`
+          : entry.path,
+    );
   expect(summary("/lib/gnu/libc.so.6")).toEqual(["lib -> usr/lib", "usr/lib/gnu/libc.so.6 755 libc"]);
-  expect(summary("/lib64/ld.so.2")).toEqual(["lib64 -> usr/lib64", "usr/lib64/ld.so.2 -> /lib/gnu/ld.so.2", "lib -> usr/lib", "usr/lib/gnu/ld.so.2 755 loader"]);
+  expect(summary("/lib64/ld.so.2")).toEqual([
+    "lib64 -> usr/lib64",
+    "usr/lib64/ld.so.2 -> /lib/gnu/ld.so.2",
+    "lib -> usr/lib",
+    "usr/lib/gnu/ld.so.2 755 loader",
+  ]);
 });
 
 test("a loop of links is an error with a code", () => {

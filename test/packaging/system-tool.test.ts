@@ -9,7 +9,9 @@ const directory = mkdtempSync(join(tmpdir(), "rule-server-tools-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 test("PATH first, then the system directories PATH lacks, each once", () => {
-  expect(systemPath("/usr/local/bin:/usr/bin:/bin")).toBe("/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin");
+  expect(systemPath("/usr/local/bin:/usr/bin:/bin")).toBe(
+    "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin",
+  );
   expect(systemPath("/usr/sbin:/usr/bin")).toBe("/usr/sbin:/usr/bin:/usr/local/sbin:/sbin");
   expect(systemPath("")).toBe("/usr/local/sbin:/usr/sbin:/sbin");
 });
@@ -30,5 +32,7 @@ test("a missing tool is an error naming its package, and `make podman` for podma
   expect(() => requireTool("rule-server-no-such-tool")).toThrow(
     "rule-server-no-such-tool was not found in PATH nor in /usr/local/sbin, /usr/sbin, /sbin: install Debian's rule-server-no-such-tool package (`sudo apt-get install rule-server-no-such-tool`)",
   );
-  expect(missingTool("runc")).toBe("runc was not found in PATH nor in /usr/local/sbin, /usr/sbin, /sbin: install Debian's runc package (`sudo apt-get install runc` or `make podman`)");
+  expect(missingTool("runc")).toBe(
+    "runc was not found in PATH nor in /usr/local/sbin, /usr/sbin, /sbin: install Debian's runc package (`sudo apt-get install runc` or `make podman`)",
+  );
 });

@@ -32,7 +32,17 @@ test("GNU tar lists every entry, parents added, in sorted order with owners, mod
   writeFileSync(join(work, "a.tar"), tarArchive(ENTRIES, MTIME));
   const lines = tar("--numeric-owner", "-tvf", "a.tar").trim().split("\n");
   expect(lines.map((line) => line.split(/\s+/).slice(5).join(" "))).toEqual([
-    "bin/", "bin/tool", "deep/", ...Array.from({ length: 29 }, (_, index) => `${"deep/".repeat(index + 2)}`), LONG, "etc/", "etc/config", "home/", "home/user/", "lib -> usr/lib", "tmp/",
+    "bin/",
+    "bin/tool",
+    "deep/",
+    ...Array.from({ length: 29 }, (_, index) => `${"deep/".repeat(index + 2)}`),
+    LONG,
+    "etc/",
+    "etc/config",
+    "home/",
+    "home/user/",
+    "lib -> usr/lib",
+    "tmp/",
   ]);
   const line = (path: string): string => lines.find((candidate) => candidate.endsWith(` ${path}`))!;
   expect(line("bin/tool")).toStartWith("-rwxr-xr-x 0/0 ");
@@ -51,7 +61,9 @@ test("contents and links unpack as written, a path over 100 bytes too", () => {
 });
 
 test("the same entries in another order give the same bytes", () => {
-  expect(Buffer.compare(Buffer.from(tarArchive([...ENTRIES].reverse(), MTIME)), Buffer.from(tarArchive(ENTRIES, MTIME)))).toBe(0);
+  expect(
+    Buffer.compare(Buffer.from(tarArchive([...ENTRIES].reverse(), MTIME)), Buffer.from(tarArchive(ENTRIES, MTIME))),
+  ).toBe(0);
 });
 
 test("refuses what it cannot write faithfully, with a code", () => {
@@ -66,6 +78,16 @@ test("refuses what it cannot write faithfully, with a code", () => {
   expect(code([{ kind: "file", path: "x".repeat(101), mode: 0o644, data: text("") }])).toBe("ARCHIVE_PATH_TOO_LONG");
   expect(code([{ kind: "file", path: "../escape", mode: 0o644, data: text("") }])).toBe("ARCHIVE_PATH_INVALID");
   expect(code([{ kind: "file", path: "/absolute", mode: 0o644, data: text("") }])).toBe("ARCHIVE_PATH_INVALID");
-  expect(code([{ kind: "file", path: "twice", mode: 0o644, data: text("a") }, { kind: "file", path: "twice", mode: 0o644, data: text("b") }])).toBe("ARCHIVE_ENTRY_DUPLICATE");
-  expect(code([{ kind: "symlink", path: "lib", target: "usr/lib" }, { kind: "file", path: "lib/x", mode: 0o644, data: text("") }])).toBe("ARCHIVE_ENTRY_DUPLICATE");
+  expect(
+    code([
+      { kind: "file", path: "twice", mode: 0o644, data: text("a") },
+      { kind: "file", path: "twice", mode: 0o644, data: text("b") },
+    ]),
+  ).toBe("ARCHIVE_ENTRY_DUPLICATE");
+  expect(
+    code([
+      { kind: "symlink", path: "lib", target: "usr/lib" },
+      { kind: "file", path: "lib/x", mode: 0o644, data: text("") },
+    ]),
+  ).toBe("ARCHIVE_ENTRY_DUPLICATE");
 });

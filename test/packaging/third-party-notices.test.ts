@@ -18,8 +18,16 @@ function installed(name: string, license?: [file: string, text: string]): string
 }
 
 test("each bundled package's license file, under its name, version and license", () => {
-  const notices = thirdPartyNotices([installed("left-pad", ["LICENSE", "MIT License\n\nCopyright left\n"]), installed("@scope/right", ["license.md", "ISC text"])], "engine.js");
-  expect(notices).toBe(`The following packages are bundled into engine.js.\n\n${"-".repeat(72)}\n\nleft-pad 1.2.3 (MIT)\n\nMIT License\n\nCopyright left\n\n${"-".repeat(72)}\n\n@scope/right 1.2.3 (MIT)\n\nISC text\n`);
+  const notices = thirdPartyNotices(
+    [
+      installed("left-pad", ["LICENSE", "MIT License\n\nCopyright left\n"]),
+      installed("@scope/right", ["license.md", "ISC text"]),
+    ],
+    "engine.js",
+  );
+  expect(notices).toBe(
+    `The following packages are bundled into engine.js.\n\n${"-".repeat(72)}\n\nleft-pad 1.2.3 (MIT)\n\nMIT License\n\nCopyright left\n\n${"-".repeat(72)}\n\n@scope/right 1.2.3 (MIT)\n\nISC text\n`,
+  );
 });
 
 test("a bundled package without a license file stops the packaging, naming it", () => {
@@ -31,5 +39,8 @@ test("a bundled package without a license file stops the packaging, naming it", 
     }
   })();
   expect(refused).toBeInstanceOf(PackagingError);
-  expect(refused).toMatchObject({ code: "LICENSE_FILE_MISSING", message: "no-license is bundled into dist/extension.js but has no license file to ship with it" });
+  expect(refused).toMatchObject({
+    code: "LICENSE_FILE_MISSING",
+    message: "no-license is bundled into dist/extension.js but has no license file to ship with it",
+  });
 });

@@ -19,7 +19,10 @@ const ENTRIES: ArchiveEntry[] = [
 const MTIME = 1700000000;
 
 function unzip(...args: string[]): string {
-  const run = Bun.spawnSync(["unzip", ...args], { cwd: work, env: { TZ: "UTC", LC_ALL: "C.UTF-8", PATH: "/usr/bin:/bin" } });
+  const run = Bun.spawnSync(["unzip", ...args], {
+    cwd: work,
+    env: { TZ: "UTC", LC_ALL: "C.UTF-8", PATH: "/usr/bin:/bin" },
+  });
   if (run.exitCode !== 0) throw new Error(run.stdout.toString() + run.stderr.toString());
   return run.stdout.toString();
 }
@@ -27,8 +30,16 @@ function unzip(...args: string[]): string {
 test("unzip finds it intact and lists every entry, parents added, sorted, with Unix modes and the one time", () => {
   writeFileSync(join(work, "a.zip"), zipArchive(ENTRIES, MTIME));
   expect(unzip("-tq", "a.zip")).toContain("No errors detected");
-  const lines = unzip("-Z", "-l", "a.zip").split("\n").filter((line) => /^[-d]r/.test(line));
-  expect(lines.map((line) => line.split(/\s+/).at(-1))).toEqual(["pkg/", "pkg/README.md", "pkg/rule-server.exe", "pkg/rules/", "pkg/rules/ä.yaml"]);
+  const lines = unzip("-Z", "-l", "a.zip")
+    .split("\n")
+    .filter((line) => /^[-d]r/.test(line));
+  expect(lines.map((line) => line.split(/\s+/).at(-1))).toEqual([
+    "pkg/",
+    "pkg/README.md",
+    "pkg/rule-server.exe",
+    "pkg/rules/",
+    "pkg/rules/ä.yaml",
+  ]);
   expect(lines.find((line) => line.endsWith("rule-server.exe"))).toStartWith("-rwxr-xr-x");
   expect(lines.find((line) => line.endsWith("README.md"))).toStartWith("-rw-r--r--");
   expect(lines[0]).toContain("23-Nov-14 22:13");
@@ -42,7 +53,9 @@ test("contents unpack as written, the executable bit kept", () => {
 });
 
 test("the same entries in another order give the same bytes", () => {
-  expect(Buffer.compare(Buffer.from(zipArchive([...ENTRIES].reverse(), MTIME)), Buffer.from(zipArchive(ENTRIES, MTIME)))).toBe(0);
+  expect(
+    Buffer.compare(Buffer.from(zipArchive([...ENTRIES].reverse(), MTIME)), Buffer.from(zipArchive(ENTRIES, MTIME))),
+  ).toBe(0);
 });
 
 test("a symbolic link is refused with a code", () => {

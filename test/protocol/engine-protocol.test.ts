@@ -11,11 +11,22 @@ import { runCli } from "../support/run-cli.ts";
  */
 const shopBundle = JSON.parse(readFileSync(join(CASES_DIR, "interop", "shop", "shop-order.bundle.json"), "utf8"));
 const clientManifest = shopBundle.manifests.client;
-const shopSource = parseYaml(readFileSync(join(CASES_DIR, "interop", "shop", "shop-order.ruleset.yaml"), "utf8"), { schema: "core" });
+const shopSource = parseYaml(readFileSync(join(CASES_DIR, "interop", "shop", "shop-order.ruleset.yaml"), "utf8"), {
+  schema: "core",
+});
 const orderSchema = JSON.parse(readFileSync(join(CASES_DIR, "interop", "shop", "order.schema.json"), "utf8"));
-const goodOrder = { entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
+const goodOrder = {
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+};
 
-type Response = { id?: unknown; ok: boolean; result?: any; error?: { code: string; message: string; problems?: { code: string }[] } };
+type Response = {
+  id?: unknown;
+  ok: boolean;
+  result?: any;
+  error?: { code: string; message: string; problems?: { code: string }[] };
+};
 
 async function engine(lines: readonly string[], args: readonly string[] = []): Promise<Response[]> {
   const run = await runCli(["engine", ...args], `${lines.join("\n")}\n`);
@@ -47,8 +58,10 @@ describe("framing", () => {
     expect(responses[1]!.id).toBe("two");
     expect(responses[3]!.id).toBeNull();
   });
-  test("a carriage return before the line feed is tolerated", () => expect(responses[1]).toEqual({ id: "two", ok: true, result: 1 }));
-  test("a request without an id gets a response without one", () => expect(responses[2]).toEqual({ ok: true, result: "no id" }));
+  test("a carriage return before the line feed is tolerated", () =>
+    expect(responses[1]).toEqual({ id: "two", ok: true, result: 1 }));
+  test("a request without an id gets a response without one", () =>
+    expect(responses[2]).toEqual({ ok: true, result: "no id" }));
 });
 
 test("the last line may end without a line feed, and the engine exits when input ends", async () => {
@@ -72,17 +85,30 @@ test("a line that is not UTF-8 is a bad request", async () => {
 describe("version", () => {
   test("names the engine, the specification, the bundle format, the levels and the operators", async () => {
     const [plain] = await engine([request({ command: "version" })]);
-    expect(plain!.result).toMatchObject({ engine: "rule-server", ruleCascade: "1.0.0", bundle: "1.0.0", operators: [] });
+    expect(plain!.result).toMatchObject({
+      engine: "rule-server",
+      ruleCascade: "1.0.0",
+      bundle: "1.0.0",
+      operators: [],
+    });
     expect(plain!.result.levels).toEqual(["evaluator", "compiler"]);
     expect(typeof plain!.result.engineVersion).toBe("string");
   });
   test("--conformance-operators registers the three conformance operators", async () => {
-    const [response, luhn] = await engine([request({ command: "version" }), request({ command: "expression", expr: { op: "x-luhn", args: ["79927398713"] } })], ["--conformance-operators"]);
+    const [response, luhn] = await engine(
+      [
+        request({ command: "version" }),
+        request({ command: "expression", expr: { op: "x-luhn", args: ["79927398713"] } }),
+      ],
+      ["--conformance-operators"],
+    );
     expect(response!.result.operators).toEqual(["x-luhn", "x-test-reverse", "x-test-sum"]);
     expect(luhn!.result).toBe(true);
   });
   test("without the flag a custom operator is not registered and fails", async () => {
-    const [response] = await engine([request({ command: "expression", expr: { op: "x-luhn", args: ["79927398713"] } })]);
+    const [response] = await engine([
+      request({ command: "expression", expr: { op: "x-luhn", args: ["79927398713"] } }),
+    ]);
     expect(response!.error!.code).toBe("EVALUATION_ERROR");
   });
 });
@@ -109,7 +135,10 @@ describe("BAD_REQUEST", () => {
     ["manifest without a source", request({ command: "manifest" })],
     ["load without a bundle or manifest", request({ command: "load" })],
     ["evaluate without a request", request({ command: "evaluate", ruleset: "shop.orders.order" })],
-    ["a request without the shape of section 8", request({ command: "evaluate", ruleset: "never.loaded", request: { entity: 1, operation: "create" } })],
+    [
+      "a request without the shape of section 8",
+      request({ command: "evaluate", ruleset: "never.loaded", request: { entity: 1, operation: "create" } }),
+    ],
     ["a document that is not an object", request({ command: "compile", document: "x" })],
     ["a registry that is not an object", request({ command: "compile", document: {}, registry: [] })],
     ["schemaDocuments that is not an object", request({ command: "compile", document: {}, schemaDocuments: 1 })],
@@ -144,19 +173,48 @@ describe("rulesets", () => {
     responses = await engine([
       request({ id: "load", command: "load", bundle: shopBundle }),
       request({ id: "by-id", command: "evaluate", ruleset: "shop.orders.order", request: goodOrder }),
-      request({ id: "client-by-id", command: "evaluate", ruleset: "shop.orders.order", channel: "client", request: goodOrder }),
+      request({
+        id: "client-by-id",
+        command: "evaluate",
+        ruleset: "shop.orders.order",
+        channel: "client",
+        request: goodOrder,
+      }),
       request({ id: "null-channel", command: "manifest", ruleset: "shop.orders.order", channel: null }),
       request({ id: "unknown", command: "evaluate", ruleset: "nope", request: goodOrder }),
       request({ id: "load-manifest", command: "load", manifest: clientManifest }),
       request({ id: "manifest-default-channel", command: "manifest", ruleset: "shop.orders.order" }),
-      request({ id: "unavailable", command: "evaluate", ruleset: "shop.orders.order", channel: "server", request: goodOrder }),
-      request({ id: "bundle-wins", command: "manifest", bundle: shopBundle, manifest: clientManifest, ruleset: "nope", channel: "server" }),
+      request({
+        id: "unavailable",
+        command: "evaluate",
+        ruleset: "shop.orders.order",
+        channel: "server",
+        request: goodOrder,
+      }),
+      request({
+        id: "bundle-wins",
+        command: "manifest",
+        bundle: shopBundle,
+        manifest: clientManifest,
+        ruleset: "nope",
+        channel: "server",
+      }),
       request({ id: "manifest-wins", command: "manifest", manifest: clientManifest, ruleset: "nope" }),
       request({ id: "bad-bundle", command: "load", bundle: { ruleCascadeBundle: "2.0.0", manifests: {} } }),
-      request({ id: "invalid-bundle", command: "evaluate", bundle: { ruleCascadeBundle: "1.0.0", manifests: { server: {} } }, request: goodOrder }),
+      request({
+        id: "invalid-bundle",
+        command: "evaluate",
+        bundle: { ruleCascadeBundle: "1.0.0", manifests: { server: {} } },
+        request: goodOrder,
+      }),
       request({ id: "invalid-manifest", command: "load", manifest: { id: "x", channel: "browser" } }),
       request({ id: "compile-invalid", command: "compile", document: {} }),
-      request({ id: "compile", command: "compile", document: shopSource, schemaDocuments: { "./order.schema.json": orderSchema } }),
+      request({
+        id: "compile",
+        command: "compile",
+        document: shopSource,
+        schemaDocuments: { "./order.schema.json": orderSchema },
+      }),
       request({ id: "compile-no-schemas", command: "compile", document: shopSource }),
     ]);
   });
@@ -176,20 +234,24 @@ describe("rulesets", () => {
   });
   test("the client channel returns no commands", () => expect(byId("client-by-id").result.commands).toEqual([]));
   test("a null channel is the default channel", () => expect(byId("null-channel").result.channel).toBe("server"));
-  test("an id that was not loaded is UNKNOWN_RULESET", () => expect(byId("unknown").error!.code).toBe("UNKNOWN_RULESET"));
+  test("an id that was not loaded is UNKNOWN_RULESET", () =>
+    expect(byId("unknown").error!.code).toBe("UNKNOWN_RULESET"));
   test("loading one manifest replaces the ruleset held under its id and has that channel only", () => {
     expect(byId("load-manifest").result.channels).toEqual(["client"]);
     expect(byId("manifest-default-channel").result.channel).toBe("client");
     expect(byId("unavailable").error!.code).toBe("CHANNEL_UNAVAILABLE");
   });
-  test("an inline bundle wins over a manifest and a ruleset id", () => expect(byId("bundle-wins").result.channel).toBe("server"));
+  test("an inline bundle wins over a manifest and a ruleset id", () =>
+    expect(byId("bundle-wins").result.channel).toBe("server"));
   test("an inline manifest wins over a ruleset id", () => expect(byId("manifest-wins").result.channel).toBe("client"));
   test("a bundle of another major version is LOAD_FAILED with BUNDLE_UNSUPPORTED", () => {
     expect(byId("bad-bundle").error!.code).toBe("LOAD_FAILED");
     expect(byId("bad-bundle").error!.problems!.map((p) => p.code)).toEqual(["BUNDLE_UNSUPPORTED"]);
   });
-  test("a bundle without both manifests is BUNDLE_INVALID", () => expect(byId("invalid-bundle").error!.problems![0]!.code).toBe("BUNDLE_INVALID"));
-  test("a manifest without its envelope is MANIFEST_INVALID", () => expect(byId("invalid-manifest").error!.problems![0]!.code).toBe("MANIFEST_INVALID"));
+  test("a bundle without both manifests is BUNDLE_INVALID", () =>
+    expect(byId("invalid-bundle").error!.problems![0]!.code).toBe("BUNDLE_INVALID"));
+  test("a manifest without its envelope is MANIFEST_INVALID", () =>
+    expect(byId("invalid-manifest").error!.problems![0]!.code).toBe("MANIFEST_INVALID"));
   test("compile refuses an invalid document with LOAD_FAILED and its problems", () => {
     expect(byId("compile-invalid").error!.code).toBe("LOAD_FAILED");
     expect(byId("compile-invalid").error!.problems!.every((problem) => problem.code === "SCHEMA_INVALID")).toBe(true);

@@ -34,8 +34,21 @@ afterAll(async () => {
 });
 
 test("the README's page shows the finding the server computes for the client channel", async () => {
-  const request = { ruleset: "acme.payments.transfers", channel: "client", entity: "Transfer", operation: "create", data: { amount: 30000, currency: "EUR", reference: "Invoice 42" }, ctx: { now: new Date().toISOString() } };
-  const answer = (await (await fetch(`${server.url}/evaluations`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(request) })).json()) as { findings: { code: string; message: string }[] };
+  const request = {
+    ruleset: "acme.payments.transfers",
+    channel: "client",
+    entity: "Transfer",
+    operation: "create",
+    data: { amount: 30000, currency: "EUR", reference: "Invoice 42" },
+    ctx: { now: new Date().toISOString() },
+  };
+  const answer = (await (
+    await fetch(`${server.url}/evaluations`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify(request),
+    })
+  ).json()) as { findings: { code: string; message: string }[] };
   expect(answer.findings.length).toBeGreaterThan(0);
   const dom = await renderedDom(page.url);
   const shown = [...dom.matchAll(/<li>([^<]*)<\/li>/g)].map((match) => match[1]!.replaceAll("&amp;", "&"));

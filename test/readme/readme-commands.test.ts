@@ -39,10 +39,12 @@ beforeAll(async () => {
     for await (const chunk of server!.stdout) output += decoder.decode(chunk, { stream: true });
   })();
   const deadline = Date.now() + 60_000;
-  while (!output.includes('"msg":"listening"') && Date.now() < deadline && server.exitCode === null) await Bun.sleep(50);
+  while (!output.includes('"msg":"listening"') && Date.now() < deadline && server.exitCode === null)
+    await Bun.sleep(50);
   void reading;
   const exported = /^export TOKEN=(\S+)$/m.exec(output);
-  if (!exported || !output.includes('"msg":"listening"')) throw new Error(`make run did not start as the README says:\n${output}${await new Response(server.stderr).text()}`);
+  if (!exported || !output.includes('"msg":"listening"'))
+    throw new Error(`make run did not start as the README says:\n${output}${await new Response(server.stderr).text()}`);
   token = exported[1]!;
 });
 
@@ -61,16 +63,30 @@ async function runBlock(text: string): Promise<{ status: number; stdout: string;
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, status] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, status] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { status, stdout, stderr };
 }
 
 describe("README", () => {
   test("opens with what it is, then the two commands and nothing else", () => {
     const blocks = README.split("```");
-    const intro = blocks[0]!.trim().split("\n").slice(1).filter((line) => line.trim() !== "");
+    const intro = blocks[0]!
+      .trim()
+      .split("\n")
+      .slice(1)
+      .filter((line) => line.trim() !== "");
     expect(intro.length).toBe(3);
-    expect(blocks[1]!.replace(/^sh\n/, "").trim().split("\n").map((line) => line.split("#")[0]!.trim())).toEqual(["make run", "make test"]);
+    expect(
+      blocks[1]!
+        .replace(/^sh\n/, "")
+        .trim()
+        .split("\n")
+        .map((line) => line.split("#")[0]!.trim()),
+    ).toEqual(["make run", "make test"]);
   });
 
   test("make run prints the token as a line a person pastes", () => {
@@ -79,12 +95,16 @@ describe("README", () => {
 
   const runnable = runnableBlocks(README);
   test("marks the curl evaluation and the commands as runnable", () => {
-    expect(runnable.some(({ block, expected }) => block.text.includes("/evaluations") && expected?.language === "json")).toBe(true);
+    expect(
+      runnable.some(({ block, expected }) => block.text.includes("/evaluations") && expected?.language === "json"),
+    ).toBe(true);
     expect(runnable.length).toBeGreaterThanOrEqual(4);
   });
 
   test("no runnable block writes to a fixed name under /tmp, where another user's file would be in the way", () => {
-    const fixedTmp = runnable.filter(({ block }) => /(^|[\s"'=>])\/tmp\//m.test(block.text)).map(({ block }) => block.line);
+    const fixedTmp = runnable
+      .filter(({ block }) => /(^|[\s"'=>])\/tmp\//m.test(block.text))
+      .map(({ block }) => block.line);
     expect(fixedTmp).toEqual([]);
   });
 
@@ -101,7 +121,10 @@ describe("README", () => {
 });
 
 describe("links in the repository's Markdown", () => {
-  const markdownFiles = ["README.md", ...["rules", "docs", "deploy", "bench"].flatMap((folder) => listMarkdown(folder))];
+  const markdownFiles = [
+    "README.md",
+    ...["rules", "docs", "deploy", "bench"].flatMap((folder) => listMarkdown(folder)),
+  ];
   for (const file of markdownFiles) {
     test(`${file}: every link resolves inside a clone or is a public address`, () => {
       const targets = linkTargets(readFileSync(join(PROJECT_ROOT, file), "utf8"));

@@ -32,8 +32,11 @@ vim.cmd("qa!")
 `;
 
 test("the start_client form attaches rule-server lsp to a ruleset, rooted at the git repository", async () => {
-  if (!existsSync(NVIM)) throw new Error(`Neovim is not installed at ${NVIM}: run make test, which installs Debian's neovim package`);
-  const block = fencedBlocks(README).find((candidate) => candidate.language === "lua" && candidate.text.includes("vim.lsp.start_client"));
+  if (!existsSync(NVIM))
+    throw new Error(`Neovim is not installed at ${NVIM}: run make test, which installs Debian's neovim package`);
+  const block = fencedBlocks(README).find(
+    (candidate) => candidate.language === "lua" && candidate.text.includes("vim.lsp.start_client"),
+  );
   expect(block).toBeDefined();
   const repository = join(scratch.path, "rules-repository");
   cpSync(join(PROJECT_ROOT, "rules"), repository, { recursive: true });
@@ -47,17 +50,33 @@ test("the start_client form attaches rule-server lsp to a ruleset, rooted at the
   writeFileSync(join(scratch.path, "init.lua"), block!.text);
   writeFileSync(join(scratch.path, "probe.lua"), PROBE);
   const report = join(scratch.path, "report.json");
-  const nvim = Bun.spawn([NVIM, "--headless", "-u", join(scratch.path, "init.lua"), "broken.ruleset.yaml", "-c", `luafile ${join(scratch.path, "probe.lua")}`], {
-    cwd: repository,
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, PROBE_REPORT: report },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const nvim = Bun.spawn(
+    [
+      NVIM,
+      "--headless",
+      "-u",
+      join(scratch.path, "init.lua"),
+      "broken.ruleset.yaml",
+      "-c",
+      `luafile ${join(scratch.path, "probe.lua")}`,
+    ],
+    {
+      cwd: repository,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, PROBE_REPORT: report },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const status = await Promise.race([nvim.exited, Bun.sleep(45_000).then(() => "timeout" as const)]);
   if (status === "timeout") nvim.kill();
   expect(existsSync(report), `Neovim wrote no report: ${await new Response(nvim.stderr).text()}`).toBe(true);
-  const probed = JSON.parse(readFileSync(report, "utf8")) as { clients: { name: string; root: string; id: number }[]; diagnostics: string[]; second: number[]; running: number };
+  const probed = JSON.parse(readFileSync(report, "utf8")) as {
+    clients: { name: string; root: string; id: number }[];
+    diagnostics: string[];
+    second: number[];
+    running: number;
+  };
   expect(probed.clients).toEqual([{ name: "rule_server", root: repository, id: probed.clients[0]!.id }]);
   expect(probed.diagnostics.length).toBeGreaterThan(0);
   expect(probed.second).toEqual([probed.clients[0]!.id]);

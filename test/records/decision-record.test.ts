@@ -14,9 +14,17 @@ const ruleset = LoadedRuleset.fromBundle(compilation.compiled.bundle);
 const NO_MASK = parseRecordMask("");
 
 /** The record line of `text` evaluated on the `server` channel, and the line read back. */
-function record(text: string, mask = NO_MASK, channel: "server" | "client" = "server"): { line: string; read: Record<string, any> } {
+function record(
+  text: string,
+  mask = NO_MASK,
+  channel: "server" | "client" = "server",
+): { line: string; read: Record<string, any> } {
   const request = JSON.parse(text) as JsonObject;
-  const line = recordLine("2026-11-26T00:00:00.000Z", "id-1", decisionRecordJson(request, ruleset.evaluate(request, channel), channel, mask, text));
+  const line = recordLine(
+    "2026-11-26T00:00:00.000Z",
+    "id-1",
+    decisionRecordJson(request, ruleset.evaluate(request, channel), channel, mask, text),
+  );
   return { line, read: JSON.parse(line) };
 }
 
@@ -29,7 +37,21 @@ test("without a mask the record holds the request as received: numbers as writte
   const { line, read } = record(text);
   expect(line).toContain(`"request":${text},"decision":`);
   expect(read.request).toEqual(JSON.parse(text));
-  expect(Object.keys(read)).toEqual(["time", "level", "msg", "requestId", "ruleset", "version", "checksum", "channel", "request", "decision", "findings", "effects", "commands"]);
+  expect(Object.keys(read)).toEqual([
+    "time",
+    "level",
+    "msg",
+    "requestId",
+    "ruleset",
+    "version",
+    "checksum",
+    "channel",
+    "request",
+    "decision",
+    "findings",
+    "effects",
+    "commands",
+  ]);
 });
 
 test("a record reads as a log line: `level` info and `msg` decision right after `time`", () => {
@@ -54,7 +76,10 @@ test("an item of a batch (no text of its own) is serialized", () => {
 
 test("with a mask the masked request is serialized, and a member given twice leaks neither value", () => {
   const mask = parseRecordMask("/data/debtor/iban,/actor/id");
-  const twice = body(DATA.replace(`"debtor":{"iban"`, `"debtor":{"iban":"SECRET-FIRST","iban"`), `{"id":"SECRET-ACTOR","roles":["clerk"]},"actor":{"roles":["treasury-manager"]}`);
+  const twice = body(
+    DATA.replace(`"debtor":{"iban"`, `"debtor":{"iban":"SECRET-FIRST","iban"`),
+    `{"id":"SECRET-ACTOR","roles":["clerk"]},"actor":{"roles":["treasury-manager"]}`,
+  );
   const { line, read } = record(twice, mask);
   expect(line).not.toContain("SECRET");
   expect(line).not.toContain("DE89370400440532013000");
@@ -70,10 +95,14 @@ test("the members before the request follow the ruleset version and channel of e
   expect([client.channel, server.channel]).toEqual(["client", "server"]);
   expect(server.checksum).toBe(ruleset.checksum);
   // The same rules as another version: what a server holding two versions evaluates in turn.
-  const bundleText = JSON.stringify(compilation.compiled.bundle).replaceAll(ruleset.checksum, `sha256:${"0".repeat(64)}`).replaceAll(`"version":"${ruleset.version}"`, `"version":"9.9.9"`);
+  const bundleText = JSON.stringify(compilation.compiled.bundle)
+    .replaceAll(ruleset.checksum, `sha256:${"0".repeat(64)}`)
+    .replaceAll(`"version":"${ruleset.version}"`, `"version":"9.9.9"`);
   const other = LoadedRuleset.fromBundle(JSON.parse(bundleText));
   const request = JSON.parse(body(DATA)) as JsonObject;
-  const read = JSON.parse(`{${decisionRecordJson(request, other.evaluate(request, "server"), "server", NO_MASK, body(DATA))}`);
+  const read = JSON.parse(
+    `{${decisionRecordJson(request, other.evaluate(request, "server"), "server", NO_MASK, body(DATA))}`,
+  );
   expect([read.version, read.checksum]).toEqual(["9.9.9", `sha256:${"0".repeat(64)}`]);
   expect(record(body(DATA)).read.version).toBe(ruleset.version);
 });

@@ -3,11 +3,20 @@ import type { JsonObject } from "../../src/engine/value/json-value.ts";
 import { maskedReads, ruleReads } from "../../src/records/replay/masked-reads.ts";
 
 /** Which rules read a masked member of the request, by every way a rule can read one. */
-const rule = (id: string, extra: JsonObject): JsonObject => ({ id, kind: "validation", target: { entity: "Transfer" }, operations: ["create"], ...extra });
+const rule = (id: string, extra: JsonObject): JsonObject => ({
+  id,
+  kind: "validation",
+  target: { entity: "Transfer" },
+  operations: ["create"],
+  ...extra,
+});
 const exists = (path: string): JsonObject => ({ op: "exists", args: [{ var: path }] });
 const manifest: JsonObject = {
   fieldTypes: { Transfer: { "/debtor/iban": "Iban", "/beneficiary/iban": "Iban" } },
-  functions: { ibanOf: { params: ["party"], body: { var: "arg.party.iban" } }, debtorCountry: { params: [], body: { var: "data.debtor.country" } } },
+  functions: {
+    ibanOf: { params: ["party"], body: { var: "arg.party.iban" } },
+    debtorCountry: { params: [], body: { var: "data.debtor.country" } },
+  },
   rules: [
     rule("whole", { assert: exists("data.debtor") }),
     rule("inside", { assert: exists("data.debtor.iban") }),
@@ -21,12 +30,23 @@ const manifest: JsonObject = {
     rule("in-a-body", { assert: { fn: "debtorCountry", args: [] } }),
     rule("other-entity", { target: { entity: "Invoice" }, assert: exists("data.debtor.iban") }),
     rule("other-operation", { operations: ["delete"], assert: exists("data.debtor.iban") }),
-    { id: "checksum", kind: "compute", target: { entity: "Transfer" }, operations: ["create"], assign: [{ field: "/ibanCheck", value: { var: "data.debtor.iban" } }] },
+    {
+      id: "checksum",
+      kind: "compute",
+      target: { entity: "Transfer" },
+      operations: ["create"],
+      assign: [{ field: "/ibanCheck", value: { var: "data.debtor.iban" } }],
+    },
     rule("reads-computed", { assert: exists("data.ibanCheck") }),
   ],
 };
 const reading = (masked: string[]): Record<string, string> =>
-  Object.fromEntries([...maskedReads(ruleReads(manifest, "Transfer", "create"), masked).values()].map((read) => [read.rule, read.via === undefined ? read.pointer : `${read.pointer} via ${read.via}`]));
+  Object.fromEntries(
+    [...maskedReads(ruleReads(manifest, "Transfer", "create"), masked).values()].map((read) => [
+      read.rule,
+      read.via === undefined ? read.pointer : `${read.pointer} via ${read.via}`,
+    ]),
+  );
 
 test("a var leading to or into a masked member reads it; a var beside it does not", () => {
   expect(Object.keys(reading(["/actor/id"]))).toEqual(["actor"]);

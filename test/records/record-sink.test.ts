@@ -13,14 +13,25 @@ const work = mkdtempSync(join(tmpdir(), "rule-server-record-sink-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const failures: [number, RecordWriteProblem][] = [];
-const events = { failed: (records: number, problem: RecordWriteProblem) => void failures.push([records, problem]), recovered: () => undefined };
+const events = {
+  failed: (records: number, problem: RecordWriteProblem) => void failures.push([records, problem]),
+  recovered: () => undefined,
+};
 const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const head = (index: number): string => `{"time":"2026-11-26T00:00:00.000Z","requestId":"r${index}",`;
 
 test("lines of every size and script arrive whole and in order, one buffer or many", async () => {
   const path = join(work, "mixed.jsonl");
   const sink = new DecisionRecordSink({ kind: "file", path }, events);
-  const texts = ["plain", "Grüße, Überweisung", "€ 5 · 日本語 · 🧾 receipt", "\u2028 line separator", "x".repeat(300_000), "é".repeat(200_000), "🧾".repeat(150_000)];
+  const texts = [
+    "plain",
+    "Grüße, Überweisung",
+    "€ 5 · 日本語 · 🧾 receipt",
+    "\u2028 line separator",
+    "x".repeat(300_000),
+    "é".repeat(200_000),
+    "🧾".repeat(150_000),
+  ];
   const expected: string[] = [];
   for (let index = 0; index < 60; index++) {
     const rest = `"n":${index},"text":${JSON.stringify(texts[index % texts.length])}}`;
@@ -81,7 +92,8 @@ test("a write that fails counts the records it held as lost, and the sink says i
   expect(failures.reduce((lost, [records]) => lost + records, 0)).toBe(5);
   // Each failure says which step failed and the system's error: the directory is gone.
   expect(failures.length).toBeGreaterThan(0);
-  for (const [, problem] of failures) expect(problem).toEqual({ step: "open", code: "ENOENT", message: expect.stringContaining(path) });
+  for (const [, problem] of failures)
+    expect(problem).toEqual({ step: "open", code: "ENOENT", message: expect.stringContaining(path) });
   expect(sink.lastProblem.code).toBe("ENOENT");
   expect(sink.available).toBe(false);
   sink.close();

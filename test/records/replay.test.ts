@@ -31,23 +31,63 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The JSON summary, with the changes as the command writes them. */
-type Summary = Omit<ReplaySummary, "changes"> & { changes: (ReplaySummary["changes"][number] & { explained?: { rule: string; status: string }[] })[] };
-const replay = async (args: readonly string[], input = ""): Promise<{ status: number; summary: Summary; stdout: string }> => {
+type Summary = Omit<ReplaySummary, "changes"> & {
+  changes: (ReplaySummary["changes"][number] & { explained?: { rule: string; status: string }[] })[];
+};
+const replay = async (
+  args: readonly string[],
+  input = "",
+): Promise<{ status: number; summary: Summary; stdout: string }> => {
   const run = await runCli(["replay", ...args], input);
-  return { status: run.status, stdout: run.stdout, summary: args.includes("json") ? (JSON.parse(run.stdout) as Summary) : (undefined as never) };
+  return {
+    status: run.status,
+    stdout: run.stdout,
+    summary: args.includes("json") ? (JSON.parse(run.stdout) as Summary) : (undefined as never),
+  };
 };
 
 test("against the rules the records were made with, every record replays unchanged", async () => {
   const { status, summary } = await replay(["--rules", unchanged, "--format", "json", records]);
   expect(status).toBe(0);
-  expect(summary).toEqual({ records: 19, logLines: 0, replayed: 19, unchanged: 19, allowToDeny: 0, denyToAllow: 0, changed: 0, unreplayable: {}, rules: {}, maskedInput: {}, changes: [] });
+  expect(summary).toEqual({
+    records: 19,
+    logLines: 0,
+    replayed: 19,
+    unchanged: 19,
+    allowToDeny: 0,
+    denyToAllow: 0,
+    changed: 0,
+    unreplayable: {},
+    rules: {},
+    maskedInput: {},
+    changes: [],
+  });
 });
 
 describe("a lowered limit", () => {
   test("turns three allowed transfers into denials and adds the limit's finding to a fourth", async () => {
     const { summary } = await replay(["--rules", lowered, "--format", "json", records]);
-    expect({ ...summary, changes: undefined }).toEqual({ records: 19, logLines: 0, replayed: 19, unchanged: 15, allowToDeny: 3, denyToAllow: 0, changed: 4, unreplayable: {}, rules: { "transfer.amount.limit": { nowFires: 4, noLongerFires: 0 } }, maskedInput: {}, changes: undefined });
-    expect(summary.changes.map((change) => [change.requestId, change.decision.before, change.decision.after, change.nowFires])).toEqual([
+    expect({ ...summary, changes: undefined }).toEqual({
+      records: 19,
+      logLines: 0,
+      replayed: 19,
+      unchanged: 15,
+      allowToDeny: 3,
+      denyToAllow: 0,
+      changed: 4,
+      unreplayable: {},
+      rules: { "transfer.amount.limit": { nowFires: 4, noLongerFires: 0 } },
+      maskedInput: {},
+      changes: undefined,
+    });
+    expect(
+      summary.changes.map((change) => [
+        change.requestId,
+        change.decision.before,
+        change.decision.after,
+        change.nowFires,
+      ]),
+    ).toEqual([
       ["acme.payments.transfers#0", "allow", "deny", ["transfer.amount.limit"]],
       ["acme.payments.transfers#2", "allow", "deny", ["transfer.amount.limit"]],
       ["acme.payments.transfers#5", "deny", "deny", ["transfer.amount.limit"]],
@@ -59,14 +99,28 @@ describe("a lowered limit", () => {
     expect((await replay(["--rules", lowered, "--fail-on-change", records])).status).toBe(1);
     expect((await replay(["--rules", unchanged, "--fail-on-change", records])).status).toBe(0);
     const explained = await replay(["--rules", lowered, "--explain", "--format", "json", records]);
-    expect(explained.summary.changes[3]!.explained).toEqual([expect.objectContaining({ rule: "transfer.amount.limit", status: "fired" })]);
+    expect(explained.summary.changes[3]!.explained).toEqual([
+      expect.objectContaining({ rule: "transfer.amount.limit", status: "fired" }),
+    ]);
     expect((await replay(["--rules", lowered, "--limit", "5", "--format", "json", records])).summary.records).toBe(5);
-    const onlyTransfers = await replay(["--rules", lowered, "--ruleset", "acme.payments.transfers", "--format", "json", records]);
+    const onlyTransfers = await replay([
+      "--rules",
+      lowered,
+      "--ruleset",
+      "acme.payments.transfers",
+      "--format",
+      "json",
+      records,
+    ]);
     expect([onlyTransfers.summary.records, onlyTransfers.summary.allowToDeny]).toEqual([7, 2]);
     const text = await replay(["--rules", lowered, "--explain", records]);
-    expect(text.stdout).toContain("decisions allow -> deny 3, deny -> allow 0; findings, effects or commands changed 4");
+    expect(text.stdout).toContain(
+      "decisions allow -> deny 3, deny -> allow 0; findings, effects or commands changed 4",
+    );
     expect(text.stdout).toContain("rule transfer.amount.limit: now fires in 4, no longer fires in 0");
-    expect(text.stdout).toMatch(/line \d+ \(acme\.payments#0\) acme\.payments: allow -> deny {2}\+transfer\.amount\.limit\n {4}fired {2}transfer\.amount\.limit \(validation\)/);
+    expect(text.stdout).toMatch(
+      /line \d+ \(acme\.payments#0\) acme\.payments: allow -> deny {2}\+transfer\.amount\.limit\n {4}fired {2}transfer\.amount\.limit \(validation\)/,
+    );
   });
 });
 
@@ -83,7 +137,11 @@ test("records that cannot be replayed are counted by reason, from standard input
   const { summary } = await replay(["--rules", lowered, "--format", "json", "-"], input);
   // The masked amount is read by rules of a ruleset that changed, and the rules that made the record are not given.
   expect(summary.unreplayable).toEqual({ malformed: 1, "ruleset-unknown": 1, "request-refused": 1, "masked-input": 1 });
-  expect(summary.maskedInput["transfer.amount.limit"]).toEqual({ records: 1, pointers: ["/data/amount"], because: ["recorded-rules-unknown"] });
+  expect(summary.maskedInput["transfer.amount.limit"]).toEqual({
+    records: 1,
+    pointers: ["/data/amount"],
+    because: ["recorded-rules-unknown"],
+  });
   expect([summary.records, summary.replayed]).toEqual([5, 1]);
 });
 
@@ -95,7 +153,12 @@ test("rules that do not load and a records file that cannot be read are reported
   expect(run.status).toBe(2);
   expect(run.stderr).toContain("acme-payments.ruleset.yaml:1:1: SCHEMA_INVALID");
   expect((await runCli(["replay", records])).stderr).toContain("replay: name the rules to replay against with --rules");
-  expect((await runCli(["replay", "--rules", unchanged, "--limit", "x", records])).stderr).toContain("--limit takes a whole number");
+  expect((await runCli(["replay", "--rules", unchanged, "--limit", "x", records])).stderr).toContain(
+    "--limit takes a whole number",
+  );
   const missing = await runCli(["replay", "--rules", unchanged, join(work, "missing.jsonl")]);
-  expect([missing.status, missing.stderr]).toEqual([2, `rule-server replay: FILE_UNREADABLE: cannot read the records file ${join(work, "missing.jsonl")}: no such file or directory (ENOENT)\n`]);
+  expect([missing.status, missing.stderr]).toEqual([
+    2,
+    `rule-server replay: FILE_UNREADABLE: cannot read the records file ${join(work, "missing.jsonl")}: no such file or directory (ENOENT)\n`,
+  ]);
 });

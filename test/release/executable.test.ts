@@ -24,15 +24,28 @@ let executable: string;
 let hideNodeModules: (command: string) => string[];
 
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, join(PROJECT_ROOT, "build.ts"), "linux-x64"], { cwd: PROJECT_ROOT, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync([process.execPath, join(PROJECT_ROOT, "build.ts"), "linux-x64"], {
+    cwd: PROJECT_ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
   home = mkdtempSync(join(tmpdir(), "rule-server-release-"));
   executable = join(home, "rule-server");
   copyFileSync(join(PROJECT_ROOT, "dist", "rule-server-linux-x64"), executable);
   cpSync(join(PROJECT_ROOT, "rules"), join(home, "rules"), { recursive: true });
   const modules = join(PROJECT_ROOT, "node_modules");
-  const probe = Bun.spawnSync(["unshare", "--mount", "sh", "-c", `mount -t tmpfs none '${modules}' && test -z "$(ls '${modules}')"`]);
-  hideNodeModules = probe.exitCode === 0 ? (command) => ["unshare", "--mount", "sh", "-c", `mount -t tmpfs none '${modules}' && exec ${command}`] : (command) => ["sh", "-c", `exec ${command}`];
+  const probe = Bun.spawnSync([
+    "unshare",
+    "--mount",
+    "sh",
+    "-c",
+    `mount -t tmpfs none '${modules}' && test -z "$(ls '${modules}')"`,
+  ]);
+  hideNodeModules =
+    probe.exitCode === 0
+      ? (command) => ["unshare", "--mount", "sh", "-c", `mount -t tmpfs none '${modules}' && exec ${command}`]
+      : (command) => ["sh", "-c", `exec ${command}`];
 }, 180000);
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -43,19 +56,35 @@ test("version names the embedded version, from an empty directory", () => {
 });
 
 test("check and compile work from the executable", () => {
-  const check = Bun.spawnSync(hideNodeModules(`'${executable}' check rules`), { cwd: home, env: { PATH: "/usr/bin:/bin" } });
+  const check = Bun.spawnSync(hideNodeModules(`'${executable}' check rules`), {
+    cwd: home,
+    env: { PATH: "/usr/bin:/bin" },
+  });
   expect(check.stdout.toString()).toContain("OK: 3 file(s), 0 problem(s)");
   expect(check.exitCode).toBe(0);
-  const compile = Bun.spawnSync(hideNodeModules(`'${executable}' compile rules/acme-payments.ruleset.yaml -o payments.bundle.json`), { cwd: home, env: { PATH: "/usr/bin:/bin" } });
+  const compile = Bun.spawnSync(
+    hideNodeModules(`'${executable}' compile rules/acme-payments.ruleset.yaml -o payments.bundle.json`),
+    { cwd: home, env: { PATH: "/usr/bin:/bin" } },
+  );
   expect(compile.exitCode).toBe(0);
   expect(JSON.parse(readFileSync(join(home, "payments.bundle.json"), "utf8")).id).toBe("acme.payments");
 });
 
 test("serves with two workers, evaluates rules that use matches, reloads on SIGHUP and drains on SIGTERM", async () => {
-  writeFileSync(join(home, "rules", "release-currency.ruleset.yaml"), currencyRuleset("release.currency", "Transfer", "./payments.openapi.yaml#/components/schemas/Transfer"));
+  writeFileSync(
+    join(home, "rules", "release-currency.ruleset.yaml"),
+    currencyRuleset("release.currency", "Transfer", "./payments.openapi.yaml#/components/schemas/Transfer"),
+  );
   const child = Bun.spawn(hideNodeModules(`'${executable}'`), {
     cwd: home,
-    env: { PATH: "/usr/bin:/bin", RULES_DIR: "rules", PORT: "0", RULE_SERVER_TOKEN: TOKEN, RULE_SERVER_WORKERS: "2", DRAIN_SECONDS: "1" },
+    env: {
+      PATH: "/usr/bin:/bin",
+      RULES_DIR: "rules",
+      PORT: "0",
+      RULE_SERVER_TOKEN: TOKEN,
+      RULE_SERVER_WORKERS: "2",
+      DRAIN_SECONDS: "1",
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -66,7 +95,11 @@ test("serves with two workers, evaluates rules that use matches, reloads on SIGH
     expect(output.log()).toContain('"workers":2');
     const url = `http://127.0.0.1:${/"port":(\d+)/.exec(output.log())![1]}`;
     // The explorer page is embedded: served with no sources and no node_modules to bundle it from.
-    for (const [path, type] of [["/explorer/", "text/html"], ["/explorer/explorer.js", "text/javascript"], ["/explorer/rule-cascade.js", "text/javascript"]] as const) {
+    for (const [path, type] of [
+      ["/explorer/", "text/html"],
+      ["/explorer/explorer.js", "text/javascript"],
+      ["/explorer/rule-cascade.js", "text/javascript"],
+    ] as const) {
       const page = await fetch(`${url}${path}`);
       expect(page.status, path).toBe(200);
       expect(page.headers.get("content-type"), path).toStartWith(type);
@@ -80,34 +113,61 @@ test("serves with two workers, evaluates rules that use matches, reloads on SIGH
           ruleset: "acme.payments",
           entity: "Transfer",
           operation: "create",
-          data: { id: "TRF-1", amount: 100, currency: "EUR", reference: "Invoice 1", debtor: { iban: "DE89370400440532013000", country: "DE" }, beneficiary: { iban, country: "AT" } },
+          data: {
+            id: "TRF-1",
+            amount: 100,
+            currency: "EUR",
+            reference: "Invoice 1",
+            debtor: { iban: "DE89370400440532013000", country: "DE" },
+            beneficiary: { iban, country: "AT" },
+          },
           ctx: { now: "2026-03-02T09:30:00Z" },
         }),
       });
-    const good = (await (await transfer("AT611904300234573201")).json()) as { findings: { code: string; detail?: string }[] };
+    const good = (await (await transfer("AT611904300234573201")).json()) as {
+      findings: { code: string; detail?: string }[];
+    };
     const bad = (await (await transfer("not-an-iban")).json()) as { findings: { code: string; detail?: string }[] };
     expect(good.findings.filter((finding) => finding.code === "RULE-EVALUATION-ERROR")).toEqual([]);
     // The IBAN pattern (matches, in the linear subset: the JavaScript engine) refuses the malformed one.
     expect(bad.findings.length).toBeGreaterThan(good.findings.length);
     expect(bad.findings.filter((finding) => finding.code === "RULE-EVALUATION-ERROR")).toEqual([]);
     // The currency pattern needs RE2, which each worker loads from the executable when it receives the rules.
-    for (const [currency, codes] of [["USD", []], ["CHF", ["CUR-001"]], ["EUR", []], ["EURO", ["CUR-001"]]] as const) {
+    for (const [currency, codes] of [
+      ["USD", []],
+      ["CHF", ["CUR-001"]],
+      ["EUR", []],
+      ["EURO", ["CUR-001"]],
+    ] as const) {
       const answer = await fetch(`${url}/evaluations`, {
         method: "POST",
         headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ ruleset: "release.currency", entity: "Transfer", operation: "create", data: { currency } }),
+        body: JSON.stringify({
+          ruleset: "release.currency",
+          entity: "Transfer",
+          operation: "create",
+          data: { currency },
+        }),
       });
       const result = (await answer.json()) as { findings: { code: string; detail?: string }[] };
-      expect(result.findings.map((finding) => finding.detail ?? finding.code), currency).toEqual([...codes]);
+      expect(
+        result.findings.map((finding) => finding.detail ?? finding.code),
+        currency,
+      ).toEqual([...codes]);
     }
     // The OpenAPI description is embedded: the executable runs far from the repository.
-    const described = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    const described = (await (await fetch(`${url}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(described).toEqual(parseYaml(readFileSync(join(import.meta.dir, "..", "..", "openapi.yaml"), "utf8")));
 
     writeFileSync(join(home, "rules", "cache-policy.yaml"), "default: { mode: ttl, maxAge: 60 }\n");
     child.kill("SIGHUP");
     await waitFor(/"msg":"rules reloaded","trigger":"SIGHUP"/);
-    expect((await fetch(`${url}/rulesets/acme.payments/manifest`)).headers.get("cache-control")).toBe("public, max-age=60");
+    expect((await fetch(`${url}/rulesets/acme.payments/manifest`)).headers.get("cache-control")).toBe(
+      "public, max-age=60",
+    );
 
     child.kill("SIGTERM");
     await waitFor(/"msg":"draining"/);
@@ -121,7 +181,15 @@ test("serves with two workers, evaluates rules that use matches, reloads on SIGH
 test("serves from two processes, each the executable started again, reloading both on SIGHUP", async () => {
   const child = Bun.spawn(hideNodeModules(`'${executable}'`), {
     cwd: home,
-    env: { PATH: "/usr/bin:/bin", RULES_DIR: "rules", PORT: "0", RULE_SERVER_TOKEN: TOKEN, RULE_SERVER_PROCESSES: "2", RULE_SERVER_WORKERS: "1", DRAIN_SECONDS: "1" },
+    env: {
+      PATH: "/usr/bin:/bin",
+      RULES_DIR: "rules",
+      PORT: "0",
+      RULE_SERVER_TOKEN: TOKEN,
+      RULE_SERVER_PROCESSES: "2",
+      RULE_SERVER_WORKERS: "1",
+      DRAIN_SECONDS: "1",
+    },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -134,7 +202,9 @@ test("serves from two processes, each the executable started again, reloading bo
     expect(answered.has(child.pid)).toBe(false);
     child.kill("SIGHUP");
     await output.waitFor(/"msg":"rules reloaded","trigger":"SIGHUP"/);
-    const reloads = [...(await readinessOfEach(port, [1, 2])).values()].map((answer) => answer.lastReload?.outcome === "reloaded" && answer.lastReload.at);
+    const reloads = [...(await readinessOfEach(port, [1, 2])).values()].map(
+      (answer) => answer.lastReload?.outcome === "reloaded" && answer.lastReload.at,
+    );
     expect(reloads.length).toBe(2);
     expect(reloads[0]).toBeString();
     expect(reloads[1]).toBe(reloads[0]!);

@@ -13,4 +13,6 @@ test.each([
   ["1000ms", 1000],
 ])("%s is %d ms", (text, milliseconds) => expect(parseRefreshInterval(text)).toEqual({ ok: true, milliseconds }));
 
-test.each(["999ms", "0", "0.5", "0s", "", "soon", "5 minutes", "-1", "1d", "1e3"])("%p is refused", (text) => expect(parseRefreshInterval(text).ok).toBe(false));
+test.each(["999ms", "0", "0.5", "0s", "", "soon", "5 minutes", "-1", "1d", "1e3"])("%p is refused", (text) =>
+  expect(parseRefreshInterval(text).ok).toBe(false),
+);

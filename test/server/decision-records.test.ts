@@ -6,7 +6,14 @@ import { goldenTestRecords } from "../support/golden-test-records.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 import { assertConformsToOpenApi } from "../support/openapi-conformance.ts";
 import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../support/server-process.ts";
-import { allGone, alive, readinessOfEach, servingPids, supervisorPid, TWO_PROCESSES } from "../support/server-processes.ts";
+import {
+  allGone,
+  alive,
+  readinessOfEach,
+  servingPids,
+  supervisorPid,
+  TWO_PROCESSES,
+} from "../support/server-processes.ts";
 
 /**
  * Decision records from real server processes: one per answered evaluation under concurrent
@@ -29,27 +36,54 @@ const requests = goldenTestRecords(rules).map((line, index) => {
   if (request.actor !== undefined) request.actor.id = `secret-actor-${index}`;
   return request;
 });
-const secrets = (text: string): string[] => [...text.matchAll(/SECRETIBAN\d+|secret-actor-\d+/g)].map((match) => match[0]);
+const secrets = (text: string): string[] =>
+  [...text.matchAll(/SECRETIBAN\d+|secret-actor-\d+/g)].map((match) => match[0]);
 
-const evaluate = (server: ServerProcess, request: object): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(request) });
-const recordsIn = (file: string): Record<string, any>[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line)) : []);
+const evaluate = (server: ServerProcess, request: object): Promise<Response> =>
+  fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: JSON.stringify(request) });
+const recordsIn = (file: string): Record<string, any>[] =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
 
 for (const workers of ["0", "2"]) {
   describe(`with ${workers} workers`, () => {
     test("one record per answered evaluation, single and batch items, under concurrent load; masked members in no output", async () => {
       const file = join(work, `records-${workers}.jsonl`);
-      const server = await startServer(serverEnvironment(rules, { RULE_SERVER_WORKERS: workers, RULE_SERVER_DECISION_RECORDS: file, RULE_SERVER_DECISION_MASK: MASK }));
+      const server = await startServer(
+        serverEnvironment(rules, {
+          RULE_SERVER_WORKERS: workers,
+          RULE_SERVER_DECISION_RECORDS: file,
+          RULE_SERVER_DECISION_MASK: MASK,
+        }),
+      );
       let answered = 0;
       try {
         const singles = Array.from({ length: 120 }, (_, index) => requests[index % requests.length]!);
         for (let start = 0; start < singles.length; start += 30) {
-          const responses = await Promise.all(singles.slice(start, start + 30).map((request) => evaluate(server, request)));
+          const responses = await Promise.all(
+            singles.slice(start, start + 30).map((request) => evaluate(server, request)),
+          );
           answered += responses.filter((response) => response.status === 200).length;
         }
         const batches = await Promise.all(
-          [0, 1, 2].map(() => fetch(`${server.url}/evaluations/batch`, { method: "POST", headers: auth, body: JSON.stringify({ items: [...requests, { ruleset: "no.such.ruleset", entity: "X", operation: "create", data: {} }] }) })),
+          [0, 1, 2].map(() =>
+            fetch(`${server.url}/evaluations/batch`, {
+              method: "POST",
+              headers: auth,
+              body: JSON.stringify({
+                items: [...requests, { ruleset: "no.such.ruleset", entity: "X", operation: "create", data: {} }],
+              }),
+            }),
+          ),
         );
-        for (const batch of batches) answered += ((await batch.json()) as { results: { status: number }[] }).results.filter((result) => result.status === 200).length;
+        for (const batch of batches)
+          answered += ((await batch.json()) as { results: { status: number }[] }).results.filter(
+            (result) => result.status === 200,
+          ).length;
         expect(answered).toBe(120 + 3 * requests.length);
       } finally {
         server.signal("SIGTERM");
@@ -63,7 +97,18 @@ for (const workers of ["0", "2"]) {
       const withDebtor = written.find((record) => record.request.data?.debtor !== undefined)!;
       expect(withDebtor.request.data.debtor.iban).toBe("***");
       expect(withDebtor.masked).toContain("/data/debtor/iban");
-      expect(Object.keys(written[0]!).slice(0, 10)).toEqual(["time", "level", "msg", "requestId", "ruleset", "version", "checksum", "channel", "request", "decision"]);
+      expect(Object.keys(written[0]!).slice(0, 10)).toEqual([
+        "time",
+        "level",
+        "msg",
+        "requestId",
+        "ruleset",
+        "version",
+        "checksum",
+        "channel",
+        "request",
+        "decision",
+      ]);
       expect(written.every((record) => record.level === "info" && record.msg === "decision")).toBe(true);
       expect(secrets(readFileSync(file, "utf8"))).toEqual([]);
       expect(secrets(server.output())).toEqual([]);
@@ -71,9 +116,14 @@ for (const workers of ["0", "2"]) {
 
     test("without a mask a record holds the body as received, on one line", async () => {
       const file = join(work, `records-as-received-${workers}.jsonl`);
-      const server = await startServer(serverEnvironment(rules, { RULE_SERVER_WORKERS: workers, RULE_SERVER_DECISION_RECORDS: file }));
+      const server = await startServer(
+        serverEnvironment(rules, { RULE_SERVER_WORKERS: workers, RULE_SERVER_DECISION_RECORDS: file }),
+      );
       // Numbers and escapes as a client wrote them, and a body over several lines.
-      const text = JSON.stringify(requests[0]!, null, 2).replace(/"data": \{/, `"data": {\n  "note": "caf\\u00e9", "rate": 1.50,`);
+      const text = JSON.stringify(requests[0]!, null, 2).replace(
+        /"data": \{/,
+        `"data": {\n  "note": "caf\\u00e9", "rate": 1.50,`,
+      );
       try {
         const response = await fetch(`${server.url}/evaluations`, { method: "POST", headers: auth, body: text });
         expect(response.status).toBe(200);
@@ -91,7 +141,9 @@ for (const workers of ["0", "2"]) {
 
 test("a drain writes the record of every request answered before the process exits", async () => {
   const file = join(work, "drain.jsonl");
-  const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: file, DRAIN_SECONDS: "1" }));
+  const server = await startServer(
+    serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: file, DRAIN_SECONDS: "1" }),
+  );
   let answered = 0;
   let stop = false;
   const client = async (): Promise<void> => {
@@ -130,7 +182,10 @@ test("SIGUSR1 opens the file again: after logrotate moved it, records go on in a
     for (let index = 4; index < 6; index++) await evaluate(server, requests[index]!);
     await Bun.sleep(50);
     expect([recordsIn(`${file}.1`).length, recordsIn(file).length]).toEqual([4, 2]);
-    expect(await server.waitForLog((line) => line.msg === "decision records reopened")).toMatchObject({ level: "info", path: file });
+    expect(await server.waitForLog((line) => line.msg === "decision records reopened")).toMatchObject({
+      level: "info",
+      path: file,
+    });
   } finally {
     await server.kill();
   }
@@ -155,14 +210,19 @@ test("SIGUSR1 says so when there is no file to reopen: records to standard outpu
 
 describe("a records file that cannot be written", () => {
   const failedTotal = async (server: ServerProcess): Promise<number> =>
-    Number(/^rule_server_decision_records_failed_total (\d+)$/m.exec(await (await fetch(`${server.url}/metrics`, { headers: auth })).text())?.[1]);
+    Number(
+      /^rule_server_decision_records_failed_total (\d+)$/m.exec(
+        await (await fetch(`${server.url}/metrics`, { headers: auth })).text(),
+      )?.[1],
+    );
   const readyz = async (server: ServerProcess): Promise<{ status: number; body: Record<string, unknown> }> => {
     const response = await fetch(`${server.url}/readyz`);
     const body = (await response.json()) as Record<string, unknown>;
     assertConformsToOpenApi("GET", "/readyz", response.status, response.headers.get("content-type"), body);
     return { status: response.status, body };
   };
-  const failureLines = (server: ServerProcess): Record<string, unknown>[] => server.logs().filter((line) => String(line.msg).startsWith("decision records cannot be written"));
+  const failureLines = (server: ServerProcess): Record<string, unknown>[] =>
+    server.logs().filter((line) => String(line.msg).startsWith("decision records cannot be written"));
 
   test("evaluations are still answered; one warn line names the path and the system's error, every record lost is counted", async () => {
     const directory = join(work, "gone");
@@ -175,7 +235,9 @@ describe("a records file that cannot be written", () => {
       await Bun.sleep(100);
       rmSync(directory, { recursive: true, force: true });
       for (let index = 0; index < 3; index++) expect((await evaluate(server, requests[index]!)).status).toBe(200);
-      const warned = await server.waitForLog((line) => line.msg === "decision records cannot be written; evaluations are answered without them");
+      const warned = await server.waitForLog(
+        (line) => line.msg === "decision records cannot be written; evaluations are answered without them",
+      );
       expect(warned).toMatchObject({ level: "warn", required: false, path: file, step: "open", code: "ENOENT" });
       expect(warned.error).toContain("no such file or directory");
       expect(await failedTotal(server)).toBe(3);
@@ -183,11 +245,16 @@ describe("a records file that cannot be written", () => {
       expect((await readyz(server)).status).toBe(200);
       // SIGUSR1 while the directory is still gone: the line says the file could not be reopened, and why.
       server.signal("SIGUSR1");
-      expect(await server.waitForLog((line) => line.msg === "decision records file could not be reopened")).toMatchObject({ level: "warn", path: file, code: "ENOENT" });
+      expect(
+        await server.waitForLog((line) => line.msg === "decision records file could not be reopened"),
+      ).toMatchObject({ level: "warn", path: file, code: "ENOENT" });
       mkdirSync(directory);
       await Bun.sleep(1100);
       expect((await evaluate(server, requests[1]!)).status).toBe(200);
-      expect(await server.waitForLog((line) => line.msg === "decision records are written again")).toMatchObject({ level: "info", path: file });
+      expect(await server.waitForLog((line) => line.msg === "decision records are written again")).toMatchObject({
+        level: "info",
+        path: file,
+      });
       await Bun.sleep(50);
       expect(recordsIn(file)).toHaveLength(1);
       // One line for the whole outage, not one per record lost.
@@ -200,16 +267,31 @@ describe("a records file that cannot be written", () => {
   test("required, and the directory missing from the start: evaluations 503, /readyz 503 not-ready, one error line, every refusal counted, until the directory exists", async () => {
     const directory = join(work, "not-yet");
     const file = join(directory, "records.jsonl");
-    const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: file, RULE_SERVER_DECISION_RECORDS_REQUIRED: "1" }));
+    const server = await startServer(
+      serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: file, RULE_SERVER_DECISION_RECORDS_REQUIRED: "1" }),
+    );
     try {
-      const failed = await server.waitForLog((line) => String(line.msg).startsWith("decision records cannot be written"));
-      expect(failed).toMatchObject({ level: "error", msg: "decision records cannot be written; evaluations are answered 503, and /readyz too, until they can", required: true, path: file, step: "open", code: "ENOENT" });
+      const failed = await server.waitForLog((line) =>
+        String(line.msg).startsWith("decision records cannot be written"),
+      );
+      expect(failed).toMatchObject({
+        level: "error",
+        msg: "decision records cannot be written; evaluations are answered 503, and /readyz too, until they can",
+        required: true,
+        path: file,
+        step: "open",
+        code: "ENOENT",
+      });
       expect(failed.error).toContain(file);
       const notReady = await readyz(server);
       expect(notReady.status).toBe(503);
       expect(notReady.body).toMatchObject({ status: "not-ready", reason: "decision records cannot be written" });
       for (let index = 0; index < 3; index++) expect((await evaluate(server, requests[index]!)).status).toBe(503);
-      const batch = await fetch(`${server.url}/evaluations/batch`, { method: "POST", headers: auth, body: JSON.stringify({ items: [requests[0]!] }) });
+      const batch = await fetch(`${server.url}/evaluations/batch`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ items: [requests[0]!] }),
+      });
       expect(batch.status).toBe(503);
       assertConformsToOpenApi("POST", "/evaluations/batch", 503, batch.headers.get("content-type"), await batch.json());
       expect(await failedTotal(server)).toBe(4);
@@ -236,7 +318,12 @@ describe("a records file that cannot be written", () => {
   test("with RULE_SERVER_DECISION_RECORDS_REQUIRED=1 evaluations are answered 503 until records can be written again", async () => {
     const directory = join(work, "required");
     mkdirSync(directory);
-    const server = await startServer(serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: join(directory, "records.jsonl"), RULE_SERVER_DECISION_RECORDS_REQUIRED: "1" }));
+    const server = await startServer(
+      serverEnvironment(rules, {
+        RULE_SERVER_DECISION_RECORDS: join(directory, "records.jsonl"),
+        RULE_SERVER_DECISION_RECORDS_REQUIRED: "1",
+      }),
+    );
     try {
       expect((await evaluate(server, requests[0]!)).status).toBe(200);
       rmSync(directory, { recursive: true, force: true });
@@ -262,7 +349,13 @@ describe("a records file that cannot be written", () => {
   test("with several processes, each serving process is not ready and says so, and each comes back", async () => {
     const directory = join(work, "not-yet-processes");
     const file = join(directory, "records.jsonl");
-    const server = await startServer(serverEnvironment(rules, { ...TWO_PROCESSES, RULE_SERVER_DECISION_RECORDS: file, RULE_SERVER_DECISION_RECORDS_REQUIRED: "1" }));
+    const server = await startServer(
+      serverEnvironment(rules, {
+        ...TWO_PROCESSES,
+        RULE_SERVER_DECISION_RECORDS: file,
+        RULE_SERVER_DECISION_RECORDS_REQUIRED: "1",
+      }),
+    );
     const pids: number[] = [];
     try {
       await server.waitForLog(() => servingPids(server).length >= 2);
@@ -270,9 +363,14 @@ describe("a records file that cannot be written", () => {
       const serving = servingPids(server);
       await server.waitForLog(() => failureLines(server).length >= 2);
       // The supervisor writes no records: only the serving processes report, one line each.
-      expect(failureLines(server).map((line) => line.pid).sort()).toEqual([...serving].sort());
+      expect(
+        failureLines(server)
+          .map((line) => line.pid)
+          .sort(),
+      ).toEqual([...serving].sort());
       const notReady = await readinessOfEach(server.port, serving);
-      for (const pid of serving) expect(notReady.get(pid)).toMatchObject({ status: "not-ready", reason: "decision records cannot be written" });
+      for (const pid of serving)
+        expect(notReady.get(pid)).toMatchObject({ status: "not-ready", reason: "decision records cannot be written" });
       mkdirSync(directory);
       await Bun.sleep(1100);
       const ready = await readinessOfEach(server.port, serving);
@@ -290,18 +388,29 @@ test("stdout: records are JSON lines among the log lines, told apart by `msg`; a
     for (let index = 0; index < 3; index++) await evaluate(server, requests[index]!);
     const record = await server.waitForLog((line) => line.request !== undefined && line.decision !== undefined);
     expect(record).toMatchObject({ level: "info", msg: "decision", ruleset: requests[0]!.ruleset, channel: "server" });
-    await server.waitForLog((line) => line.msg === "request" && line.path === "/evaluations" && line.requestId === server.logs().filter((entry) => entry.msg === "decision")[2]?.requestId);
+    await server.waitForLog(
+      (line) =>
+        line.msg === "request" &&
+        line.path === "/evaluations" &&
+        line.requestId === server.logs().filter((entry) => entry.msg === "decision")[2]?.requestId,
+    );
     // Every line has what the log contract promises; `select(.msg == "decision")` is exactly the records,
     // and `select(.level != "info")` takes none of them.
     const lines = server.logs();
-    for (const line of lines) expect([typeof line.time, typeof line.level, typeof line.msg]).toEqual(["string", "string", "string"]);
+    for (const line of lines)
+      expect([typeof line.time, typeof line.level, typeof line.msg]).toEqual(["string", "string", "string"]);
     expect(lines.filter((line) => line.msg === "decision")).toEqual(lines.filter((line) => line.request !== undefined));
     expect(lines.filter((line) => line.msg === "decision")).toHaveLength(3);
     expect(lines.filter((line) => line.level !== "info" && line.request !== undefined)).toEqual([]);
   } finally {
     await server.kill();
   }
-  const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts")], { env: serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: "stdout", RULE_SERVER_DECISION_MASK: "data.iban" }), stdout: "pipe" });
-  expect(await new Response(child.stdout).text()).toContain("RULE_SERVER_DECISION_MASK takes JSON Pointers into the request");
+  const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts")], {
+    env: serverEnvironment(rules, { RULE_SERVER_DECISION_RECORDS: "stdout", RULE_SERVER_DECISION_MASK: "data.iban" }),
+    stdout: "pipe",
+  });
+  expect(await new Response(child.stdout).text()).toContain(
+    "RULE_SERVER_DECISION_MASK takes JSON Pointers into the request",
+  );
   expect(await child.exited).toBe(1);
 });

@@ -14,13 +14,27 @@ const luhnBundle = (() => {
   for (const holder of [bundle, bundle.manifests.server, bundle.manifests.client]) holder.id = "shop.cards";
   for (const manifest of [bundle.manifests.server, bundle.manifests.client]) {
     manifest.operators = ["x-luhn"];
-    manifest.rules.push({ id: "card.luhn", kind: "validation", target: { entity: "Order", field: "/card" }, operations: ["create"], assert: { op: "x-luhn", args: [{ var: "data.card" }] }, severity: "error", finding: { code: "ORD-CRD-001", message: "cardInvalid" }, origin: "shop.cards@1.0.0" });
+    manifest.rules.push({
+      id: "card.luhn",
+      kind: "validation",
+      target: { entity: "Order", field: "/card" },
+      operations: ["create"],
+      assert: { op: "x-luhn", args: [{ var: "data.card" }] },
+      severity: "error",
+      finding: { code: "ORD-CRD-001", message: "cardInvalid" },
+      origin: "shop.cards@1.0.0",
+    });
   }
   return JSON.stringify(bundle);
 })();
 const rules = rulesDirectory({ "cards.bundle.json": luhnBundle });
 afterAll(() => rules.remove());
-const order = { ruleset: "shop.cards", entity: "Order", operation: "create", data: { quantity: 1, unitPrice: 1, card: "79927398713", customer: { email: "a@b.c" } } };
+const order = {
+  ruleset: "shop.cards",
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 1, unitPrice: 1, card: "79927398713", customer: { email: "a@b.c" } },
+};
 
 test("without a token or allowOpen, creating the server fails", () => {
   expect(() => createServer({ rulesDir: rules.path })).toThrow(ConfigurationError);
@@ -35,10 +49,22 @@ test("the embedding API's refusal speaks of its own options, not of environment 
 describe("with custom operators", () => {
   test("registered operators evaluate, and no warning is logged", async () => {
     const lines: string[] = [];
-    const server = createServer({ rulesDir: rules.path, port: 0, allowOpen: true, operators: { "x-luhn": (card) => typeof card === "string" && card === "79927398713" }, log: (line) => void lines.push(line) });
+    const server = createServer({
+      rulesDir: rules.path,
+      port: 0,
+      allowOpen: true,
+      operators: { "x-luhn": (card) => typeof card === "string" && card === "79927398713" },
+      log: (line) => void lines.push(line),
+    });
     const { port } = await server.listen();
     try {
-      const result = (await (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(order) })).json()) as { decision: string };
+      const result = (await (
+        await fetch(`http://127.0.0.1:${port}/evaluations`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(order),
+        })
+      ).json()) as { decision: string };
       expect(result.decision).toBe("allow");
       expect(lines.some((line) => line.includes("custom operators are not registered"))).toBe(false);
     } finally {
@@ -51,9 +77,21 @@ describe("with custom operators", () => {
     const server = createServer({ rulesDir: rules.path, port: 0, token: "t", log: (line) => void lines.push(line) });
     const { port } = await server.listen();
     try {
-      const warnings = (): Record<string, unknown>[] => lines.map((line) => JSON.parse(line)).filter((line) => line.level === "warn" && line.ruleset === "shop.cards" && String(line.msg).startsWith("custom operators"));
+      const warnings = (): Record<string, unknown>[] =>
+        lines
+          .map((line) => JSON.parse(line))
+          .filter(
+            (line) =>
+              line.level === "warn" && line.ruleset === "shop.cards" && String(line.msg).startsWith("custom operators"),
+          );
       expect(warnings()).toEqual([expect.objectContaining({ operators: ["x-luhn"] })]);
-      const result = (await (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(order) })).json()) as {
+      const result = (await (
+        await fetch(`http://127.0.0.1:${port}/evaluations`, {
+          method: "POST",
+          headers: { Authorization: "Bearer t", "Content-Type": "application/json" },
+          body: JSON.stringify(order),
+        })
+      ).json()) as {
         decision: string;
         findings: { code: string }[];
       };

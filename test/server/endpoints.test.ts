@@ -20,7 +20,9 @@ let shopChecksum = "";
 beforeAll(async () => {
   rules = rulesDirectory();
   server = await startServer(serverEnvironment(rules.path));
-  shopChecksum = ((await (await fetch(`${server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] }).rulesets.find((r) => r.id === SHOP)!.checksum;
+  shopChecksum = (
+    (await (await fetch(`${server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] }
+  ).rulesets.find((r) => r.id === SHOP)!.checksum;
 });
 afterAll(async () => {
   await server.kill();
@@ -31,14 +33,33 @@ afterAll(async () => {
 async function conforming(method: string, path: string, response: Response): Promise<Response> {
   const text = await response.clone().text();
   const contentType = response.headers.get("content-type");
-  assertConformsToOpenApi(method, path.split("?")[0]!, response.status, contentType, text === "" ? undefined : JSON.parse(text));
+  assertConformsToOpenApi(
+    method,
+    path.split("?")[0]!,
+    response.status,
+    contentType,
+    text === "" ? undefined : JSON.parse(text),
+  );
   return response;
 }
 const get = async (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> =>
   conforming(method, path, await fetch(`${server.url}${path}`, { method, headers }));
 const evaluate = async (body: unknown, headers: Record<string, string> = json): Promise<Response> =>
-  conforming("POST", "/evaluations", await fetch(`${server.url}/evaluations`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }));
-const goodOrder = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
+  conforming(
+    "POST",
+    "/evaluations",
+    await fetch(`${server.url}/evaluations`, {
+      method: "POST",
+      headers,
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+  );
+const goodOrder = {
+  ruleset: SHOP,
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+};
 
 describe("health and readiness", () => {
   test("GET /healthz answers ok without a token", async () => {
@@ -70,11 +91,21 @@ describe("GET /rulesets", () => {
     const { rulesets } = (await (await get("/rulesets")).json()) as { rulesets: Record<string, unknown>[] };
     expect(Object.keys(rulesets.find((r) => r.id === BUNDLED)!).sort()).toEqual(["checksum", "id", "version"]);
     const shop = rulesets.find((r) => r.id === SHOP)!;
-    expect(shop).toMatchObject({ title: "Order rules (local sample)", status: "draft", scope: [{ level: "organization", id: "shop" }, { level: "application", id: "orders" }] });
+    expect(shop).toMatchObject({
+      title: "Order rules (local sample)",
+      status: "draft",
+      scope: [
+        { level: "organization", id: "shop" },
+        { level: "application", id: "orders" },
+      ],
+    });
     expect(shop.checksum).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
   test("a scope filter matches rulesets whose scope begins with it; bundles never match", async () => {
-    const ids = async (scope: string): Promise<unknown> => ((await (await get(`/rulesets?scope=${encodeURIComponent(scope)}`)).json()) as { rulesets: { id: string }[] }).rulesets.map((r) => r.id);
+    const ids = async (scope: string): Promise<unknown> =>
+      (
+        (await (await get(`/rulesets?scope=${encodeURIComponent(scope)}`)).json()) as { rulesets: { id: string }[] }
+      ).rulesets.map((r) => r.id);
     expect(await ids("shop")).toEqual([SHOP]);
     expect(await ids("organization:shop/application:orders")).toEqual([SHOP]);
     expect(await ids("application:shop")).toEqual([]);
@@ -100,7 +131,9 @@ describe("GET /rulesets/{id}/manifest", () => {
     expect(response.headers.get("cache-control")).toBe("private, no-cache");
     expect(response.headers.get("etag")).toBe(`"${shopChecksum}-server"`);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
-    expect(((await response.json()) as { rules: { id: string }[] }).rules.map((rule) => rule.id)).toContain("order.created.notify");
+    expect(((await response.json()) as { rules: { id: string }[] }).rules.map((rule) => rule.id)).toContain(
+      "order.created.notify",
+    );
   });
   test("If-None-Match: 304 with the same ETag and Cache-Control and no body, for lists, weak tags and *", async () => {
     const tag = `"${shopChecksum}-client"`;
@@ -133,7 +166,8 @@ describe("GET /rulesets/{id}/manifest", () => {
     expect((await get(`/rulesets/${SHOP}/manifest?checksum=${shopChecksum}`)).status).toBe(200);
     expect((await get(`/rulesets/${SHOP}/manifest?checksum=sha256:ABC`)).status).toBe(400);
   });
-  test("malformed percent-encoding in the path is 400", async () => expect((await get(`/rulesets/%ZZ/manifest`)).status).toBe(400));
+  test("malformed percent-encoding in the path is 400", async () =>
+    expect((await get(`/rulesets/%ZZ/manifest`)).status).toBe(400));
 });
 
 describe("GET /rulesets/{id}/bundle", () => {
@@ -148,7 +182,9 @@ describe("GET /rulesets/{id}/bundle", () => {
     expect(response.headers.get("etag")).toBe(`"${shopChecksum}-bundle"`);
     expect(response.headers.get("cache-control")).toBe("private, no-cache");
     expect(((await response.json()) as { ruleCascadeBundle: string }).ruleCascadeBundle).toBe("1.0.0");
-    expect((await get(`/rulesets/${SHOP}/bundle`, { ...auth, "If-None-Match": `"${shopChecksum}-bundle"` })).status).toBe(304);
+    expect(
+      (await get(`/rulesets/${SHOP}/bundle`, { ...auth, "If-None-Match": `"${shopChecksum}-bundle"` })).status,
+    ).toBe(304);
   });
   test("a wrong token is answered like a missing one, with WWW-Authenticate", async () => {
     const response = await get(`/rulesets/${SHOP}/bundle`, { Authorization: "Bearer wrong" });
@@ -165,7 +201,13 @@ describe("GET /rulesets/{id}/rules/{ruleId}", () => {
     expect(response.headers.get("etag")).toBe(`"${shopChecksum}-rule-order.quantity.max"`);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(((await response.json()) as { origin: string }).origin).toBe("shop.orders.order@1.0.0");
-    expect((await get(`/rulesets/${SHOP}/rules/order.quantity.max`, { "If-None-Match": `"${shopChecksum}-rule-order.quantity.max"` })).status).toBe(304);
+    expect(
+      (
+        await get(`/rulesets/${SHOP}/rules/order.quantity.max`, {
+          "If-None-Match": `"${shopChecksum}-rule-order.quantity.max"`,
+        })
+      ).status,
+    ).toBe(304);
   });
   test("a server-only rule needs the token and is private", async () => {
     expect((await get(`/rulesets/${SHOP}/rules/order.created.notify`)).status).toBe(401);
@@ -185,16 +227,28 @@ describe("POST /evaluations", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const result = (await response.json()) as Record<string, unknown>;
-    expect(result).toMatchObject({ ruleset: SHOP, checksum: shopChecksum, decision: "allow", blocking: false, resolution: "none" });
+    expect(result).toMatchObject({
+      ruleset: SHOP,
+      checksum: shopChecksum,
+      decision: "allow",
+      blocking: false,
+      resolution: "none",
+    });
     expect((result.commands as { idempotencyKey: string }[])[0]!.idempotencyKey).toBe("order:0.3");
   });
   test("channel client evaluates the client manifest: no commands", async () => {
     const result = (await (await evaluate({ ...goodOrder, channel: "client" })).json()) as { commands: unknown[] };
     expect(result.commands).toEqual([]);
   });
-  test("a ruleset read from a bundle evaluates too", async () => expect(((await (await evaluate({ ...goodOrder, ruleset: BUNDLED })).json()) as { decision: string }).decision).toBe("allow"));
+  test("a ruleset read from a bundle evaluates too", async () =>
+    expect(((await (await evaluate({ ...goodOrder, ruleset: BUNDLED })).json()) as { decision: string }).decision).toBe(
+      "allow",
+    ));
   test("a deny with several findings reports blocking, resolution and acceptableBy", async () => {
-    const result = (await (await evaluate({ ...goodOrder, data: { quantity: 150, unitPrice: 1 } })).json()) as Record<string, unknown>;
+    const result = (await (await evaluate({ ...goodOrder, data: { quantity: 150, unitPrice: 1 } })).json()) as Record<
+      string,
+      unknown
+    >;
     expect(result).toMatchObject({ decision: "deny", blocking: true, resolution: "none" });
     expect((result.findings as unknown[]).length).toBe(2);
   });
@@ -210,7 +264,9 @@ describe("POST /evaluations", () => {
       return ((await response.json()) as { title: string }).title;
     };
     expect(await title("{nope")).toBe("body is not valid JSON");
-    expect(await title('{"ruleset":"x","entity":"Order","operation":"create","data":{"n":1e999}}')).toBe("a number is too large for a double");
+    expect(await title('{"ruleset":"x","entity":"Order","operation":"create","data":{"n":1e999}}')).toBe(
+      "a number is too large for a double",
+    );
     expect(await title({ ...goodOrder, view: 5 })).toBe("'view' must be an object");
     expect(await title({ ...goodOrder, entity: 5 })).toBe("'entity' must be a string");
     expect(await title({ ...goodOrder, actor: { roles: [1] } })).toBe("'actor.roles' must be a list of strings");
@@ -220,7 +276,8 @@ describe("POST /evaluations", () => {
     for (let i = 0; i < 65; i++) deep = [deep];
     expect(await title({ ...goodOrder, data: { deep } })).toBe("'data' is nested more than 64 deep");
   });
-  test("the shape is checked before the ruleset is looked up", async () => expect((await evaluate({ ...goodOrder, ruleset: "nope", view: 5 })).status).toBe(400));
+  test("the shape is checked before the ruleset is looked up", async () =>
+    expect((await evaluate({ ...goodOrder, ruleset: "nope", view: 5 })).status).toBe(400));
   test("an unknown ruleset or version is 404; the served version evaluates", async () => {
     expect((await evaluate({ ...goodOrder, ruleset: "nope" })).status).toBe(404);
     expect((await evaluate({ ...goodOrder, version: "9.9.9" })).status).toBe(404);
@@ -235,22 +292,42 @@ describe("POST /evaluations", () => {
         controller.close();
       },
     });
-    expect((await fetch(`${server.url}/evaluations`, { method: "POST", headers: json, body: stream })).status).toBe(413);
+    expect((await fetch(`${server.url}/evaluations`, { method: "POST", headers: json, body: stream })).status).toBe(
+      413,
+    );
   });
   test("a body declared as something other than JSON is 415 with Accept-Post, after the token and before the size", async () => {
-    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/jsonx", "application/+json", ""]) {
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "application/xml",
+      "application/jsonx",
+      "application/+json",
+      "",
+    ]) {
       const response = await evaluate(goodOrder, { ...auth, "Content-Type": type });
       expect(response.status, type).toBe(415);
       expect(response.headers.get("accept-post"), type).toBe("application/json");
-      expect(((await response.json()) as { title: string }).title).toBe("the body must be JSON: send Content-Type: application/json");
+      expect(((await response.json()) as { title: string }).title).toBe(
+        "the body must be JSON: send Content-Type: application/json",
+      );
     }
     // What a browser's or Node's fetch declares for a string body unless told otherwise.
     expect((await evaluate(goodOrder, { ...auth, "Content-Type": "text/plain;charset=UTF-8" })).status).toBe(415);
     expect((await evaluate(goodOrder, { "Content-Type": "text/plain" })).status).toBe(401);
-    expect((await evaluate(JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) }), { ...auth, "Content-Type": "text/plain" })).status).toBe(415);
+    expect(
+      (await evaluate(JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) }), { ...auth, "Content-Type": "text/plain" }))
+        .status,
+    ).toBe(415);
   });
   test("JSON in any case, with parameters, or as an application/*+json type is evaluated; so is a body without Content-Type", async () => {
-    for (const type of ["application/json", "Application/JSON; charset=utf-8", "application/json;charset=UTF-8", "application/problem+json", "application/vnd.acme.order+json; version=2"]) {
+    for (const type of [
+      "application/json",
+      "Application/JSON; charset=utf-8",
+      "application/json;charset=UTF-8",
+      "application/problem+json",
+      "application/vnd.acme.order+json; version=2",
+    ]) {
       expect((await evaluate(goodOrder, { ...auth, "Content-Type": type })).status, type).toBe(200);
     }
     // Written by hand, so that nothing adds a Content-Type on the way.
@@ -258,7 +335,8 @@ describe("POST /evaluations", () => {
     expect(answer.status).toBe(200);
     expect((JSON.parse(answer.text) as { decision: string }).decision).toBe("allow");
   });
-  test("an oversized request without a valid token is 401", async () => expect((await evaluate(JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) }), {})).status).toBe(401));
+  test("an oversized request without a valid token is 401", async () =>
+    expect((await evaluate(JSON.stringify({ pad: "x".repeat(1024 * 1024 + 10) }), {})).status).toBe(401));
 });
 
 describe("methods, HEAD, CORS preflights and unknown paths", () => {
@@ -275,7 +353,11 @@ describe("methods, HEAD, CORS preflights and unknown paths", () => {
     expect(await response.text()).toBe("");
   });
   test("public endpoints answer preflights allowing If-None-Match; protected ones send no CORS headers", async () => {
-    const preflight = await get(`/rulesets/${SHOP}/manifest`, { Origin: "https://app.example", "Access-Control-Request-Method": "GET" }, "OPTIONS");
+    const preflight = await get(
+      `/rulesets/${SHOP}/manifest`,
+      { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
+      "OPTIONS",
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toContain("If-None-Match");
     expect((await get("/evaluations", {}, "OPTIONS")).status).toBe(405);
@@ -295,7 +377,9 @@ describe("logs", () => {
     const list = await server.waitForLog((line) => line.msg === "request" && line.path === "/rulesets");
     expect(list).toMatchObject({ level: "info", method: "GET", status: 200 });
     expect(typeof list.ms).toBe("number");
-    const evaluation = await server.waitForLog((line) => line.msg === "request" && line.path === "/evaluations" && line.status === 200);
+    const evaluation = await server.waitForLog(
+      (line) => line.msg === "request" && line.path === "/evaluations" && line.status === 200,
+    );
     expect(evaluation).toMatchObject({ ruleset: SHOP, decision: "allow" });
   });
   test("health probes are not logged, and neither the token nor the Authorization header ever is", async () => {

@@ -29,9 +29,18 @@ rules:
 messages:
   en: { tooMany: "Too many.", missing: "Missing." }
 `;
-const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 2, customer: { email: "a@b.c" } } };
+const order = {
+  ruleset: "shop.orders.order",
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 150, unitPrice: 2, customer: { email: "a@b.c" } },
+};
 const evaluate = (server: ServerProcess, query: string, body: unknown): Promise<Response> =>
-  fetch(`${server.url}/evaluations${query}`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${server.url}/evaluations${query}`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 for (const workers of ["0", "2"]) {
   describe(`with ${workers} workers`, () => {
@@ -46,10 +55,19 @@ for (const workers of ["0", "2"]) {
       const { explanation, ...result } = explainedRules;
       expect(result).toEqual(plain);
       expect(explanation.rules).toContainEqual({ rule: "order.quantity.max", kind: "validation", status: "fired" });
-      expect(explanation.rules.find((entry: { rule: string }) => entry.rule === "order.created.notify")).toEqual({ rule: "order.created.notify", kind: "action", status: "not-selected", because: "decision" });
+      expect(explanation.rules.find((entry: { rule: string }) => entry.rule === "order.created.notify")).toEqual({
+        rule: "order.created.notify",
+        kind: "action",
+        status: "not-selected",
+        because: "decision",
+      });
       const full = (await (await evaluate(suite.server, "?explain=full", order)).json()) as any;
       const limit = full.explanation.rules.find((entry: { rule: string }) => entry.rule === "order.quantity.max");
-      expect(limit).toMatchObject({ status: "fired", because: ["/assert"], assert: { expr: { op: "lte" }, value: false, args: [{ value: 150 }, { value: 100 }] } });
+      expect(limit).toMatchObject({
+        status: "fired",
+        because: ["/assert"],
+        assert: { expr: { op: "lte" }, value: false, args: [{ value: 150 }, { value: 100 }] },
+      });
       const logged = await suite.server.waitForLog((entry) => entry.msg === "request" && entry.explain === "full");
       expect(logged).toMatchObject({ status: 200, decision: "deny" });
     });
@@ -61,17 +79,31 @@ for (const workers of ["0", "2"]) {
     });
 
     test("a client evaluation never names a server-only rule", async () => {
-      const request = { ruleset: "shop.secret", channel: "client", entity: "Order", operation: "create", data: { quantity: 9 }, resolutions: [{ rule: "secret.server-only.check", type: "acknowledge" }] };
+      const request = {
+        ruleset: "shop.secret",
+        channel: "client",
+        entity: "Order",
+        operation: "create",
+        data: { quantity: 9 },
+        resolutions: [{ rule: "secret.server-only.check", type: "acknowledge" }],
+      };
       const response = await evaluate(suite.server, "?explain=full", request);
       expect(response.status).toBe(200);
       const text = await response.text();
-      expect(text).not.toContain("secret.server-only.check\",\"kind");
+      expect(text).not.toContain('secret.server-only.check","kind');
       const body = JSON.parse(text);
       expect(body.explanation.rules.map((entry: { rule: string }) => entry.rule)).toEqual(["public.quantity.present"]);
       // The resolution names it, as the request did; its fate reveals nothing of the rule.
-      expect(body.explanation.resolutions).toEqual([{ rule: "secret.server-only.check", type: "acknowledge", applied: false, reason: "rule-unknown" }]);
-      const server = (await (await evaluate(suite.server, "?explain=rules", { ...request, channel: "server" })).json()) as any;
-      expect(server.explanation.rules.map((entry: { rule: string }) => entry.rule)).toEqual(["secret.server-only.check", "public.quantity.present"]);
+      expect(body.explanation.resolutions).toEqual([
+        { rule: "secret.server-only.check", type: "acknowledge", applied: false, reason: "rule-unknown" },
+      ]);
+      const server = (await (
+        await evaluate(suite.server, "?explain=rules", { ...request, channel: "server" })
+      ).json()) as any;
+      expect(server.explanation.rules.map((entry: { rule: string }) => entry.rule)).toEqual([
+        "secret.server-only.check",
+        "public.quantity.present",
+      ]);
     });
 
     test("another explain value is a 400 problem, and the token is still checked first", async () => {
@@ -81,7 +113,11 @@ for (const workers of ["0", "2"]) {
         expect(response.headers.get("content-type")).toBe("application/problem+json");
         expect(((await response.json()) as { title: string }).title).toBe("'explain' must be rules or full");
       }
-      const anonymous = await fetch(`${suite.server.url}/evaluations?explain=yes`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(order) });
+      const anonymous = await fetch(`${suite.server.url}/evaluations?explain=yes`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(order),
+      });
       expect(anonymous.status).toBe(401);
     });
   });
@@ -92,7 +128,11 @@ describe("the same explanation with workers as on the event loop", () => {
   const pooled = serverForSuite({ RULE_SERVER_WORKERS: "1" }, { "shop-secret.ruleset.yaml": SECRET_RULES });
   test("byte for byte, both modes", async () => {
     for (const query of ["?explain=rules", "?explain=full"]) {
-      for (const body of [order, { ...order, data: { quantity: 2, unitPrice: 1 } }, { ruleset: "shop.secret", entity: "Order", operation: "create", data: { quantity: 9 } }]) {
+      for (const body of [
+        order,
+        { ...order, data: { quantity: 2, unitPrice: 1 } },
+        { ruleset: "shop.secret", entity: "Order", operation: "create", data: { quantity: 9 } },
+      ]) {
         const [a, b] = await Promise.all([evaluate(inline.server, query, body), evaluate(pooled.server, query, body)]);
         expect(await b.text()).toBe(await a.text());
       }

@@ -18,7 +18,10 @@ let server: ServerProcess;
 let switchedOff: ServerProcess;
 
 beforeAll(async () => {
-  [server, switchedOff] = await Promise.all([startServer(serverEnvironment(RULES)), startServer(serverEnvironment(RULES, { RULE_SERVER_EXPLORER: "0" }))]);
+  [server, switchedOff] = await Promise.all([
+    startServer(serverEnvironment(RULES)),
+    startServer(serverEnvironment(RULES, { RULE_SERVER_EXPLORER: "0" })),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([server?.kill(), switchedOff?.kill()]);
@@ -28,11 +31,21 @@ async function request(on: ServerProcess, path: string, init: RequestInit = {}):
   const response = await fetch(`${on.url}${path}`, { redirect: "manual", ...init });
   const text = await response.clone().text();
   const type = response.headers.get("content-type");
-  assertConformsToOpenApi(init.method ?? "GET", path, response.status, type, text === "" ? undefined : type?.includes("json") ? JSON.parse(text) : text);
+  assertConformsToOpenApi(
+    init.method ?? "GET",
+    path,
+    response.status,
+    type,
+    text === "" ? undefined : type?.includes("json") ? JSON.parse(text) : text,
+  );
   return response;
 }
 
-const SECURITY_HEADERS = { "content-security-policy": "default-src 'self'", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
+const SECURITY_HEADERS = {
+  "content-security-policy": "default-src 'self'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
 
 function securityHeadersOf(response: Response): Record<string, string | null> {
   return Object.fromEntries(Object.keys(SECURITY_HEADERS).map((name) => [name, response.headers.get(name)]));
@@ -61,7 +74,13 @@ describe("GET /explorer/ and its files", () => {
     expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
     const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1]);
     expect(scripts).toEqual([' type="module" src="explorer.js"']);
-    expect([...html.matchAll(/\b(?:href|src)="([^"]+)"/g)].map((match) => match[1]).sort()).toEqual(["#/", "#main", "explorer.css", "explorer.js", "favicon.svg"]);
+    expect([...html.matchAll(/\b(?:href|src)="([^"]+)"/g)].map((match) => match[1]).sort()).toEqual([
+      "#/",
+      "#main",
+      "explorer.css",
+      "explorer.js",
+      "favicon.svg",
+    ]);
   });
 
   test("the browser module served is the one buildBrowserModule writes, and the page's script imports it", async () => {
@@ -107,10 +126,18 @@ describe("GET /explorer/ and its files", () => {
 
   test("requests are counted by route pattern", async () => {
     await request(server, "/explorer/explorer.css");
-    const metrics = parseExposition(await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text());
-    expect(metrics.value("rule_server_requests_total", { route: "/explorer/:asset", method: "GET", status: "200" })).toBeGreaterThanOrEqual(1);
-    expect(metrics.value("rule_server_requests_total", { route: "/explorer/", method: "GET", status: "200" })).toBeGreaterThanOrEqual(1);
-    expect(metrics.value("rule_server_requests_total", { route: "/explorer", method: "GET", status: "308" })).toBeGreaterThanOrEqual(1);
+    const metrics = parseExposition(
+      await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text(),
+    );
+    expect(
+      metrics.value("rule_server_requests_total", { route: "/explorer/:asset", method: "GET", status: "200" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      metrics.value("rule_server_requests_total", { route: "/explorer/", method: "GET", status: "200" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      metrics.value("rule_server_requests_total", { route: "/explorer", method: "GET", status: "308" }),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -120,7 +147,9 @@ describe("RULE_SERVER_EXPLORER=0", () => {
       const response = await request(switchedOff, path);
       expect(response.status, path).toBe(404);
     }
-    const metrics = parseExposition(await (await fetch(`${switchedOff.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text());
+    const metrics = parseExposition(
+      await (await fetch(`${switchedOff.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text(),
+    );
     expect(metrics.value("rule_server_requests_total", { route: "unmatched", method: "GET", status: "404" })).toBe(4);
     // The rest of the server is unchanged.
     expect((await request(switchedOff, "/rulesets")).status).toBe(200);

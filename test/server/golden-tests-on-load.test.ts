@@ -22,7 +22,10 @@ function exampleRules(): { path: string; breakTest: () => number; remove: () => 
       const text = readFileSync(join(path, PARENT), "utf8");
       const at = text.indexOf(`- name: ${TEST_NAME}`);
       const decision = text.indexOf("decision: allow", at);
-      writeFileSync(join(path, PARENT), `${text.slice(0, decision)}decision: deny${text.slice(decision + "decision: allow".length)}`);
+      writeFileSync(
+        join(path, PARENT),
+        `${text.slice(0, decision)}decision: deny${text.slice(decision + "decision: allow".length)}`,
+      );
       return text.slice(0, at).split("\n").length;
     },
     remove: () => rmSync(path, { recursive: true, force: true }),
@@ -37,13 +40,21 @@ describe("RULE_SERVER_RUN_TESTS", () => {
       const line = rules.breakTest();
       server.signal("SIGHUP");
       const refused = await server.waitForLog((entry) => String(entry.msg).startsWith("reload refused"));
-      const problems = refused.problems as { code: string; message: string; file: string; line: number; column: number }[];
+      const problems = refused.problems as {
+        code: string;
+        message: string;
+        file: string;
+        line: number;
+        column: number;
+      }[];
       expect(problems).toHaveLength(1);
       expect(problems[0]).toMatchObject({ code: "GOLDEN_TEST_FAILED", line, column: 11 });
       expect(problems[0]!.message).toContain(TEST_NAME);
       expect(problems[0]!.message).toContain('decision is "allow", expected "deny"');
       expect(problems[0]!.file).toContain(PARENT);
-      const ready = (await (await fetch(`${server.url}/readyz`, { headers: { Authorization: `Bearer ${TOKEN}` } })).json()) as { rulesets: number; lastReload: { outcome: string } };
+      const ready = (await (
+        await fetch(`${server.url}/readyz`, { headers: { Authorization: `Bearer ${TOKEN}` } })
+      ).json()) as { rulesets: number; lastReload: { outcome: string } };
       expect(ready).toMatchObject({ rulesets: 3, lastReload: { outcome: "refused" } });
     } finally {
       await server.kill();

@@ -12,7 +12,10 @@ interface ReadinessBody {
   rulesets: number;
   lastReload?: { at: string; trigger: string; outcome: string; problems?: { code: string; file?: string }[] };
 }
-const readiness = async (url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: ReadinessBody }> => {
+const readiness = async (
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: ReadinessBody }> => {
   const response = await fetch(`${url}/readyz`, { headers });
   return { status: response.status, body: (await response.json()) as ReadinessBody };
 };
@@ -33,7 +36,18 @@ describe("SIGHUP", () => {
       expect(after.body.loadedAt > before.body.loadedAt).toBe(true);
       expect(before.body.lastReload).toBeUndefined();
       expect(after.body.lastReload).toEqual({ at: after.body.loadedAt, trigger: "SIGHUP", outcome: "reloaded" });
-      const result = (await (await fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } } }) })).json()) as { decision: string };
+      const result = (await (
+        await fetch(`${server.url}/evaluations`, {
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/json" },
+          body: JSON.stringify({
+            ruleset: "shop.orders.order",
+            entity: "Order",
+            operation: "create",
+            data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } },
+          }),
+        })
+      ).json()) as { decision: string };
       expect(result.decision).toBe("allow");
     } finally {
       await server.kill();
@@ -46,10 +60,17 @@ describe("SIGHUP", () => {
     const server = await startServer(serverEnvironment(rules.path));
     try {
       const before = await readiness(server.url);
-      rules.write("broken.ruleset.yaml", "ruleCascade: '1.0.0'\nkind: RuleSet\nmetadata: {id: x, version: 1.0.0, title: X}\nscope: [{level: a, id: b}]\nrules: []\ncomment: x\n");
+      rules.write(
+        "broken.ruleset.yaml",
+        "ruleCascade: '1.0.0'\nkind: RuleSet\nmetadata: {id: x, version: 1.0.0, title: X}\nscope: [{level: a, id: b}]\nrules: []\ncomment: x\n",
+      );
       server.signal("SIGHUP");
       const line = await server.waitForLog((entry) => String(entry.msg).startsWith("reload refused"));
-      expect(line).toMatchObject({ level: "warn", msg: "reload refused, still serving the previous rules", trigger: "SIGHUP" });
+      expect(line).toMatchObject({
+        level: "warn",
+        msg: "reload refused, still serving the previous rules",
+        trigger: "SIGHUP",
+      });
       // The same located problem `check` prints: file, line and column of the unknown member.
       expect(line.problems).toEqual([expect.objectContaining({ code: "SCHEMA_INVALID", line: 6, column: 1 })]);
       expect((line.problems as { file: string }[])[0]!.file).toContain("broken.ruleset.yaml");
@@ -99,10 +120,19 @@ describe("drain", () => {
     const rules = rulesDirectory();
     const server = await startServer(serverEnvironment(rules.path, { DRAIN_SECONDS: "1" }));
     try {
-      const body = JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1 } });
+      const body = JSON.stringify({
+        ruleset: "shop.orders.order",
+        entity: "Order",
+        operation: "create",
+        data: { quantity: 3, unitPrice: 0.1 },
+      });
       let controller!: ReadableStreamDefaultController<Uint8Array>;
       const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-      const inFlight = fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: stream });
+      const inFlight = fetch(`${server.url}/evaluations`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: stream,
+      });
       controller.enqueue(new TextEncoder().encode(body.slice(0, 20)));
       await Bun.sleep(100);
       server.signal("SIGTERM");
@@ -136,7 +166,10 @@ describe("drain", () => {
       server.signal("SIGTERM");
       expect(await server.exited).toBe(0);
       expect(Date.now() - started).toBeLessThan(5000);
-      expect(server.logs().at(-1)).toMatchObject({ level: "info", msg: "stopped serving, requests in flight were cut" });
+      expect(server.logs().at(-1)).toMatchObject({
+        level: "info",
+        msg: "stopped serving, requests in flight were cut",
+      });
     } finally {
       await server.kill();
       rules.remove();

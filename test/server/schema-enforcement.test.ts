@@ -15,17 +15,30 @@ const transfer = {
   ruleset: "acme.payments.transfers",
   entity: "Transfer",
   operation: "create",
-  data: { id: "TRF-1", amount: 120, reference: "Invoice 7", debtor: { iban: "DE89370400440532013000", country: "DE" }, beneficiary: { iban: "DE75512108001245126199", country: "DE" } },
+  data: {
+    id: "TRF-1",
+    amount: 120,
+    reference: "Invoice 7",
+    debtor: { iban: "DE89370400440532013000", country: "DE" },
+    beneficiary: { iban: "DE75512108001245126199", country: "DE" },
+  },
   actor: { id: "c-1", roles: ["customer"] },
   ctx: { now: "2026-03-02T09:30:00Z" },
 };
 const misfits = {
   entity: { ...transfer, entity: "Transfre" },
   operation: { ...transfer, operation: "craete" },
-  data: { ...transfer, data: { ...transfer.data, amount: undefined, amout: 120, purpose: "salry", executionDate: "2026-02-30" } },
+  data: {
+    ...transfer,
+    data: { ...transfer.data, amount: undefined, amout: 120, purpose: "salry", executionDate: "2026-02-30" },
+  },
 };
 const post = async (server: ServerProcess, body: unknown, query = ""): Promise<{ status: number; body: any }> => {
-  const response = await fetch(`${server.url}/evaluations${query}`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}/evaluations${query}`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 };
 
@@ -59,9 +72,23 @@ describe("warn (the default)", () => {
     const entity = await post(servers.warn!, misfits.entity);
     expect(entity.status).toBe(200);
     expect(entity.body.decision).toBe("allow");
-    expect(entity.body.warnings).toEqual([{ code: "ENTITY_UNKNOWN", pointer: "/entity", message: 'the ruleset declares no entity "Transfre"', didYouMean: "Transfer" }]);
+    expect(entity.body.warnings).toEqual([
+      {
+        code: "ENTITY_UNKNOWN",
+        pointer: "/entity",
+        message: 'the ruleset declares no entity "Transfre"',
+        didYouMean: "Transfer",
+      },
+    ]);
     const operation = await post(servers.warn!, misfits.operation);
-    expect(operation.body.warnings).toEqual([{ code: "OPERATION_UNKNOWN", pointer: "/operation", message: 'no rule of Transfer names the operation "craete"', didYouMean: "create" }]);
+    expect(operation.body.warnings).toEqual([
+      {
+        code: "OPERATION_UNKNOWN",
+        pointer: "/operation",
+        message: 'no rule of Transfer names the operation "craete"',
+        didYouMean: "create",
+      },
+    ]);
   });
 
   test("data the entity's schema refuses: each violation with its pointer into the request", async () => {
@@ -80,7 +107,9 @@ describe("warn (the default)", () => {
     expect(line.warnings).toBe(1);
     const metrics = parseExposition(await (await fetch(`${servers.warn!.url}/metrics`, { headers: auth })).text());
     const samples = metrics.samples.filter((sample) => sample.name === "rule_server_request_warnings_total");
-    expect(samples).toContainEqual(expect.objectContaining({ labels: { ruleset: "acme.payments.transfers", code: "OPERATION_UNKNOWN" } }));
+    expect(samples).toContainEqual(
+      expect.objectContaining({ labels: { ruleset: "acme.payments.transfers", code: "OPERATION_UNKNOWN" } }),
+    );
     expect(samples.find((sample) => sample.labels.code === "DATA_INVALID")!.value).toBeGreaterThanOrEqual(3);
   });
 
@@ -97,13 +126,22 @@ describe("reject", () => {
     for (const [name, body] of Object.entries(misfits)) {
       const [refused, warned] = await Promise.all([post(servers.reject!, body), post(servers.warn!, body)]);
       expect({ name, status: refused.status }).toEqual({ name, status: 422 });
-      expect(refused.body).toMatchObject({ type: "about:blank", title: "the request does not fit the ruleset", status: 422 });
+      expect(refused.body).toMatchObject({
+        type: "about:blank",
+        title: "the request does not fit the ruleset",
+        status: 422,
+      });
       expect(refused.body.warnings).toEqual(warned.body.warnings);
       expect(refused.body.decision).toBeUndefined();
     }
     expect((await post(servers.reject!, transfer)).status).toBe(200);
     const metrics = parseExposition(await (await fetch(`${servers.reject!.url}/metrics`, { headers: auth })).text());
-    expect(metrics.value("rule_server_request_warnings_total", { ruleset: "acme.payments.transfers", code: "ENTITY_UNKNOWN" })).toBe(1);
+    expect(
+      metrics.value("rule_server_request_warnings_total", {
+        ruleset: "acme.payments.transfers",
+        code: "ENTITY_UNKNOWN",
+      }),
+    ).toBe(1);
     const line = await servers.reject!.waitForLog((entry) => entry.msg === "request" && entry.status === 422);
     expect(line).toMatchObject({ ruleset: "acme.payments.transfers", warnings: expect.any(Number) });
   });
@@ -117,7 +155,10 @@ describe("off", () => {
 
 describe("settings and load", () => {
   test("another value is a fatal setting", async () => {
-    const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts")], { env: serverEnvironment(rules, { RULE_SERVER_SCHEMA_ENFORCEMENT: "strict" }), stdout: "pipe" });
+    const child = Bun.spawn([process.execPath, join(PROJECT_ROOT, "src", "main.ts")], {
+      env: serverEnvironment(rules, { RULE_SERVER_SCHEMA_ENFORCEMENT: "strict" }),
+      stdout: "pipe",
+    });
     const output = await new Response(child.stdout).text();
     expect(await child.exited).toBe(1);
     expect(output).toContain("RULE_SERVER_SCHEMA_ENFORCEMENT must be off, warn or reject");
@@ -125,16 +166,28 @@ describe("settings and load", () => {
 
   test("a bundle without schemas checks entity and operation only, and says so once at load", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rule-server-enforcement-bundle-"));
-    cpSync(join(PROJECT_ROOT, "test", "cases", "server-rules", "shop-bundled.bundle.json"), join(dir, "shop-bundled.bundle.json"));
+    cpSync(
+      join(PROJECT_ROOT, "test", "cases", "server-rules", "shop-bundled.bundle.json"),
+      join(dir, "shop-bundled.bundle.json"),
+    );
     const server = await startServer(serverEnvironment(dir));
     try {
-      const warning = server.logs().filter((line) => line.level === "warn" && String(line.msg).startsWith("entities without a schema"));
+      const warning = server
+        .logs()
+        .filter((line) => line.level === "warn" && String(line.msg).startsWith("entities without a schema"));
       expect(warning).toHaveLength(1);
       expect(warning[0]).toMatchObject({ entities: ["Order"] });
       const id = String(warning[0]!.ruleset);
-      const answer = await post(server, { ruleset: id, entity: "Order", operation: "create", data: { quantity: "many" } });
+      const answer = await post(server, {
+        ruleset: id,
+        entity: "Order",
+        operation: "create",
+        data: { quantity: "many" },
+      });
       expect(answer.body.warnings).toBeUndefined();
-      expect((await post(server, { ruleset: id, entity: "Ordr", operation: "create" })).body.warnings).toEqual([expect.objectContaining({ code: "ENTITY_UNKNOWN", didYouMean: "Order" })]);
+      expect((await post(server, { ruleset: id, entity: "Ordr", operation: "create" })).body.warnings).toEqual([
+        expect.objectContaining({ code: "ENTITY_UNKNOWN", didYouMean: "Order" }),
+      ]);
     } finally {
       await server.kill();
       rmSync(dir, { recursive: true, force: true });

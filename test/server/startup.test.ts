@@ -12,7 +12,10 @@ describe("start-ups that must fail before listening", () => {
   const cases: [string, Record<string, string | undefined>][] = [
     ["no token and open mode not enabled", { RULE_SERVER_TOKEN: undefined }],
     ["an empty token counts as unset", { RULE_SERVER_TOKEN: "" }],
-    ["RULE_SERVER_ALLOW_OPEN other than 1 or true does not enable open mode", { RULE_SERVER_TOKEN: undefined, RULE_SERVER_ALLOW_OPEN: "yes" }],
+    [
+      "RULE_SERVER_ALLOW_OPEN other than 1 or true does not enable open mode",
+      { RULE_SERVER_TOKEN: undefined, RULE_SERVER_ALLOW_OPEN: "yes" },
+    ],
     ["PORT not an integer", { PORT: "http" }],
     ["PORT above 65535", { PORT: "70000" }],
     ["DRAIN_SECONDS negative", { DRAIN_SECONDS: "-1" }],
@@ -53,7 +56,9 @@ describe("start-ups that must fail before listening", () => {
       for (const file of readdirSync(empty.path)) rmSync(join(empty.path, file));
       const server = await startServer(serverEnvironment(empty.path));
       try {
-        const warning = server.logs().find((line) => line.level === "warn" && String(line.msg).startsWith("no ruleset"))!;
+        const warning = server
+          .logs()
+          .find((line) => line.level === "warn" && String(line.msg).startsWith("no ruleset"))!;
         expect(warning).toBeDefined();
         expect(realpathSync(String(warning.rulesDir))).toBe(realpathSync(empty.path));
         expect(server.logs().indexOf(warning) < server.logs().findIndex((line) => line.msg === "listening")).toBe(true);
@@ -66,11 +71,23 @@ describe("start-ups that must fail before listening", () => {
   });
 
   const badRules: [string, Record<string, string>, string][] = [
-    ["a ruleset that fails a load check", { "broken.ruleset.yaml": "ruleCascade: '1.0.0'\nkind: RuleSet\n" }, "SCHEMA_INVALID"],
+    [
+      "a ruleset that fails a load check",
+      { "broken.ruleset.yaml": "ruleCascade: '1.0.0'\nkind: RuleSet\n" },
+      "SCHEMA_INVALID",
+    ],
     ["an unusable bundle", { "bad.bundle.json": '{"ruleCascadeBundle":"2.0.0","manifests":{}}' }, "BUNDLE_UNSUPPORTED"],
     ["a bad cache policy", { "cache-policy.yaml": "default: { mode: sometimes }\n" }, "CACHE_POLICY_INVALID"],
-    ["a cache policy for a ruleset that is not served", { "cache-policy.json": '{"rulesets":{"nope":{"mode":"revalidate"}}}' }, "CACHE_POLICY_INVALID"],
-    ["two cache policy files", { "cache-policy.yaml": "default: { mode: revalidate }\n", "cache-policy.json": "{}" }, "CACHE_POLICY_INVALID"],
+    [
+      "a cache policy for a ruleset that is not served",
+      { "cache-policy.json": '{"rulesets":{"nope":{"mode":"revalidate"}}}' },
+      "CACHE_POLICY_INVALID",
+    ],
+    [
+      "two cache policy files",
+      { "cache-policy.yaml": "default: { mode: revalidate }\n", "cache-policy.json": "{}" },
+      "CACHE_POLICY_INVALID",
+    ],
     ["a ruleset id defined by two files", { "again.ruleset.yaml": "" }, "RULESET_DUPLICATE"],
     ["a child whose parent is only a bundle", { "child.ruleset.yaml": "" }, "EXTENDS_NOT_FOUND"],
   ];
@@ -82,7 +99,12 @@ describe("start-ups that must fail before listening", () => {
         for (const [file, text] of Object.entries(files)) {
           if (file === "again.ruleset.yaml") dir.write(file, shop);
           else if (file === "child.ruleset.yaml")
-            dir.write(file, shop.replace("id: shop.orders.order", "id: shop.orders.child").replace("scope:", "extends:\n  - ruleset: shop.orders.bundled\n    version: 1.0.0\nscope:"));
+            dir.write(
+              file,
+              shop
+                .replace("id: shop.orders.order", "id: shop.orders.child")
+                .replace("scope:", "extends:\n  - ruleset: shop.orders.bundled\n    version: 1.0.0\nscope:"),
+            );
           else dir.write(file, text);
         }
         const run = await startExpectingFailure(serverEnvironment(dir.path));
@@ -101,7 +123,9 @@ test("the fatal line locates each problem of a refused ruleset: file, line, colu
   const dir = rulesDirectory();
   try {
     const shop = await Bun.file(`${dir.path}/shop-order.ruleset.yaml`).text();
-    const broken = shop.replace("id: shop.orders.order", "id: shop.orders.broken").replace(/\{ var: params\.maxQuantity \}/, "{ var: params.maxQuantiy }");
+    const broken = shop
+      .replace("id: shop.orders.order", "id: shop.orders.broken")
+      .replace(/\{ var: params\.maxQuantity \}/, "{ var: params.maxQuantiy }");
     dir.write("broken.ruleset.yaml", broken);
     const run = await startExpectingFailure(serverEnvironment(dir.path));
     expect(run.status).toBe(1);
@@ -109,7 +133,14 @@ test("the fatal line locates each problem of a refused ruleset: file, line, colu
     const lines = broken.split("\n");
     const line = lines.findIndex((text) => text.includes("params.maxQuantiy")) + 1;
     const column = lines[line - 1]!.indexOf("params.maxQuantiy") + 1;
-    expect(fatal.problems).toContainEqual(expect.objectContaining({ code: "PARAM_UNDECLARED", line, column, file: expect.stringContaining("broken.ruleset.yaml") }));
+    expect(fatal.problems).toContainEqual(
+      expect.objectContaining({
+        code: "PARAM_UNDECLARED",
+        line,
+        column,
+        file: expect.stringContaining("broken.ruleset.yaml"),
+      }),
+    );
   } finally {
     dir.remove();
   }
@@ -117,10 +148,17 @@ test("the fatal line locates each problem of a refused ruleset: file, line, colu
 
 describe("authentication modes", () => {
   test("open mode: a warn line, the listen line marks auth open, protected endpoints need no token", async () => {
-    const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_TOKEN: undefined, RULE_SERVER_ALLOW_OPEN: "1" }));
+    const server = await startServer(
+      serverEnvironment(rules.path, { RULE_SERVER_TOKEN: undefined, RULE_SERVER_ALLOW_OPEN: "1" }),
+    );
     try {
       expect(server.logs().some((line) => line.level === "warn" && String(line.msg).includes("open mode"))).toBe(true);
-      expect(server.logs().find((line) => line.msg === "listening")).toMatchObject({ auth: "open", rulesets: 4, workers: 0, refresh: "manual" });
+      expect(server.logs().find((line) => line.msg === "listening")).toMatchObject({
+        auth: "open",
+        rulesets: 4,
+        workers: 0,
+        refresh: "manual",
+      });
       expect((await fetch(`${server.url}/rulesets/shop.orders.order/bundle`)).status).toBe(200);
     } finally {
       await server.kill();
@@ -132,7 +170,13 @@ describe("authentication modes", () => {
       expect(server.logs().some((line) => line.level === "warn" && String(line.msg).includes("ignored"))).toBe(true);
       expect(server.logs().find((line) => line.msg === "listening")!.auth).toBe("token");
       expect((await fetch(`${server.url}/rulesets/shop.orders.order/bundle`)).status).toBe(401);
-      expect((await fetch(`${server.url}/rulesets/shop.orders.order/bundle`, { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${server.url}/rulesets/shop.orders.order/bundle`, {
+            headers: { Authorization: `Bearer ${TOKEN}` },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await server.kill();
     }
@@ -140,11 +184,19 @@ describe("authentication modes", () => {
   test("a token shorter than 16 characters is accepted with a warn line; a long one gets none", async () => {
     const short = await startServer(serverEnvironment(rules.path, { RULE_SERVER_TOKEN: "change-me" }));
     try {
-      const warning = short.logs().find((line) => line.level === "warn" && String(line.msg).includes("shorter than 16"));
+      const warning = short
+        .logs()
+        .find((line) => line.level === "warn" && String(line.msg).includes("shorter than 16"));
       expect(warning).toMatchObject({ length: 9 });
       // The warning never shows the token itself.
       expect(JSON.stringify(short.logs())).not.toContain("change-me");
-      expect((await fetch(`${short.url}/rulesets/shop.orders.order/bundle`, { headers: { Authorization: "Bearer change-me" } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${short.url}/rulesets/shop.orders.order/bundle`, {
+            headers: { Authorization: "Bearer change-me" },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await short.kill();
     }

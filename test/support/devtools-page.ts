@@ -40,8 +40,10 @@ async function devToolsAddress(chromium: ChromiumProcess): Promise<string> {
       if (port && path) return `ws://127.0.0.1:${port}${path}`;
     }
     const exited = await Promise.race([chromium.exited.then((status) => status), Bun.sleep(50).then(() => undefined)]);
-    if (exited !== undefined) throw new Error(`Chromium exited with ${exited} before it listened for DevTools:\n${chromium.output()}`);
-    if (Date.now() > deadline) throw new Error(`Chromium wrote no DevToolsActivePort within 30 s:\n${chromium.output()}`);
+    if (exited !== undefined)
+      throw new Error(`Chromium exited with ${exited} before it listened for DevTools:\n${chromium.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`Chromium wrote no DevToolsActivePort within 30 s:\n${chromium.output()}`);
   }
 }
 
@@ -65,13 +67,24 @@ export async function openDevToolsPage(width = 1280, height = 900): Promise<DevT
   }
 }
 
-async function attach(chromium: ChromiumProcess, socket: WebSocket, width: number, height: number): Promise<DevToolsPage> {
+async function attach(
+  chromium: ChromiumProcess,
+  socket: WebSocket,
+  width: number,
+  height: number,
+): Promise<DevToolsPage> {
   let lastId = 0;
   const pending = new Map<number, Pending>();
   const errors: string[] = [];
   let sessionId: string | undefined;
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown>; error?: { message: string }; method?: string; params?: Record<string, any> };
+    const message = JSON.parse(String(event.data)) as {
+      id?: number;
+      result?: Record<string, unknown>;
+      error?: { message: string };
+      method?: string;
+      params?: Record<string, any>;
+    };
     if (message.id !== undefined) {
       const waiting = pending.get(message.id);
       pending.delete(message.id);
@@ -80,17 +93,27 @@ async function attach(chromium: ChromiumProcess, socket: WebSocket, width: numbe
       return;
     }
     const params = message.params ?? {};
-    if (message.method === "Runtime.exceptionThrown") errors.push(`exception: ${params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text}`);
-    if (message.method === "Runtime.consoleAPICalled" && params.type === "error") errors.push(`console.error: ${params.args?.map((arg: { value?: unknown; description?: string }) => arg.value ?? arg.description).join(" ")}`);
-    if (message.method === "Log.entryAdded" && params.entry?.level === "error") errors.push(`${params.entry.source}: ${params.entry.text} ${params.entry.url ?? ""}`);
+    if (message.method === "Runtime.exceptionThrown")
+      errors.push(`exception: ${params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text}`);
+    if (message.method === "Runtime.consoleAPICalled" && params.type === "error")
+      errors.push(
+        `console.error: ${params.args?.map((arg: { value?: unknown; description?: string }) => arg.value ?? arg.description).join(" ")}`,
+      );
+    if (message.method === "Log.entryAdded" && params.entry?.level === "error")
+      errors.push(`${params.entry.source}: ${params.entry.text} ${params.entry.url ?? ""}`);
   });
-  const send = (method: string, params: Record<string, unknown> = {}, session = sessionId): Promise<Record<string, any>> => {
+  const send = (
+    method: string,
+    params: Record<string, unknown> = {},
+    session = sessionId,
+  ): Promise<Record<string, any>> => {
     const id = ++lastId;
     socket.send(JSON.stringify({ id, method, params, ...(session === undefined ? {} : { sessionId: session }) }));
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
       setTimeout(() => {
-        if (pending.delete(id)) reject(new Error(`${method}: no answer from Chromium within 30 s\n${chromium.output()}`));
+        if (pending.delete(id))
+          reject(new Error(`${method}: no answer from Chromium within 30 s\n${chromium.output()}`));
       }, 30_000);
     });
   };
@@ -100,7 +123,10 @@ async function attach(chromium: ChromiumProcess, socket: WebSocket, width: numbe
 
   const evaluate = async <T>(expression: string): Promise<T> => {
     const answer = await send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true });
-    if (answer.exceptionDetails) throw new Error(`${expression}\nthrew ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`);
+    if (answer.exceptionDetails)
+      throw new Error(
+        `${expression}\nthrew ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`,
+      );
     return answer.result?.value as T;
   };
   const waitFor = async <T>(expression: string, what: string, timeoutMs = 15_000): Promise<T> => {
@@ -108,7 +134,8 @@ async function attach(chromium: ChromiumProcess, socket: WebSocket, width: numbe
     for (;;) {
       const value = await evaluate<T>(expression);
       if (value) return value;
-      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; the page reported: ${errors.join("\n") || "no error"}`);
+      if (Date.now() > deadline)
+        throw new Error(`waited ${timeoutMs} ms for ${what}; the page reported: ${errors.join("\n") || "no error"}`);
       await Bun.sleep(50);
     }
   };
@@ -122,12 +149,20 @@ async function attach(chromium: ChromiumProcess, socket: WebSocket, width: numbe
     errors,
     setViewport,
     async typeInto(selector, text) {
-      await evaluate(`(() => { const element = document.querySelector(${JSON.stringify(selector)}); if (!element) throw new Error("no element " + ${JSON.stringify(selector)}); element.focus(); element.select(); })()`);
+      await evaluate(
+        `(() => { const element = document.querySelector(${JSON.stringify(selector)}); if (!element) throw new Error("no element " + ${JSON.stringify(selector)}); element.focus(); element.select(); })()`,
+      );
       await send("Input.insertText", { text });
     },
     async press(key) {
       const code = { Tab: 9, Enter: 13 }[key];
-      await send("Input.dispatchKeyEvent", { type: "keyDown", key, code: key, windowsVirtualKeyCode: code, ...(key === "Enter" ? { text: "\r" } : {}) });
+      await send("Input.dispatchKeyEvent", {
+        type: "keyDown",
+        key,
+        code: key,
+        windowsVirtualKeyCode: code,
+        ...(key === "Enter" ? { text: "\r" } : {}),
+      });
       await send("Input.dispatchKeyEvent", { type: "keyUp", key, code: key, windowsVirtualKeyCode: code });
     },
     async navigate(url) {

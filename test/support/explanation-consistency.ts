@@ -59,12 +59,15 @@ function checkNode(node: ExplainedNode, at: string, roots: Roots, input: Consist
   if (node.skipped || node.truncated) return;
   let alone: { value: JsonValue } | { error: string };
   try {
-    alone = { value: evaluateExpression(node.expr, roots, { functions: input.manifest.functions, operators: input.operators }) };
+    alone = {
+      value: evaluateExpression(node.expr, roots, { functions: input.manifest.functions, operators: input.operators }),
+    };
   } catch (error) {
     alone = { error: (error as Error).message };
   }
   const shown = node.error !== undefined ? { error: node.error } : { value: node.value ?? null };
-  if (JSON.stringify(alone) !== JSON.stringify(shown)) problems.push(`${at}: explained ${JSON.stringify(shown)}, alone ${JSON.stringify(alone)}`);
+  if (JSON.stringify(alone) !== JSON.stringify(shown))
+    problems.push(`${at}: explained ${JSON.stringify(shown)}, alone ${JSON.stringify(alone)}`);
   node.args?.forEach((arg, index) => {
     // A collection's body is shown for one item: evaluated alone, it sees that item.
     const list = node.args?.[0]?.value;
@@ -84,7 +87,10 @@ function checkLeaf(entry: RuleExplanation, pointer: string, problems: string[]):
     if ((node.expr as JsonObject | null)?.op === "not") expected = !expected;
     node = node.args?.[Number(parts[i + 1])];
   }
-  if (node?.value !== expected) problems.push(`${entry.rule}${pointer}: a deciding leaf of value ${JSON.stringify(node?.value)}, expected ${expected}`);
+  if (node?.value !== expected)
+    problems.push(
+      `${entry.rule}${pointer}: a deciding leaf of value ${JSON.stringify(node?.value)}, expected ${expected}`,
+    );
 }
 
 function dataBefore(input: ConsistencyInput, entry: RuleExplanation): JsonValue | undefined {
@@ -97,10 +103,14 @@ function withEffects(data: JsonValue, effects: readonly Effect[]): JsonValue {
   const copy = structuredClone(data) as JsonObject;
   for (const effect of effects) {
     if (effect.type !== "value") continue;
-    const keys = effect.field.split("/").slice(1).map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
+    const keys = effect.field
+      .split("/")
+      .slice(1)
+      .map((key) => key.replaceAll("~1", "/").replaceAll("~0", "~"));
     let at: JsonObject = copy;
     // Written as own data members, so that a member named __proto__ is one.
-    const put = (target: JsonObject, key: string, value: JsonValue): void => void Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    const put = (target: JsonObject, key: string, value: JsonValue): void =>
+      void Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
     for (const key of keys.slice(0, -1)) {
       if (!(typeof at[key] === "object" && at[key] !== null && Object.hasOwn(at, key))) put(at, key, {});
       at = at[key] as JsonObject;
@@ -112,7 +122,10 @@ function withEffects(data: JsonValue, effects: readonly Effect[]): JsonValue {
 
 function read(data: JsonValue, pointer: string): JsonValue {
   let at: JsonValue | undefined = data;
-  for (const key of pointer.split("/").slice(1).map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))) {
+  for (const key of pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))) {
     at = typeof at === "object" && at !== null ? (at as Record<string, JsonValue>)[key] : undefined;
   }
   return at ?? null;

@@ -29,7 +29,10 @@ export function goldenEvaluations(): GoldenEvaluations {
     if (bundles.has(id)) continue;
     bundles.set(id, JSON.stringify(content.bundle));
     for (const c of content.cases) {
-      const body = typeof c.request === "object" && c.request !== null && !Array.isArray(c.request) ? { ...c.request, ruleset: id, channel: c.channel ?? null } : c.request;
+      const body =
+        typeof c.request === "object" && c.request !== null && !Array.isArray(c.request)
+          ? { ...c.request, ruleset: id, channel: c.channel ?? null }
+          : c.request;
       requests.push({ name: `${name}: ${c.name}`, body });
     }
   }

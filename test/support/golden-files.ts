@@ -12,7 +12,8 @@ export function goldenJsonFiles(folder: string): { name: string; content: unknow
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".json")) files.push({ name: relative(root, path), content: JSON.parse(readFileSync(path, "utf8")) });
+      else if (entry.name.endsWith(".json"))
+        files.push({ name: relative(root, path), content: JSON.parse(readFileSync(path, "utf8")) });
     }
   };
   walk(root);

@@ -19,7 +19,13 @@ export function goldenTestRecords(directory: string, mask = ""): string[] {
     ((compilation.source.document as JsonObject).tests as JsonObject[]).forEach((test, index) => {
       const { request: given, channel } = goldenTestRequest(test);
       const request: JsonObject = { ruleset: ruleset.id, ...given, ...(test.channel === undefined ? {} : { channel }) };
-      lines.push(recordLine("2026-11-26T00:00:00.000Z", `${ruleset.id}#${index}`, decisionRecordJson(request, ruleset.evaluate(request, channel), channel, parseRecordMask(mask))));
+      lines.push(
+        recordLine(
+          "2026-11-26T00:00:00.000Z",
+          `${ruleset.id}#${index}`,
+          decisionRecordJson(request, ruleset.evaluate(request, channel), channel, parseRecordMask(mask)),
+        ),
+      );
     });
   }
   return lines;

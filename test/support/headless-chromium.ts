@@ -19,8 +19,15 @@ export interface ChromiumProcess {
  * background-networking flags keep it from reaching for hosts this machine cannot reach. Throws
  * (never skips) when the browser is missing.
  */
-export function openInChromium(url: string, extraFlags: readonly string[] = [], stdout: "ignore" | "pipe" = "ignore"): ChromiumProcess & { readonly stdout?: ReadableStream<Uint8Array> } {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: run make test, which installs Debian's chromium package`);
+export function openInChromium(
+  url: string,
+  extraFlags: readonly string[] = [],
+  stdout: "ignore" | "pipe" = "ignore",
+): ChromiumProcess & { readonly stdout?: ReadableStream<Uint8Array> } {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: run make test, which installs Debian's chromium package`,
+    );
   const profile = mkdtempSync(join(tmpdir(), "rule-server-chromium-"));
   const child = Bun.spawn(
     [
@@ -67,7 +74,10 @@ export function openInChromium(url: string, extraFlags: readonly string[] = [], 
 export async function renderedDom(url: string, budgetMs = 10_000): Promise<string> {
   const chromium = openInChromium(url, ["--dump-dom", `--virtual-time-budget=${budgetMs}`], "pipe");
   try {
-    const dom = await Promise.race([new Response(chromium.stdout).text(), Bun.sleep(budgetMs + 30_000).then(() => undefined)]);
+    const dom = await Promise.race([
+      new Response(chromium.stdout).text(),
+      Bun.sleep(budgetMs + 30_000).then(() => undefined),
+    ]);
     if (dom === undefined || dom === "") throw new Error(`Chromium printed no DOM for ${url}:\n${chromium.output()}`);
     return dom;
   } finally {

@@ -47,7 +47,8 @@ export function spawnInImageNamespace(argv: readonly string[], options: Namespac
 export function runInImageNamespace(argv: readonly string[], options: NamespaceOptions = {}): string {
   const command = inImageNamespace(argv, options);
   const run = Bun.spawnSync(command, { env: UNSHARE_ENV, stdout: "pipe", stderr: "pipe" });
-  if (run.exitCode !== 0) throw new Error(`\`${command.join(" ")}\` failed (exit status ${run.exitCode}): ${run.stderr.toString().trim()}`);
+  if (run.exitCode !== 0)
+    throw new Error(`\`${command.join(" ")}\` failed (exit status ${run.exitCode}): ${run.stderr.toString().trim()}`);
   return run.stdout.toString();
 }
 
@@ -58,7 +59,10 @@ export function requireImageNamespace(): void {
     // What the checks cannot see (newuidmap without its setuid bit, a container that forbids
     // namespaces or mounting /proc, ...) shows by trying: /proc mounted, then a command run as 65532.
     try {
-      runInImageNamespace([requireTool("chroot"), `--userspec=${IMAGE_ID}:${IMAGE_ID}`, "/", requireTool("env"), "true"], { mountProc: "/proc" });
+      runInImageNamespace(
+        [requireTool("chroot"), `--userspec=${IMAGE_ID}:${IMAGE_ID}`, "/", requireTool("env"), "true"],
+        { mountProc: "/proc" },
+      );
     } catch (error) {
       problems.push(`could not run a command as ${IMAGE_ID} in namespaces of its own: ${(error as Error).message}`);
     }

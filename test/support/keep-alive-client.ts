@@ -8,7 +8,12 @@ export type Outcome = "complete" | "partial" | "none";
  * A keep-alive client on a raw socket: one request at a time, a new connection when the server
  * closes one, never a retry. Stops at the first request that gets no complete answer.
  */
-export async function keepAliveClient(port: number, name: string, outcomes: Map<string, Outcome>, connections: { count: number }): Promise<void> {
+export async function keepAliveClient(
+  port: number,
+  name: string,
+  outcomes: Map<string, Outcome>,
+  connections: { count: number },
+): Promise<void> {
   for (let sequence = 0; ; ) {
     const socket = await new Promise<Socket | undefined>((resolve) => {
       const candidate = connect(port, "127.0.0.1", () => resolve(candidate));
@@ -65,7 +70,12 @@ export async function keepAliveClient(port: number, name: string, outcomes: Map<
  * without an answer never read (each client's last, sent after the stop); the clients reconnected
  * (the drain's `Connection: close`). Gives the log lines of the requests read.
  */
-export function expectNoReadRequestLost<Line extends { msg?: unknown; requestId?: unknown }>(logs: readonly Line[], outcomes: ReadonlyMap<string, Outcome>, connections: { count: number }, clients = 8): Line[] {
+export function expectNoReadRequestLost<Line extends { msg?: unknown; requestId?: unknown }>(
+  logs: readonly Line[],
+  outcomes: ReadonlyMap<string, Outcome>,
+  connections: { count: number },
+  clients = 8,
+): Line[] {
   const read = logs.filter((line) => line.msg === "request" && String(line.requestId).startsWith("c"));
   expect(read.length).toBeGreaterThan(50);
   for (const line of read) expect(outcomes.get(String(line.requestId)), String(line.requestId)).toBe("complete");

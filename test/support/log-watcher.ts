@@ -1,5 +1,8 @@
 /** Reads a process's standard output as it comes, so a test can wait until a log line shows. */
-export function logWatcher(stream: ReadableStream<Uint8Array>, timeoutMs = 20000): { log: () => string; waitFor: (pattern: RegExp) => Promise<void> } {
+export function logWatcher(
+  stream: ReadableStream<Uint8Array>,
+  timeoutMs = 20000,
+): { log: () => string; waitFor: (pattern: RegExp) => Promise<void> } {
   const reader = stream.getReader();
   let log = "";
   return {

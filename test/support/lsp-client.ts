@@ -33,7 +33,12 @@ export class LspClient {
 
   /** `wrapper` runs the server under another command (the benchmark pins it with taskset). */
   constructor(wrapper: readonly string[] = []) {
-    const child = Bun.spawn([...wrapper, process.execPath, MAIN, "lsp"], { cwd: PROJECT_ROOT, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([...wrapper, process.execPath, MAIN, "lsp"], {
+      cwd: PROJECT_ROOT,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     this.child = child;
     void this.read();
     void (async () => {
@@ -59,7 +64,10 @@ export class LspClient {
   request<Result = unknown>(method: string, params: unknown = {}, timeoutMs = 15000): Promise<Result> {
     const id = this.nextId++;
     return new Promise<Result>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to ${method} within ${timeoutMs} ms; stderr:\n${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no answer to ${method} within ${timeoutMs} ms; stderr:\n${this.stderr}`)),
+        timeoutMs,
+      );
       this.pending.set(id, {
         resolve: (value) => {
           clearTimeout(timer);
@@ -79,7 +87,11 @@ export class LspClient {
   }
 
   async initialize(rootPath?: string): Promise<{ capabilities: Record<string, unknown> }> {
-    const result = await this.request<{ capabilities: Record<string, unknown> }>("initialize", { processId: process.pid, rootUri: rootPath === undefined ? null : Bun.pathToFileURL(rootPath).href, capabilities: {} });
+    const result = await this.request<{ capabilities: Record<string, unknown> }>("initialize", {
+      processId: process.pid,
+      rootUri: rootPath === undefined ? null : Bun.pathToFileURL(rootPath).href,
+      capabilities: {},
+    });
     this.notify("initialized", {});
     return result;
   }
@@ -98,12 +110,18 @@ export class LspClient {
   }
 
   /** Waits for diagnostics published for a URI after `after` publications, that satisfy `test`. */
-  async waitForDiagnostics(uri: string, test: (diagnostics: PublishedDiagnostic[]) => boolean = () => true, after = 0, timeoutMs = 15000): Promise<PublishedDiagnostic[]> {
+  async waitForDiagnostics(
+    uri: string,
+    test: (diagnostics: PublishedDiagnostic[]) => boolean = () => true,
+    after = 0,
+    timeoutMs = 15000,
+  ): Promise<PublishedDiagnostic[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const latest = this.diagnostics.get(uri);
       if (latest !== undefined && this.publishedCount(uri) > after && test(latest)) return latest;
-      if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${uri}: ${JSON.stringify(latest)}; stderr:\n${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`no matching diagnostics for ${uri}: ${JSON.stringify(latest)}; stderr:\n${this.stderr}`);
       await Bun.sleep(5);
     }
   }
@@ -144,11 +162,25 @@ export class LspClient {
       if (this.buffer.length < headerBytes + length) return;
       const body = new TextDecoder().decode(this.buffer.slice(headerBytes, headerBytes + length));
       this.buffer = this.buffer.slice(headerBytes + length);
-      this.dispatch(JSON.parse(body) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string; code: number } });
+      this.dispatch(
+        JSON.parse(body) as {
+          id?: number;
+          method?: string;
+          params?: unknown;
+          result?: unknown;
+          error?: { message: string; code: number };
+        },
+      );
     }
   }
 
-  private dispatch(message: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string; code: number } }): void {
+  private dispatch(message: {
+    id?: number;
+    method?: string;
+    params?: unknown;
+    result?: unknown;
+    error?: { message: string; code: number };
+  }): void {
     if (message.method !== undefined) {
       if (message.id !== undefined) this.send({ id: message.id, result: null });
       if (message.method === "textDocument/publishDiagnostics") {
@@ -161,7 +193,8 @@ export class LspClient {
     const pending = message.id === undefined ? undefined : this.pending.get(message.id);
     if (pending === undefined) return;
     this.pending.delete(message.id!);
-    if (message.error !== undefined) pending.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+    if (message.error !== undefined)
+      pending.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
     else pending.resolve(message.result);
   }
 }

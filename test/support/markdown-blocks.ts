@@ -21,7 +21,12 @@ export function fencedBlocks(markdown: string): FencedBlock[] {
     const body: string[] = [];
     let end = index + 1;
     while (end < lines.length && !/^\s*```\s*$/.test(lines[end]!)) body.push(lines[end++]!.slice(indent));
-    blocks.push({ language: opening[2]!, words: opening[3]!.trim().split(/\s+/).filter(Boolean), text: body.join("\n"), line: index + 1 });
+    blocks.push({
+      language: opening[2]!,
+      words: opening[3]!.trim().split(/\s+/).filter(Boolean),
+      text: body.join("\n"),
+      line: index + 1,
+    });
     index = end;
   }
   return blocks;

@@ -50,10 +50,14 @@ export function namespaceProblems(facts: MachineFacts): string[] {
   const problems = tools.filter((name) => !facts.tools[name]).map(missingTool);
   if (!ordinary) return problems;
   if (facts.maxUserNamespaces?.trim() === "0") {
-    problems.push("user namespaces are disabled: /proc/sys/user/max_user_namespaces is 0; allow them with `sudo sysctl -w user.max_user_namespaces=15000`");
+    problems.push(
+      "user namespaces are disabled: /proc/sys/user/max_user_namespaces is 0; allow them with `sudo sysctl -w user.max_user_namespaces=15000`",
+    );
   }
   if (facts.unprivilegedUsernsClone?.trim() === "0") {
-    problems.push("unprivileged user namespaces are disabled: /proc/sys/kernel/unprivileged_userns_clone is 0; allow them with `sudo sysctl -w kernel.unprivileged_userns_clone=1`");
+    problems.push(
+      "unprivileged user namespaces are disabled: /proc/sys/kernel/unprivileged_userns_clone is 0; allow them with `sudo sysctl -w kernel.unprivileged_userns_clone=1`",
+    );
   }
   if (facts.apparmorRestrictsUserns?.trim() === "1") {
     problems.push(
@@ -61,21 +65,32 @@ export function namespaceProblems(facts: MachineFacts): string[] {
     );
   }
   if (facts.userName === null) {
-    problems.push(`uid ${facts.uid} has no entry in the password database: subordinate ids are given to named users (\`sudo useradd\`)`);
+    problems.push(
+      `uid ${facts.uid} has no entry in the password database: subordinate ids are given to named users (\`sudo useradd\`)`,
+    );
     return problems;
   }
   const files = [
     { file: "/etc/subuid", text: facts.subuid, kind: "user", flag: "subuids" },
     { file: "/etc/subgid", text: facts.subgid, kind: "group", flag: "subgids" },
-  ].map((entry) => ({ ...entry, range: subordinateRanges(entry.text ?? "").find((range) => range.owner === facts.userName || range.owner === String(facts.uid)) }));
+  ].map((entry) => ({
+    ...entry,
+    range: subordinateRanges(entry.text ?? "").find(
+      (range) => range.owner === facts.userName || range.owner === String(facts.uid),
+    ),
+  }));
   // One command adds every range the user lacks; usermod refuses to create the files.
   const lacking = files.filter((entry) => !entry.range);
   const create = lacking.filter((entry) => entry.text === null).map((entry) => entry.file);
   const usermod = `sudo usermod ${lacking.map((entry) => `--add-${entry.flag} ${freeRange(facts)}`).join(" ")} ${facts.userName}`;
   const add = create.length > 0 ? `\`sudo touch ${create.join(" ")}\` then \`${usermod}\`` : `\`${usermod}\``;
   for (const { file, text, kind, flag, range } of files) {
-    if (text === null) problems.push(`${file} does not exist, so user ${facts.userName} has no subordinate ${kind} ids: add them with ${add}`);
-    else if (!range) problems.push(`no subordinate ${kind} ids for user ${facts.userName} in ${file}: add them with ${add}`);
+    if (text === null)
+      problems.push(
+        `${file} does not exist, so user ${facts.userName} has no subordinate ${kind} ids: add them with ${add}`,
+      );
+    else if (!range)
+      problems.push(`no subordinate ${kind} ids for user ${facts.userName} in ${file}: add them with ${add}`);
     else if (range.count < SUBORDINATE_IDS_NEEDED) {
       problems.push(
         `the first range of subordinate ${kind} ids for user ${facts.userName} in ${file} holds ${range.count} ids; the image's id ${IMAGE_ID} needs ${SUBORDINATE_IDS_NEEDED} ` +

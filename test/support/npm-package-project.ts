@@ -31,12 +31,20 @@ export function installedPackage(): InstalledPackage {
     rmSync(dist, { recursive: true, force: true });
     rmSync(project, { recursive: true, force: true });
   });
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "rule-server-consumer", private: true, type: "module" }, null, 2));
-  const npm = Bun.spawnSync(["npm", "install", tarball, "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: project, stdout: "pipe", stderr: "pipe" });
-  if (npm.exitCode !== 0) throw new Error(`npm install of the tarball failed: ${npm.stdout.toString()}${npm.stderr.toString()}`);
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "rule-server-consumer", private: true, type: "module" }, null, 2),
+  );
+  const npm = Bun.spawnSync(
+    ["npm", "install", tarball, "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+    { cwd: project, stdout: "pipe", stderr: "pipe" },
+  );
+  if (npm.exitCode !== 0)
+    throw new Error(`npm install of the tarball failed: ${npm.stdout.toString()}${npm.stderr.toString()}`);
   // Linked after npm ran: npm would remove packages its lock file does not list.
   mkdirSync(join(project, "node_modules"), { recursive: true });
-  for (const tool of ["esbuild", "vite"]) symlinkSync(join(PROJECT_ROOT, "node_modules", tool), join(project, "node_modules", tool), "dir");
+  for (const tool of ["esbuild", "vite"])
+    symlinkSync(join(PROJECT_ROOT, "node_modules", tool), join(project, "node_modules", tool), "dir");
   installed = { dist, tarball, project };
   return installed;
 }

@@ -35,7 +35,13 @@ const validators = new Map<string, ValidateFunction>();
  * `Content-Type` header of the answer or null; `body` is the parsed JSON body, or
  * undefined/null/"" for an answer without a body.
  */
-export function assertConformsToOpenApi(method: string, path: string, status: number, contentType: string | null, body: unknown): void {
+export function assertConformsToOpenApi(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): void {
   const verb = method.toLowerCase();
   const requestPath = path.replace(/[?#].*$/, "");
   const label = `${method.toUpperCase()} ${requestPath} -> ${status}`;
@@ -45,7 +51,8 @@ export function assertConformsToOpenApi(method: string, path: string, status: nu
   let where: string;
   if (template === undefined) {
     where = "x-unknown-path-response";
-    if (status !== 404) fail(label, `no path of openapi.yaml matches ${requestPath} (only 404 is described for unknown paths)`);
+    if (status !== 404)
+      fail(label, `no path of openapi.yaml matches ${requestPath} (only 404 is described for unknown paths)`);
     response = resolveObject(openApiDocument[where], where);
   } else {
     const pathItem = resolveObject(objectMember(openApiDocument, "paths")[template], `paths.${template}`);
@@ -53,12 +60,22 @@ export function assertConformsToOpenApi(method: string, path: string, status: nu
     if (operation === undefined) {
       where = "x-unlisted-method-response";
       const served = HTTP_METHODS.filter((m) => pathItem[m] !== undefined).map((m) => m.toUpperCase());
-      if (status !== 405) fail(label, `${template} has no ${verb.toUpperCase()} operation (it serves ${served.join(", ")}); only 405 is described`);
+      if (status !== 405)
+        fail(
+          label,
+          `${template} has no ${verb.toUpperCase()} operation (it serves ${served.join(", ")}); only 405 is described`,
+        );
       response = resolveObject(openApiDocument[where], where);
     } else {
       const responses = objectMember(resolveObject(operation, `${template} ${verb}`), "responses");
-      const key = [String(status), `${String(status)[0]}XX`, "default"].find((candidate) => responses[candidate] !== undefined);
-      if (key === undefined) fail(label, `${verb.toUpperCase()} ${template} describes no response ${status} (described: ${Object.keys(responses).join(", ")})`);
+      const key = [String(status), `${String(status)[0]}XX`, "default"].find(
+        (candidate) => responses[candidate] !== undefined,
+      );
+      if (key === undefined)
+        fail(
+          label,
+          `${verb.toUpperCase()} ${template} describes no response ${status} (described: ${Object.keys(responses).join(", ")})`,
+        );
       where = `paths.${template}.${verb}.responses.${key}`;
       response = resolveObject(responses[key], where);
     }
@@ -67,13 +84,16 @@ export function assertConformsToOpenApi(method: string, path: string, status: nu
   const content = response.content === undefined ? undefined : resolveObject(response.content, `${where}.content`);
   // An answer to HEAD never has a body (RFC 9110 9.3.2), also where the fallback responses describe one.
   if (verb === "head" || content === undefined || Object.keys(content).length === 0) {
-    if (body !== undefined && body !== null && body !== "") fail(label, `the description has no body for this answer (${where}), but one was sent: ${excerpt(body)}`);
+    if (body !== undefined && body !== null && body !== "")
+      fail(label, `the description has no body for this answer (${where}), but one was sent: ${excerpt(body)}`);
     return;
   }
-  if (contentType === null) fail(label, `the answer has no Content-Type; described: ${Object.keys(content).join(", ")}`);
+  if (contentType === null)
+    fail(label, `the answer has no Content-Type; described: ${Object.keys(content).join(", ")}`);
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   const media = content[mediaType];
-  if (media === undefined) fail(label, `media type ${mediaType} is not described; described: ${Object.keys(content).join(", ")}`);
+  if (media === undefined)
+    fail(label, `media type ${mediaType} is not described; described: ${Object.keys(content).join(", ")}`);
   const schema = resolveObject(media, `${where}.content.${mediaType}`).schema;
   if (schema === undefined) return;
   const validatorKey = `${where} ${mediaType}`;
@@ -83,8 +103,14 @@ export function assertConformsToOpenApi(method: string, path: string, status: nu
     validators.set(validatorKey, validate);
   }
   if (!validate(body)) {
-    const errors = (validate.errors ?? []).map((error) => `  ${error.instancePath || "(body)"} ${error.message ?? "is invalid"}${error.params && Object.keys(error.params).length > 0 ? ` ${JSON.stringify(error.params)}` : ""}`);
-    fail(label, `the body does not match the schema of ${where} (${mediaType}):\n${errors.join("\n")}\nbody: ${excerpt(body)}`);
+    const errors = (validate.errors ?? []).map(
+      (error) =>
+        `  ${error.instancePath || "(body)"} ${error.message ?? "is invalid"}${error.params && Object.keys(error.params).length > 0 ? ` ${JSON.stringify(error.params)}` : ""}`,
+    );
+    fail(
+      label,
+      `the body does not match the schema of ${where} (${mediaType}):\n${errors.join("\n")}\nbody: ${excerpt(body)}`,
+    );
   }
 }
 
@@ -109,7 +135,8 @@ export function matchPath(requestPath: string): string | undefined {
 
 /** A validator for one component schema (`components.schemas.<name>`). */
 export function componentSchemaValidator(name: string): ValidateFunction {
-  if (objectMember(objectMember(openApiDocument, "components"), "schemas")[name] === undefined) throw new Error(`openapi.yaml has no component schema ${name}`);
+  if (objectMember(objectMember(openApiDocument, "components"), "schemas")[name] === undefined)
+    throw new Error(`openapi.yaml has no component schema ${name}`);
   const validate = ajv.getSchema(`${SCHEMAS_ID}#/$defs/${name}`);
   if (validate === undefined) throw new Error(`component schema ${name} did not compile`);
   return validate;
@@ -121,7 +148,8 @@ export function resolveReference(ref: string): unknown {
   let node: unknown = openApiDocument;
   for (const raw of ref.slice(2).split("/")) {
     const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object" || !Object.hasOwn(node, key)) throw new Error(`reference ${ref} does not resolve (no ${key})`);
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, key))
+      throw new Error(`reference ${ref} does not resolve (no ${key})`);
     node = (node as JsonObject)[key];
   }
   return node;
@@ -136,7 +164,10 @@ function parseDocument(): JsonObject {
 function createAjv(): Ajv2020 {
   const instance = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   // RFC 3339 date-time, the only format openapi.yaml uses (no format package is installed).
-  instance.addFormat("date-time", /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i);
+  instance.addFormat(
+    "date-time",
+    /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i,
+  );
   const schemas = objectMember(objectMember(openApiDocument, "components"), "schemas");
   instance.addSchema({ $id: SCHEMAS_ID, $defs: rewriteRefs(schemas) as JsonObject });
   return instance;
@@ -149,7 +180,8 @@ function rewriteRefs(node: unknown): unknown {
   const copy: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$ref" && typeof value === "string") {
-      if (!value.startsWith(COMPONENT_SCHEMA_REF)) throw new Error(`a schema of openapi.yaml refers to ${value}; only ${COMPONENT_SCHEMA_REF}* is supported`);
+      if (!value.startsWith(COMPONENT_SCHEMA_REF))
+        throw new Error(`a schema of openapi.yaml refers to ${value}; only ${COMPONENT_SCHEMA_REF}* is supported`);
       copy[key] = `${SCHEMAS_ID}#/$defs/${value.slice(COMPONENT_SCHEMA_REF.length)}`;
     } else {
       copy[key] = rewriteRefs(value);
@@ -200,5 +232,9 @@ export interface ConformingAnswer {
 
 /** The answers every conforming server gives, as test/cases/openapi/conforming-answers.json holds them. */
 export function conformingAnswers(): ConformingAnswer[] {
-  return (JSON.parse(readFileSync(join(import.meta.dir, "..", "cases", "openapi", "conforming-answers.json"), "utf8")) as { answers: ConformingAnswer[] }).answers;
+  return (
+    JSON.parse(readFileSync(join(import.meta.dir, "..", "cases", "openapi", "conforming-answers.json"), "utf8")) as {
+      answers: ConformingAnswer[];
+    }
+  ).answers;
 }

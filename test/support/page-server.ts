@@ -54,7 +54,9 @@ export function servePage(files: Readonly<Record<string, PageFile>>): PageServer
       }
       const file = files[path === "/" ? "/index.html" : path];
       if (!file) return new Response("not found", { status: 404 });
-      return new Response(typeof file.body === "function" ? file.body() : file.body, { headers: { "Content-Type": file.type, "Cache-Control": "no-store" } });
+      return new Response(typeof file.body === "function" ? file.body() : file.body, {
+        headers: { "Content-Type": file.type, "Cache-Control": "no-store" },
+      });
     },
   });
   return {

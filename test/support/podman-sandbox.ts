@@ -23,11 +23,16 @@ export function podmanSandbox(directory: string): PodmanSandbox {
   const runc = systemTool("runc");
   const command = (args: string[]): string[] => [
     requireTool("podman"),
-    "--root", join(directory, "root"),
-    "--runroot", join(directory, "run"),
-    "--storage-driver", "vfs",
-    "--cgroup-manager", "cgroupfs",
-    "--events-backend", "file",
+    "--root",
+    join(directory, "root"),
+    "--runroot",
+    join(directory, "run"),
+    "--storage-driver",
+    "vfs",
+    "--cgroup-manager",
+    "cgroupfs",
+    "--events-backend",
+    "file",
     ...(runc ? ["--runtime", runc] : []),
     ...args,
   ];

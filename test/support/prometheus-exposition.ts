@@ -30,15 +30,22 @@ export function parseExposition(text: string): Exposition {
       help.set(name!, unescapeLabel(words.join(" "), false));
     } else if (line.startsWith("# TYPE ")) {
       const [name, type] = line.slice(7).split(" ");
-      if (!NAME.test(name!) || !["counter", "gauge", "histogram", "summary", "untyped"].includes(type!) || types.has(name!)) throw new Error(`bad TYPE: ${line}`);
-      if (samples.some((sample) => familyOf(sample.name, types) === name)) throw new Error(`TYPE after samples of ${name}`);
+      if (
+        !NAME.test(name!) ||
+        !["counter", "gauge", "histogram", "summary", "untyped"].includes(type!) ||
+        types.has(name!)
+      )
+        throw new Error(`bad TYPE: ${line}`);
+      if (samples.some((sample) => familyOf(sample.name, types) === name))
+        throw new Error(`TYPE after samples of ${name}`);
       types.set(name!, type!);
     } else if (line.startsWith("#") || line === "") {
     } else {
       samples.push(parseSample(line));
     }
   }
-  for (const sample of samples) if (!types.has(familyOf(sample.name, types))) throw new Error(`sample ${sample.name} has no TYPE`);
+  for (const sample of samples)
+    if (!types.has(familyOf(sample.name, types))) throw new Error(`sample ${sample.name} has no TYPE`);
   checkHistograms(types, samples);
   const value = (name: string, labels: Record<string, string> = {}): number => {
     const found = samples.filter((sample) => sample.name === name && sameLabels(sample.labels, labels));
@@ -67,7 +74,8 @@ function parseSample(line: string): Sample {
   }
   const text = match[3]!;
   const value = text === "+Inf" ? Infinity : text === "-Inf" ? -Infinity : text === "NaN" ? Number.NaN : Number(text);
-  if (!/^(?:[-+]?[0-9.e+-]+|\+Inf|-Inf|NaN)$/i.test(text) || (Number.isNaN(value) && text !== "NaN")) throw new Error(`bad value in: ${line}`);
+  if (!/^(?:[-+]?[0-9.e+-]+|\+Inf|-Inf|NaN)$/i.test(text) || (Number.isNaN(value) && text !== "NaN"))
+    throw new Error(`bad value in: ${line}`);
   return { name: match[1]!, labels, value };
 }
 
@@ -110,7 +118,8 @@ function checkHistograms(types: ReadonlyMap<string, string>, samples: readonly S
       const bounds = buckets.map((bucket) => (bucket.labels.le === "+Inf" ? Infinity : Number(bucket.labels.le)));
       for (let i = 1; i < buckets.length; i++) {
         if (!(bounds[i]! > bounds[i - 1]!)) throw new Error(`${name} ${key}: bucket bounds are not ascending`);
-        if (buckets[i]!.value < buckets[i - 1]!.value) throw new Error(`${name} ${key}: bucket counts are not cumulative`);
+        if (buckets[i]!.value < buckets[i - 1]!.value)
+          throw new Error(`${name} ${key}: bucket counts are not cumulative`);
       }
       if (bounds.at(-1) !== Infinity) throw new Error(`${name} ${key}: no +Inf bucket`);
       const count = samples.find((s) => s.name === `${name}_count` && sameLabels(s.labels, labels));

@@ -20,9 +20,19 @@ export interface ServerProcess {
 
 export const TOKEN = "test-token-0123456789";
 
-export function serverEnvironment(rulesDir: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
+export function serverEnvironment(
+  rulesDir: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, RULES_DIR: rulesDir, PORT: "0", RULE_SERVER_TOKEN: TOKEN, DRAIN_SECONDS: "0", ...extra })) {
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    RULES_DIR: rulesDir,
+    PORT: "0",
+    RULE_SERVER_TOKEN: TOKEN,
+    DRAIN_SECONDS: "0",
+    ...extra,
+  })) {
     if (value !== undefined) env[key] = value;
   }
   return env;
@@ -34,7 +44,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   let text = "";
   const decoder = new TextDecoder();
   const pump = (async () => {
-    for await (const chunk of child.stdout as ReadableStream<Uint8Array>) text += decoder.decode(chunk, { stream: true });
+    for await (const chunk of child.stdout as ReadableStream<Uint8Array>)
+      text += decoder.decode(chunk, { stream: true });
   })();
   const stderr = new Response(child.stderr).text();
   const logs = (): Record<string, unknown>[] =>
@@ -42,12 +53,18 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line));
-  const waitForLog = async (test: (line: Record<string, unknown>) => boolean, timeoutMs = 10000): Promise<Record<string, unknown>> => {
+  const waitForLog = async (
+    test: (line: Record<string, unknown>) => boolean,
+    timeoutMs = 10000,
+  ): Promise<Record<string, unknown>> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = logs().find(test);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching log line in:\n${text}${await Promise.race([stderr, Bun.sleep(10).then(() => "")])}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no matching log line in:\n${text}${await Promise.race([stderr, Bun.sleep(10).then(() => "")])}`,
+        );
       if (child.exitCode !== null) {
         await pump;
         const late = logs().find(test);
@@ -78,8 +95,15 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
 }
 
 /** Runs the server expecting it to stop before listening; returns its status and log lines. */
-export async function startExpectingFailure(env: Record<string, string>): Promise<{ status: number; logs: Record<string, unknown>[]; output: string }> {
-  const child: Subprocess = Bun.spawn([process.execPath, MAIN], { cwd: PROJECT_ROOT, env, stdout: "pipe", stderr: "pipe" });
+export async function startExpectingFailure(
+  env: Record<string, string>,
+): Promise<{ status: number; logs: Record<string, unknown>[]; output: string }> {
+  const child: Subprocess = Bun.spawn([process.execPath, MAIN], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const timer = setTimeout(() => child.kill("SIGKILL"), 15000);
   const [output, status] = await Promise.all([new Response(child.stdout as ReadableStream).text(), child.exited]);
   clearTimeout(timer);

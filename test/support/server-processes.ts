@@ -18,11 +18,22 @@ export interface Readiness {
  * (`Connection: close`). fetch keeps connections in a pool, and would send the next request over
  * one it has: to the same process, or to one that has died since.
  */
-export async function requestOnNewConnection(port: number, method: string, path: string, headers: Record<string, string> = {}, body = ""): Promise<{ status: number; headers: Map<string, string>; text: string }> {
+export async function requestOnNewConnection(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body = "",
+): Promise<{ status: number; headers: Map<string, string>; text: string }> {
   const raw = await new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = connect(port, "127.0.0.1", () => {
-      const head = Object.entries({ Host: "test", Connection: "close", "Content-Length": String(Buffer.byteLength(body)), ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+      const head = Object.entries({
+        Host: "test",
+        Connection: "close",
+        "Content-Length": String(Buffer.byteLength(body)),
+        ...headers,
+      }).map(([name, value]) => `${name}: ${value}\r\n`);
       // Not ended: a server may take a half-closed connection as a client gone, and not answer it.
       socket.write(`${method} ${path} HTTP/1.1\r\n${head.join("")}\r\n${body}`);
     });
@@ -33,7 +44,12 @@ export async function requestOnNewConnection(port: number, method: string, path:
   const end = raw.indexOf("\r\n\r\n");
   if (end === -1) throw new Error(`no complete answer: ${JSON.stringify(raw.toString("latin1"))}`);
   const [statusLine, ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n");
-  const answerHeaders = new Map(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()] as [string, string]));
+  const answerHeaders = new Map(
+    lines.map(
+      (line) =>
+        [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()] as [string, string],
+    ),
+  );
   let content = raw.subarray(end + 4);
   if (answerHeaders.get("transfer-encoding") === "chunked") {
     const parts: Buffer[] = [];
@@ -55,7 +71,11 @@ export async function readiness(port: number, headers: Record<string, string> = 
 }
 
 /** The readiness of every process in `pids`, asked on new connections until each has answered. */
-export async function readinessOfEach(port: number, pids: readonly number[], headers: Record<string, string> = {}): Promise<Map<number, Readiness>> {
+export async function readinessOfEach(
+  port: number,
+  pids: readonly number[],
+  headers: Record<string, string> = {},
+): Promise<Map<number, Readiness>> {
   const answers = new Map<number, Readiness>();
   for (let attempt = 0; attempt < 400 && answers.size < pids.length; attempt++) {
     const answer = await readiness(port, headers);
@@ -66,7 +86,10 @@ export async function readinessOfEach(port: number, pids: readonly number[], hea
 
 /** The serving processes a supervisor started, from their log lines, in order. */
 export function servingPids(server: ServerProcess): number[] {
-  return server.logs().filter((line) => line.msg === "serving process listening").map((line) => line.pid as number);
+  return server
+    .logs()
+    .filter((line) => line.msg === "serving process listening")
+    .map((line) => line.pid as number);
 }
 
 /** The supervisor's pid, from its `listening` line. */

@@ -15,12 +15,27 @@ export function slowBundle(id = "shop.slow"): string {
     kind: "validation",
     target: { entity: "Order" },
     operations: ["slow"],
-    assert: { op: "all", args: [{ var: "data.items" }, { op: "some", args: [{ var: "data.items" }, { op: "eq", args: [{ var: "item" }, -1] }] }] },
+    assert: {
+      op: "all",
+      args: [
+        { var: "data.items" },
+        { op: "some", args: [{ var: "data.items" }, { op: "eq", args: [{ var: "item" }, -1] }] },
+      ],
+    },
     severity: "error",
     finding: { code: "ORD-SLW-001", message: "slow" },
     origin: `${id}@1.0.0`,
   };
-  const die = { id: "order.die", kind: "validation", target: { entity: "Order" }, operations: ["die"], assert: { op: "x-die", args: [] }, severity: "error", finding: { code: "ORD-DIE-001", message: "die" }, origin: `${id}@1.0.0` };
+  const die = {
+    id: "order.die",
+    kind: "validation",
+    target: { entity: "Order" },
+    operations: ["die"],
+    assert: { op: "x-die", args: [] },
+    severity: "error",
+    finding: { code: "ORD-DIE-001", message: "die" },
+    origin: `${id}@1.0.0`,
+  };
   for (const manifest of [bundle.manifests.server, bundle.manifests.client]) manifest.rules.push(slow, die);
   return JSON.stringify(bundle);
 }

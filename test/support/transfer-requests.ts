@@ -12,7 +12,14 @@ export const TRANSFER_REQUESTS = [
   {
     entity: "Transfer",
     operation: "create",
-    data: { id: "TRF-1", amount: 1200.5, reference: "Invoice 2026-0042", purpose: "invoice", debtor, beneficiary: { name: "Holzbau Keller KG", iban: "DE75512108001245126199", country: "DE" } },
+    data: {
+      id: "TRF-1",
+      amount: 1200.5,
+      reference: "Invoice 2026-0042",
+      purpose: "invoice",
+      debtor,
+      beneficiary: { name: "Holzbau Keller KG", iban: "DE75512108001245126199", country: "DE" },
+    },
     actor: { id: "c-58213", roles: ["customer"] },
     ctx: context,
   },
@@ -37,5 +44,17 @@ export const TRANSFER_REQUESTS = [
     actor: { id: "c-58213", roles: ["customer"] },
     ctx: context,
   },
-  { entity: "Transfer", operation: "create", trigger: "blur", data: { id: "TRF-3", amount: 80, currency: "EUR", debtor, beneficiary: { name: "B", iban: "DE75512108001245126199", country: "DE" } }, ctx: context },
+  {
+    entity: "Transfer",
+    operation: "create",
+    trigger: "blur",
+    data: {
+      id: "TRF-3",
+      amount: 80,
+      currency: "EUR",
+      debtor,
+      beneficiary: { name: "B", iban: "DE75512108001245126199", country: "DE" },
+    },
+    ctx: context,
+  },
 ] as const;

@@ -32,22 +32,37 @@ function serverProblems(directory: string): string[] {
     return [];
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
-    return error.problems.map((problem) => `${problem.code} ${problem.file === undefined ? "-" : basename(problem.file)}: ${problem.message}`);
+    return error.problems.map(
+      (problem) => `${problem.code} ${problem.file === undefined ? "-" : basename(problem.file)}: ${problem.message}`,
+    );
   }
 }
 
 function checkProblems(directory: string): string[] {
-  const reports = checkRuleFiles(ruleFilesNamed([directory]), { operators, runTests: () => [], directories: [directory] });
-  return reports.flatMap((report) => report.problems.map((problem) => `${problem.code} ${basename(problem.file ?? report.file)}: ${problem.message}`));
+  const reports = checkRuleFiles(ruleFilesNamed([directory]), {
+    operators,
+    runTests: () => [],
+    directories: [directory],
+  });
+  return reports.flatMap((report) =>
+    report.problems.map((problem) => `${problem.code} ${basename(problem.file ?? report.file)}: ${problem.message}`),
+  );
 }
 
 const payments = compileSourceFile(join(PROJECT_ROOT, "rules", "acme-payments.ruleset.yaml"));
 if (!payments.ok) throw new Error("the example does not compile");
 const DIRECTORIES: Record<string, Record<string, string>> = {
-  "a bundle beside the source of its ruleset": { "acme-payments.bundle.json": JSON.stringify(payments.compiled.bundle) },
-  "a cache policy naming a ruleset the directory does not define": { "cache-policy.yaml": "rulesets:\n  acme.payment: { mode: permanent }\n" },
+  "a bundle beside the source of its ruleset": {
+    "acme-payments.bundle.json": JSON.stringify(payments.compiled.bundle),
+  },
+  "a cache policy naming a ruleset the directory does not define": {
+    "cache-policy.yaml": "rulesets:\n  acme.payment: { mode: permanent }\n",
+  },
   "a cache policy with an unknown mode": { "cache-policy.yaml": "default: { mode: forever }\n" },
-  "two cache policies": { "cache-policy.yaml": "default: { mode: revalidate }\n", "cache-policy.json": '{"default": {"mode": "permanent"}}' },
+  "two cache policies": {
+    "cache-policy.yaml": "default: { mode: revalidate }\n",
+    "cache-policy.json": '{"default": {"mode": "permanent"}}',
+  },
 };
 
 for (const [name, files] of Object.entries(DIRECTORIES)) {
@@ -68,6 +83,8 @@ test("rule-server check fails on a bundle beside its source, naming the bundle a
   const directory = rulesCopy("cli-duplicate", DIRECTORIES["a bundle beside the source of its ruleset"]!);
   const run = await runCli(["check", directory]);
   expect(run.status).toBe(1);
-  expect(run.stdout).toContain("acme-payments.bundle.json:1:1: RULESET_DUPLICATE ruleset acme.payments is also defined by acme-payments.ruleset.yaml");
+  expect(run.stdout).toContain(
+    "acme-payments.bundle.json:1:1: RULESET_DUPLICATE ruleset acme.payments is also defined by acme-payments.ruleset.yaml",
+  );
   expect(run.stdout).toContain("FAILED:");
 });

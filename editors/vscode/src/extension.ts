@@ -31,13 +31,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     // A new executable or new arguments need a new process; the trace setting the client follows live.
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (wanted && (event.affectsConfiguration("ruleServer.path") || event.affectsConfiguration("ruleServer.args"))) void languageServer.restart();
+      if (wanted && (event.affectsConfiguration("ruleServer.path") || event.affectsConfiguration("ruleServer.args")))
+        void languageServer.restart();
     }),
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (document.uri.scheme === "file" && isRulesetFile(document.fileName)) startOnce();
     }),
   );
-  if (vscode.workspace.textDocuments.some((document) => document.uri.scheme === "file" && isRulesetFile(document.fileName))) startOnce();
+  if (
+    vscode.workspace.textDocuments.some(
+      (document) => document.uri.scheme === "file" && isRulesetFile(document.fileName),
+    )
+  )
+    startOnce();
   else if ((await vscode.workspace.findFiles(RULESET_GLOB, SEARCH_EXCLUDE, 1)).length > 0) startOnce();
 }
 

@@ -6,10 +6,24 @@
 import type { ChildProcess } from "node:child_process";
 import { homedir } from "node:os";
 import * as vscode from "vscode";
-import { CloseAction, ErrorAction, LanguageClient, type ErrorHandler, type LanguageClientOptions, type MessageTransports } from "vscode-languageclient/node";
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  type ErrorHandler,
+  type LanguageClientOptions,
+  type MessageTransports,
+} from "vscode-languageclient/node";
 import { commandLine, DEFAULT_SERVER_PATH, resolveServerCommand, type ServerSettings } from "./server-command.ts";
 import { DOCUMENT_SELECTOR } from "./served-documents.ts";
-import { executableProblemMessage, OPEN_SETTINGS, OUTPUT_NAME, reasonOf, SHOW_OUTPUT, startFailedMessage } from "./start-problems.ts";
+import {
+  executableProblemMessage,
+  OPEN_SETTINGS,
+  OUTPUT_NAME,
+  reasonOf,
+  SHOW_OUTPUT,
+  startFailedMessage,
+} from "./start-problems.ts";
 
 /** The client's id is also the settings prefix: the client itself reads `ruleServer.trace.server`. */
 const CLIENT_ID = "ruleServer";
@@ -42,7 +56,11 @@ class RuleServerClient extends LanguageClient {
 
   /** Why a start failed: how the process ended (waiting a moment for it), else the client's error. */
   async failure(error: unknown): Promise<string> {
-    for (let waited = 0; this.ending === undefined && this.process !== undefined && this.process.exitCode === null && waited < 1000; waited += 50) {
+    for (
+      let waited = 0;
+      this.ending === undefined && this.process !== undefined && this.process.exitCode === null && waited < 1000;
+      waited += 50
+    ) {
       await new Promise((done) => setTimeout(done, 50));
     }
     return this.ending ?? reasonOf(error);
@@ -54,7 +72,8 @@ function startAwareErrorHandler(client: () => RuleServerClient): ErrorHandler {
   let running: ErrorHandler | undefined;
   const usual = (): ErrorHandler => (running ??= client().createDefaultErrorHandler());
   return {
-    error: (error, message, count) => (client().starting ? { action: ErrorAction.Shutdown, handled: true } : usual().error(error, message, count)),
+    error: (error, message, count) =>
+      client().starting ? { action: ErrorAction.Shutdown, handled: true } : usual().error(error, message, count),
     closed: () => (client().starting ? { action: CloseAction.DoNotRestart, handled: true } : usual().closed()),
   };
 }
@@ -113,7 +132,12 @@ export class LanguageServer {
       initializationFailedHandler: () => false,
     };
     // No `transport`: stdio is then used without the `--stdio` argument the client would otherwise append.
-    const client: RuleServerClient = new RuleServerClient(CLIENT_ID, OUTPUT_NAME, { command: server.command, args: [...server.args], options: server.cwd === undefined ? {} : { cwd: server.cwd } }, options);
+    const client: RuleServerClient = new RuleServerClient(
+      CLIENT_ID,
+      OUTPUT_NAME,
+      { command: server.command, args: [...server.args], options: server.cwd === undefined ? {} : { cwd: server.cwd } },
+      options,
+    );
     this.client = client;
     try {
       await client.start();

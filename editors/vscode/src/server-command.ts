@@ -33,7 +33,9 @@ export interface ServerCommand {
   readonly cwd: string | undefined;
 }
 
-export type ResolvedServerCommand = { readonly ok: true; readonly server: ServerCommand } | { readonly ok: false; readonly problem: string };
+export type ResolvedServerCommand =
+  | { readonly ok: true; readonly server: ServerCommand }
+  | { readonly ok: false; readonly problem: string };
 
 export function resolveServerCommand(settings: ServerSettings, environment: ServerEnvironment): ResolvedServerCommand {
   const given = settings.path.trim() === "" ? DEFAULT_SERVER_PATH : settings.path.trim();
@@ -46,17 +48,28 @@ type Located = { readonly ok: true; readonly file: string } | { readonly ok: fal
 
 function locateExecutable(given: string, environment: ServerEnvironment): Located {
   const windows = environment.platform === "win32";
-  const expanded = given === "~" || given.startsWith("~/") || (windows && given.startsWith("~\\")) ? join(environment.home, given.slice(1)) : given;
+  const expanded =
+    given === "~" || given.startsWith("~/") || (windows && given.startsWith("~\\"))
+      ? join(environment.home, given.slice(1))
+      : given;
   const hasSeparator = expanded.includes("/") || (windows && expanded.includes("\\")) || expanded.includes(sep);
   const extensions = windows ? windowsExtensions(expanded, environment.PATHEXT) : [""];
   if (hasSeparator) {
     if (!isAbsolute(expanded) && environment.workspaceRoot === undefined) {
-      return { ok: false, problem: `the relative path \`${given}\` needs an open folder to start from; give an absolute path` };
+      return {
+        ok: false,
+        problem: `the relative path \`${given}\` needs an open folder to start from; give an absolute path`,
+      };
     }
     const file = isAbsolute(expanded) ? expanded : resolve(environment.workspaceRoot!, expanded);
-    const usable = extensions.map((extension) => file + extension).find((candidate) => isExecutableFile(candidate, windows));
+    const usable = extensions
+      .map((extension) => file + extension)
+      .find((candidate) => isExecutableFile(candidate, windows));
     if (usable !== undefined) return { ok: true, file: usable };
-    return { ok: false, problem: exists(file) ? `\`${file}\` is not an executable file` : `\`${file}\` does not exist` };
+    return {
+      ok: false,
+      problem: exists(file) ? `\`${file}\` is not an executable file` : `\`${file}\` does not exist`,
+    };
   }
   for (const directory of (environment.PATH ?? "").split(delimiter).filter(Boolean)) {
     for (const extension of extensions) {
@@ -95,5 +108,7 @@ function exists(file: string): boolean {
 
 /** The command line as a person would type it, for messages. */
 export function commandLine(server: Pick<ServerCommand, "command" | "args">): string {
-  return [server.command, ...server.args].map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)).join(" ");
+  return [server.command, ...server.args]
+    .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`))
+    .join(" ");
 }

@@ -19,6 +19,7 @@ export function startFailedMessage(commandLine: string, reason: string): string 
 /** The language client rejects with an Error, a ResponseError or a bare string; its message is enough. */
 export function reasonOf(error: unknown): string {
   if (error instanceof Error) return error.message;
-  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") return error.message;
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string")
+    return error.message;
   return String(error);
 }

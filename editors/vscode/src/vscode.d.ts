@@ -12,7 +12,11 @@ declare module "vscode" {
     dispose(): unknown;
   }
 
-  export type Event<T> = (listener: (event: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
+  export type Event<T> = (
+    listener: (event: T) => unknown,
+    thisArgs?: unknown,
+    disposables?: Disposable[],
+  ) => Disposable;
 
   export interface Uri {
     readonly scheme: string;

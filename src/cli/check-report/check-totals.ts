@@ -13,8 +13,15 @@ export interface CheckTotals {
 export function totalsOf(reports: readonly FileReport[]): CheckTotals {
   const tests = reports.flatMap((report) => report.tests);
   const failed = tests.filter((test) => test.failures.length > 0).length;
-  const count = (list: (report: FileReport) => readonly unknown[]): number => reports.reduce((sum, report) => sum + list(report).length, 0);
-  return { files: reports.length, problems: count((report) => report.problems), warnings: count((report) => report.warnings), passed: tests.length - failed, failed };
+  const count = (list: (report: FileReport) => readonly unknown[]): number =>
+    reports.reduce((sum, report) => sum + list(report).length, 0);
+  return {
+    files: reports.length,
+    problems: count((report) => report.problems),
+    warnings: count((report) => report.warnings),
+    passed: tests.length - failed,
+    failed,
+  };
 }
 
 /** `OK: 3 file(s), 0 problem(s), 1 warning(s), 4 test(s) passed, 0 failed`: warnings do not make it FAILED. */

@@ -9,12 +9,20 @@ import { displayPath, summaryLine, totalsOf } from "./check-totals.ts";
 export function githubReport(reports: readonly FileReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
-    for (const problem of report.problems) lines.push(annotation(isWarning(problem) ? "warning" : "error", problem, report.file));
+    for (const problem of report.problems)
+      lines.push(annotation(isWarning(problem) ? "warning" : "error", problem, report.file));
     for (const warning of report.warnings) lines.push(annotation("warning", warning, report.file));
     for (const test of report.tests) {
       if (test.failures.length === 0) continue;
-      const properties: [string, string | number | undefined][] = [["file", displayPath(report.file)], ["line", test.line], ["col", test.column], ["title", "GOLDEN_TEST_FAILED"]];
-      lines.push(command("error", properties, [`${test.name}: ${test.failures.join("; ")}`, ...(test.diff ?? [])].join("\n")));
+      const properties: [string, string | number | undefined][] = [
+        ["file", displayPath(report.file)],
+        ["line", test.line],
+        ["col", test.column],
+        ["title", "GOLDEN_TEST_FAILED"],
+      ];
+      lines.push(
+        command("error", properties, [`${test.name}: ${test.failures.join("; ")}`, ...(test.diff ?? [])].join("\n")),
+      );
     }
   }
   lines.push(summaryLine(totalsOf(reports)));
@@ -33,7 +41,9 @@ function annotation(name: "error" | "warning", problem: LoadProblem, file: strin
 }
 
 function command(name: string, properties: readonly [string, string | number | undefined][], message: string): string {
-  const written = properties.filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${escapeProperty(String(value))}`);
+  const written = properties
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`);
   return `::${name} ${written.join(",")}::${escapeData(message)}`;
 }
 

@@ -25,13 +25,19 @@ export function junitReport(reports: readonly FileReport[]): string {
       const place = problem.line === undefined ? "" : ` at ${problem.line}:${problem.column ?? 1}`;
       const name = `${problem.code}${place}${problem.rule ? ` [${problem.rule}]` : ""}`;
       lines.push(`    <testcase classname="${xml(file)}" name="${xml(name)}">`);
-      lines.push(`      <failure type="${xml(problem.code)}" message="${xml(problem.message)}">${xml(`${displayPath(problem.file ?? report.file)}${place}: ${problem.message}`)}</failure>`);
+      lines.push(
+        `      <failure type="${xml(problem.code)}" message="${xml(problem.message)}">${xml(`${displayPath(problem.file ?? report.file)}${place}: ${problem.message}`)}</failure>`,
+      );
       lines.push(`    </testcase>`);
     }
     for (const warning of report.warnings) {
       const place = warning.line === undefined ? "" : ` at ${warning.line}:${warning.column ?? 1}`;
-      lines.push(`    <testcase classname="${xml(file)}" name="${xml(`warning ${warning.code}${place}${warning.rule ? ` [${warning.rule}]` : ""}`)}">`);
-      lines.push(`      <system-out>${xml(`${displayPath(warning.file ?? report.file)}${place}: warning ${warning.code}: ${warning.message}`)}</system-out>`);
+      lines.push(
+        `    <testcase classname="${xml(file)}" name="${xml(`warning ${warning.code}${place}${warning.rule ? ` [${warning.rule}]` : ""}`)}">`,
+      );
+      lines.push(
+        `      <system-out>${xml(`${displayPath(warning.file ?? report.file)}${place}: warning ${warning.code}: ${warning.message}`)}</system-out>`,
+      );
       lines.push(`    </testcase>`);
     }
     for (const test of report.tests) {
@@ -43,7 +49,9 @@ export function junitReport(reports: readonly FileReport[]): string {
       const at = test.line === undefined ? [] : [`${file}:${test.line}:${test.column ?? 1}`];
       const diff = test.diff === undefined ? [] : ["expected (-) against actual (+):", ...test.diff];
       lines.push(`    <testcase classname="${xml(file)}" name="${xml(test.name)}"${place}>`);
-      lines.push(`      <failure type="GOLDEN_TEST_FAILED" message="${xml(test.failures[0]!)}">${xml([...at, ...test.failures, ...diff, ...explainedLines(test.explained)].join("\n"))}</failure>`);
+      lines.push(
+        `      <failure type="GOLDEN_TEST_FAILED" message="${xml(test.failures[0]!)}">${xml([...at, ...test.failures, ...diff, ...explainedLines(test.explained)].join("\n"))}</failure>`,
+      );
       lines.push(`    </testcase>`);
     }
     lines.push(`  </testsuite>`);

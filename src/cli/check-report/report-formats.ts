@@ -18,6 +18,7 @@ export const REPORT_FORMATS = Object.keys(FORMATS);
 
 export function reportWriter(command: string, format: string): ReportWriter {
   const write = FORMATS[format];
-  if (write === undefined) throw new UsageError(`${command}: --format must be one of ${REPORT_FORMATS.join(", ")}, not ${format}`);
+  if (write === undefined)
+    throw new UsageError(`${command}: --format must be one of ${REPORT_FORMATS.join(", ")}, not ${format}`);
   return write;
 }

@@ -32,7 +32,10 @@ export function textReport(reports: readonly FileReport[]): string {
     for (const problem of report.problems) lines.push(formatProblem({ ...problem, file: problem.file ?? report.file }));
     for (const warning of report.warnings) lines.push(formatWarning({ ...warning, file: warning.file ?? report.file }));
     for (const test of report.tests) {
-      const place = test.failures.length > 0 && test.line !== undefined ? ` at ${displayPath(report.file)}:${test.line}:${test.column ?? 1}` : "";
+      const place =
+        test.failures.length > 0 && test.line !== undefined
+          ? ` at ${displayPath(report.file)}:${test.line}:${test.column ?? 1}`
+          : "";
       lines.push(`  ${test.failures.length === 0 ? "PASS" : "FAIL"} ${test.name}${place}`);
       for (const failure of test.failures) lines.push(`       ${failure}`);
       if (test.diff !== undefined && test.diff.length > 0) {

@@ -3,7 +3,13 @@ import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/jso
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
 import { placedRuleExpressions } from "../expressions/expression-walk.ts";
-import { locateProblems, placeIn, type DocumentSources, type Located, type PlacedProblem } from "../problems/problem-place.ts";
+import {
+  locateProblems,
+  placeIn,
+  type DocumentSources,
+  type Located,
+  type PlacedProblem,
+} from "../problems/problem-place.ts";
 import type { DeclarationPlaces } from "../resolve/declaration-places.ts";
 import type { ResolvedRuleset } from "../resolve/resolve-ruleset.ts";
 import type { MemberPart } from "../source/source-position.ts";
@@ -11,7 +17,16 @@ import { pointerSegments } from "./entity-schema.ts";
 import { loadEntitySchemas } from "./entity-schemas.ts";
 import { operationWarnings } from "./operation-warnings.ts";
 import type { SchemaLoader } from "./schema-file.ts";
-import { elementView, enumOfView, kindOf, kindOfView, viewAtPath, viewOf, type SchemaView, type ValueKind } from "./schema-types.ts";
+import {
+  elementView,
+  enumOfView,
+  kindOf,
+  kindOfView,
+  viewAtPath,
+  viewOf,
+  type SchemaView,
+  type ValueKind,
+} from "./schema-types.ts";
 import { COLLECTION_OPERATORS, OPERATOR_RESULT_KINDS } from "../../engine/expression/operators/operator-kinds.ts";
 
 /**
@@ -33,7 +48,12 @@ import { COLLECTION_OPERATORS, OPERATOR_RESULT_KINDS } from "../../engine/expres
  * Function bodies are not read: their arguments have no schema.
  */
 
-export const WARNING_CODES: readonly string[] = ["TYPE_MISMATCH", "ENUM_VALUE_UNKNOWN", "RULE_UNREACHABLE", "OPERATION_UNUSED"];
+export const WARNING_CODES: readonly string[] = [
+  "TYPE_MISMATCH",
+  "ENUM_VALUE_UNKNOWN",
+  "RULE_UNREACHABLE",
+  "OPERATION_UNUSED",
+];
 
 /**
  * A warning as the checks first find it. `didYouMean` is what the message suggests, as it writes
@@ -83,24 +103,49 @@ const DATE: Expected = { kinds: ["string"], words: "a date (a string)" };
 /** The kind each argument of a core operator must have (specification 4.3), or undefined for any. */
 function expectedArgument(op: string, index: number): Expected | undefined {
   switch (op) {
-    case "lt": case "lte": case "gt": case "gte": case "between":
-    case "add": case "sub": case "mul": case "div": case "mod": case "abs": case "min": case "max": case "round":
+    case "lt":
+    case "lte":
+    case "gt":
+    case "gte":
+    case "between":
+    case "add":
+    case "sub":
+    case "mul":
+    case "div":
+    case "mod":
+    case "abs":
+    case "min":
+    case "max":
+    case "round":
       return NUMBER;
-    case "lower": case "upper": case "trim": case "concat": case "matches": case "startsWith": case "endsWith": case "contains":
+    case "lower":
+    case "upper":
+    case "trim":
+    case "concat":
+    case "matches":
+    case "startsWith":
+    case "endsWith":
+    case "contains":
       return STRING;
     case "substring":
       return index === 0 ? STRING : NUMBER;
     case "len":
       return { kinds: ["string", "list"], words: "a string or a list" };
-    case "daysBetween": case "yearsBetween":
+    case "daysBetween":
+    case "yearsBetween":
       return DATE;
-    case "and": case "or": case "not":
+    case "and":
+    case "or":
+    case "not":
       return BOOLEAN;
     case "if":
       return index === 0 ? { ...BOOLEAN, words: "a boolean as its condition" } : undefined;
     case "in":
       return index === 1 ? { ...LIST, words: "a list as its second argument" } : undefined;
-    case "all": case "some": case "none": case "filter":
+    case "all":
+    case "some":
+    case "none":
+    case "filter":
       return index === 0 ? LIST : { ...BOOLEAN, words: "a boolean from its predicate" };
     case "sum":
       return index === 0 ? LIST : { ...NUMBER, words: "a number from its expression" };
@@ -130,11 +175,13 @@ function literalSuggestion(literal: JsonValue, wanted: readonly ValueKind[]): st
     if (wanted.includes("number") && NUMERIC.test(literal.trim())) return JSON.stringify(Number(literal.trim()));
     if (wanted.includes("boolean") && (literal === "true" || literal === "false")) return literal;
   }
-  if ((typeof literal === "number" || typeof literal === "boolean") && wanted.includes("string")) return JSON.stringify(String(literal));
+  if ((typeof literal === "number" || typeof literal === "boolean") && wanted.includes("string"))
+    return JSON.stringify(String(literal));
   return undefined;
 }
 
-const suggestionText = (suggestion: string | undefined): string => (suggestion === undefined ? "" : `: did you mean \`${suggestion}\`?`);
+const suggestionText = (suggestion: string | undefined): string =>
+  suggestion === undefined ? "" : `: did you mean \`${suggestion}\`?`;
 
 /** The values of an enum as a message lists them. */
 function listedValues(values: readonly JsonValue[]): string {
@@ -147,20 +194,43 @@ function listedValues(values: readonly JsonValue[]): string {
  * place in the declaring document. Entity schemas are read with `loadSchema`; without it only
  * literals and params are known.
  */
-export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces | undefined, loadSchema?: SchemaLoader): PlacedWarning[] {
+export function staticWarnings(
+  resolved: JsonObject,
+  places: DeclarationPlaces | undefined,
+  loadSchema?: SchemaLoader,
+): PlacedWarning[] {
   const warnings: PlacedWarning[] = [];
   const entities = objectAt(resolved.entities);
   // The compile has already reported every schema that does not resolve.
-  const schemas = loadSchema ? loadEntitySchemas(entities, loadSchema, () => undefined, () => undefined) : new Map();
+  const schemas = loadSchema
+    ? loadEntitySchemas(
+        entities,
+        loadSchema,
+        () => undefined,
+        () => undefined,
+      )
+    : new Map();
   const params = objectAt(resolved.params);
 
   for (const entry of listAt(resolved.rules)) {
     const rule = objectAt(entry);
     const id = stringAt(rule.id);
     const declared = places?.rules.get(id);
-    const warn = (code: string, message: string, path: readonly string[], part: MemberPart = "value", didYouMean?: string): void => {
+    const warn = (
+      code: string,
+      message: string,
+      path: readonly string[],
+      part: MemberPart = "value",
+      didYouMean?: string,
+    ): void => {
       const place = declared && placeIn(declared.document, [...declared.path, ...path], part);
-      warnings.push({ code, message, rule: id, ...(place === undefined ? {} : { place }), ...(didYouMean === undefined ? {} : { didYouMean }) });
+      warnings.push({
+        code,
+        message,
+        rule: id,
+        ...(place === undefined ? {} : { place }),
+        ...(didYouMean === undefined ? {} : { didYouMean }),
+      });
     };
     const target = objectAt(rule.target);
     const entityName = stringAt(target.entity);
@@ -168,7 +238,8 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
     const dataView = entity ? viewOf(entity.document, entity.schema) : undefined;
     const inSchema = ` in the ${entityName} schema`;
     const forEach = typeof rule.forEach === "string" ? rule.forEach : undefined;
-    const forEachItem = forEach !== undefined && dataView ? viewAtPath(dataView, [...pointerSegments(forEach), "0"]) : undefined;
+    const forEachItem =
+      forEach !== undefined && dataView ? viewAtPath(dataView, [...pointerSegments(forEach), "0"]) : undefined;
 
     /** What a schema view tells of a value read at `path`. */
     const fromView = (view: SchemaView | undefined, text: string, path: readonly string[]): Known => {
@@ -189,7 +260,8 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
       const text = stringAt(node.var);
       const [root, ...segments] = text.split(".");
       const at = [...path, "var"];
-      if ((root === "data" || root === "original") && dataView) return fromView(viewAtPath(dataView, segments), text, at);
+      if ((root === "data" || root === "original") && dataView)
+        return fromView(viewAtPath(dataView, segments), text, at);
       if (root === "item" && item !== undefined) {
         if (segments.length === 0) return { ...item, text, path: at };
         if (item.view) return fromView(viewAtPath(item.view, segments), text, at);
@@ -200,7 +272,16 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
         if (kinds) {
           const [kind, element] = kinds;
           const origin = ` (declared ${declaredType})`;
-          return { kind, nullable: true, text, origin, path: at, ...(element === undefined ? {} : { element: { kind: element, nullable: false, text: `an element of ${text}`, origin, path: at } }) };
+          return {
+            kind,
+            nullable: true,
+            text,
+            origin,
+            path: at,
+            ...(element === undefined
+              ? {}
+              : { element: { kind: element, nullable: false, text: `an element of ${text}`, origin, path: at } }),
+          };
         }
       }
       return UNKNOWN_RESULT(text, at);
@@ -227,7 +308,13 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
       const values = enumOfView(other.view);
       const value = literal.literal.value;
       if (values === undefined || values.some((allowed) => valuesEqual(allowed, value))) return undefined;
-      const closest = typeof value === "string" ? closestName(value, values.filter((allowed): allowed is string => typeof allowed === "string")) : undefined;
+      const closest =
+        typeof value === "string"
+          ? closestName(
+              value,
+              values.filter((allowed): allowed is string => typeof allowed === "string"),
+            )
+          : undefined;
       warn(
         "ENUM_VALUE_UNKNOWN",
         `${other.text} is never ${literal.text}: the ${entityName} schema allows ${listedValues(values)}${suggestionText(closest)}`,
@@ -242,7 +329,14 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
     const check = (node: JsonValue | undefined, path: readonly string[], item: Known | undefined): Known => {
       if (!isJsonObject(node)) {
         if (node === undefined || Array.isArray(node)) return UNKNOWN_RESULT("a value", path);
-        return { kind: kindOf(node), nullable: false, text: JSON.stringify(node), origin: "", path, literal: { value: node } };
+        return {
+          kind: kindOf(node),
+          nullable: false,
+          text: JSON.stringify(node),
+          origin: "",
+          path,
+          literal: { value: node },
+        };
       }
       if (typeof node.var === "string") return variable(node, path, item);
       const args = listAt(node.args);
@@ -256,7 +350,11 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
       if (COLLECTION_OPERATORS.has(op)) {
         const list = check(args[0], argPath(0), item);
         known.push(list);
-        args.slice(1).forEach((arg, index) => known.push(check(arg, argPath(index + 1), list.element ?? UNKNOWN_RESULT("item", path))));
+        args
+          .slice(1)
+          .forEach((arg, index) =>
+            known.push(check(arg, argPath(index + 1), list.element ?? UNKNOWN_RESULT("item", path))),
+          );
       } else args.forEach((arg, index) => known.push(check(arg, argPath(index), item)));
 
       let fits = true;
@@ -290,17 +388,21 @@ export function staticWarnings(resolved: JsonObject, places: DeclarationPlaces |
         }
       }
       if (op === "and") never = known.find((argument) => argument.never !== undefined)?.never;
-      if (op === "or" && known.length > 0 && known.every((argument) => argument.never !== undefined)) never = known.map((argument) => argument.never).join("; ");
+      if (op === "or" && known.length > 0 && known.every((argument) => argument.never !== undefined))
+        never = known.map((argument) => argument.never).join("; ");
 
       if (op === "list") return { kind: "list", nullable: false, text, origin: "", path, items: known };
-      if (op === "filter" && known[0]?.element) return { kind: "list", nullable: false, text, origin: "", path, element: known[0].element };
+      if (op === "filter" && known[0]?.element)
+        return { kind: "list", nullable: false, text, origin: "", path, element: known[0].element };
       if (op === "if" || op === "coalesce") {
         // The kind of the value given, when every branch that is not a null literal has the same one.
         const branches = op === "if" ? known.slice(1) : known;
         const values = branches.filter((branch) => branch.literal?.value !== null);
         const kinds = new Set(values.map((branch) => branch.kind));
         const kind = kinds.size === 1 ? [...kinds][0] : undefined;
-        const nullable = values.length < branches.length || (op === "if" ? values.some((branch) => branch.nullable) : values.every((branch) => branch.nullable));
+        const nullable =
+          values.length < branches.length ||
+          (op === "if" ? values.some((branch) => branch.nullable) : values.every((branch) => branch.nullable));
         return { ...(kind === undefined ? {} : { kind }), nullable, text, origin: "", path };
       }
       const kind = OPERATOR_RESULT_KINDS[op];
@@ -330,12 +432,21 @@ function warningsOf(ruleset: ResolvedRuleset, loadSchema: SchemaLoader | undefin
   let byLoader = warnedRulesets.get(ruleset);
   if (!byLoader) warnedRulesets.set(ruleset, (byLoader = new Map()));
   let warnings = byLoader.get(loadSchema);
-  if (!warnings) byLoader.set(loadSchema, (warnings = [...staticWarnings(ruleset.resolved, ruleset.places, loadSchema), ...operationWarnings(ruleset)]));
+  if (!warnings)
+    byLoader.set(
+      loadSchema,
+      (warnings = [...staticWarnings(ruleset.resolved, ruleset.places, loadSchema), ...operationWarnings(ruleset)]),
+    );
   return warnings;
 }
 
 const samePlace = (a: PlacedWarning, b: PlacedWarning): boolean =>
-  a.code === b.code && a.message === b.message && a.place !== undefined && b.place !== undefined && a.place.document === b.place.document && a.place.path.join("/") === b.place.path.join("/");
+  a.code === b.code &&
+  a.message === b.message &&
+  a.place !== undefined &&
+  b.place !== undefined &&
+  a.place.document === b.place.document &&
+  a.place.path.join("/") === b.place.path.join("/");
 
 /**
  * The warnings of a compiled ruleset, located, in the order of their places. A warning its parent
@@ -343,8 +454,14 @@ const samePlace = (a: PlacedWarning, b: PlacedWarning): boolean =>
  * left out: each file is told what is wrong in it once. An inherited rule that is only wrong with
  * what the child changes (its entities) is warned about in the child.
  */
-export function rulesetWarnings(ruleset: ResolvedRuleset, loadSchema: SchemaLoader | undefined, sources: DocumentSources | undefined): CheckWarning[] {
+export function rulesetWarnings(
+  ruleset: ResolvedRuleset,
+  loadSchema: SchemaLoader | undefined,
+  sources: DocumentSources | undefined,
+): CheckWarning[] {
   const inherited = ruleset.parents.flatMap((parent) => warningsOf(parent, loadSchema));
-  const own = warningsOf(ruleset, loadSchema).filter((warning) => !inherited.some((other) => samePlace(warning, other)));
+  const own = warningsOf(ruleset, loadSchema).filter(
+    (warning) => !inherited.some((other) => samePlace(warning, other)),
+  );
   return locateProblems(own, sources);
 }

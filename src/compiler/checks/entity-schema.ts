@@ -61,7 +61,11 @@ export interface PathMiss {
  * The schema at a path of property names (list elements by a digit segment), OPEN_SCHEMA where
  * the schema does not describe the path, or where the path leaves the schema.
  */
-export function followSchemaPath(document: JsonValue, schema: JsonValue, segments: readonly string[]): { schema: JsonValue } | { miss: PathMiss } {
+export function followSchemaPath(
+  document: JsonValue,
+  schema: JsonValue,
+  segments: readonly string[],
+): { schema: JsonValue } | { miss: PathMiss } {
   let current: JsonValue | undefined = schema;
   for (const [index, segment] of segments.entries()) {
     let node = followLocalRefs(document, current);
@@ -81,7 +85,11 @@ export function followSchemaPath(document: JsonValue, schema: JsonValue, segment
 }
 
 /** The schema at a path, or undefined where the path is not in the schema (see followSchemaPath). */
-export function schemaAtPath(document: JsonValue, schema: JsonValue, segments: readonly string[]): JsonValue | undefined {
+export function schemaAtPath(
+  document: JsonValue,
+  schema: JsonValue,
+  segments: readonly string[],
+): JsonValue | undefined {
   const found = followSchemaPath(document, schema, segments);
   return "schema" in found ? found.schema : undefined;
 }

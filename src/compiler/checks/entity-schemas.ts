@@ -35,7 +35,8 @@ export function loadEntitySchemas(
     const fragment = hash === -1 ? "" : ref.slice(hash + 1);
     const place = refPlace(name);
     const atRef = place === undefined ? {} : { place };
-    const unresolved = (reason: string | undefined): string => `entity ${name}: ${ref} cannot be resolved${reason === undefined ? "" : `: ${reason}`}`;
+    const unresolved = (reason: string | undefined): string =>
+      `entity ${name}: ${ref} cannot be resolved${reason === undefined ? "" : `: ${reason}`}`;
     const loaded = loadSchema(file);
     if (loaded === undefined || !loaded.ok) {
       if (loaded !== undefined && !reportedFiles.has(file)) loaded.problems.forEach(report);
@@ -50,12 +51,21 @@ export function loadEntitySchemas(
     }
     const miss = followed.miss;
     const where = miss.found.length === 0 ? "the document" : fragmentOf(miss.found);
-    const reason = miss.known === undefined ? `${where} is not an object` : `${where} has no member ${miss.missing}${didYouMean(miss.missing, miss.known)}`;
+    const reason =
+      miss.known === undefined
+        ? `${where} is not an object`
+        : `${where} has no member ${miss.missing}${didYouMean(miss.missing, miss.known)}`;
     const source = loaded.source;
     if (source === undefined) report({ code: UNRESOLVED, message: unresolved(reason), ...atRef });
     else {
       const position = source.locate(miss.found, "key");
-      report({ code: UNRESOLVED, message: unresolved(reason), file: source.file, ...position, ...(place === undefined ? {} : { referencedFrom: place }) });
+      report({
+        code: UNRESOLVED,
+        message: unresolved(reason),
+        file: source.file,
+        ...position,
+        ...(place === undefined ? {} : { referencedFrom: place }),
+      });
     }
   }
   return schemas;

@@ -32,7 +32,8 @@ export function operationMentions(ruleset: ResolvedRuleset): OperationMention[] 
       if (typeof operation === "string") mentions.push({ operation, by: "test", document, index });
     });
     for (const binding of listAt(objectAt(document.bindings).openapi)) {
-      for (const operation of Object.keys(objectAt(objectAt(binding).operations))) mentions.push({ operation, by: "binding" });
+      for (const operation of Object.keys(objectAt(objectAt(binding).operations)))
+        mentions.push({ operation, by: "binding" });
     }
   }
   return mentions;

@@ -23,9 +23,13 @@ export function operationWarnings(ruleset: ResolvedRuleset): PlacedWarning[] {
     if (declared === undefined || declared.document !== ruleset.document) continue;
     listAt(rule.operations).forEach((operation, index) => {
       if (typeof operation !== "string" || STANDARD_OPERATIONS.includes(operation)) return;
-      if (mentions.some((mention) => mention.operation === operation && !(mention.by === "rule" && mention.rule === id))) return;
+      if (
+        mentions.some((mention) => mention.operation === operation && !(mention.by === "rule" && mention.rule === id))
+      )
+        return;
       const closest = closestName(operation, known);
-      const advice = closest === undefined ? "; if the name is right, a golden test for it says so" : suggesting(closest);
+      const advice =
+        closest === undefined ? "; if the name is right, a golden test for it says so" : suggesting(closest);
       warnings.push({
         code: "OPERATION_UNUSED",
         message: `operation ${operation} is named by no other rule, golden test or binding${advice}`,

@@ -77,7 +77,9 @@ export function viewAtPath(view: SchemaView, segments: readonly string[]): Schem
 /** The view of a member of an object: the schemas of that property in every node that lists it. */
 export function propertyView(view: SchemaView, name: string): SchemaView | undefined {
   if (kindOfView(view) === "list") return undefined;
-  const found = view.nodes.filter((node) => isJsonObject(node.properties) && Object.hasOwn(node.properties, name)).map((node) => (node.properties as JsonObject)[name]!);
+  const found = view.nodes
+    .filter((node) => isJsonObject(node.properties) && Object.hasOwn(node.properties, name))
+    .map((node) => (node.properties as JsonObject)[name]!);
   if (found.length === 0) return undefined;
   return merged(view.document, found);
 }
@@ -135,7 +137,8 @@ export function enumOfView(view: SchemaView): JsonValue[] | undefined {
   for (const node of view.nodes) {
     const listed = Array.isArray(node.enum) ? node.enum : Object.hasOwn(node, "const") ? [node.const!] : undefined;
     if (listed === undefined) continue;
-    values = values === undefined ? [...listed] : values.filter((value) => listed.some((other) => valuesEqual(value, other)));
+    values =
+      values === undefined ? [...listed] : values.filter((value) => listed.some((other) => valuesEqual(value, other)));
   }
   return values;
 }

@@ -3,7 +3,12 @@ import { MAX_EXPRESSION_DEPTH } from "../../engine/expression/expression-limits.
 import { checkPortablePattern } from "../../engine/pattern/portable-pattern.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
-import { expressionTooDeep, placedRuleExpressions, reachableNames, walkExpression } from "../expressions/expression-walk.ts";
+import {
+  expressionTooDeep,
+  placedRuleExpressions,
+  reachableNames,
+  walkExpression,
+} from "../expressions/expression-walk.ts";
 import { closestName, didYouMean } from "../../engine/names/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import type { DeclarationPlaces } from "../resolve/declaration-places.ts";
@@ -26,7 +31,12 @@ type AddProblem = (code: string, message: string, rule: string | undefined, insi
  * " : did you mean `X`?" for a path the entity schema does not have, with the first segment it
  * lacks replaced by the closest name it has there; "" when none is close.
  */
-function pathSuggestion(entity: EntitySchema, base: JsonValue, segments: readonly string[], render: (segments: readonly string[]) => string): string {
+function pathSuggestion(
+  entity: EntitySchema,
+  base: JsonValue,
+  segments: readonly string[],
+  render: (segments: readonly string[]) => string,
+): string {
   const found = followSchemaPath(entity.document, base, segments);
   if (!("miss" in found)) return "";
   const closest = closestName(segments[found.miss.index]!, found.miss.known);
@@ -41,12 +51,22 @@ const asPointer = (segments: readonly string[]): string => `/${segments.join("/"
  * reported, each with its rule id where there is one and its place in the declaring document
  * where `places` are given. Without `loadSchema`, PATH_UNKNOWN and SCHEMA_REF_UNRESOLVED are skipped.
  */
-export function staticProblems(resolved: JsonObject, places: DeclarationPlaces | undefined, loadSchema?: SchemaLoader): PlacedProblem[] {
+export function staticProblems(
+  resolved: JsonObject,
+  places: DeclarationPlaces | undefined,
+  loadSchema?: SchemaLoader,
+): PlacedProblem[] {
   const problems: PlacedProblem[] = [];
   const add: AddProblem = (code, message, rule, inside) => {
     const declared = inside === undefined ? undefined : places?.[inside.declaration].get(inside.name);
-    const place = declared && inside ? placeIn(declared.document, [...declared.path, ...inside.path], inside.part) : undefined;
-    problems.push({ code, message, ...(rule === undefined ? {} : { rule }), ...(place === undefined ? {} : { place }) });
+    const place =
+      declared && inside ? placeIn(declared.document, [...declared.path, ...inside.path], inside.part) : undefined;
+    problems.push({
+      code,
+      message,
+      ...(rule === undefined ? {} : { rule }),
+      ...(place === undefined ? {} : { place }),
+    });
   };
   const entities = objectAt(resolved.entities);
   const types = objectAt(resolved.types);
@@ -57,18 +77,35 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
     const declared = places?.entities.get(name);
     return declared && placeIn(declared.document, [...declared.path, "schema", "$ref"]);
   };
-  const entitySchemas = loadSchema ? loadEntitySchemas(entities, loadSchema, refPlace, (problem) => problems.push(problem)) : new Map<string, EntitySchema>();
+  const entitySchemas = loadSchema
+    ? loadEntitySchemas(entities, loadSchema, refPlace, (problem) => problems.push(problem))
+    : new Map<string, EntitySchema>();
 
   for (const [name, entity] of Object.entries(entities)) {
     const schema = entitySchemas.get(name);
     for (const [pointer, typeName] of Object.entries(objectAt(objectAt(entity).fieldTypes))) {
-      const inside = (part: MemberPart): Inside => ({ declaration: "entities", name, path: ["fieldTypes", pointer], part });
+      const inside = (part: MemberPart): Inside => ({
+        declaration: "entities",
+        name,
+        path: ["fieldTypes", pointer],
+        part,
+      });
       if (typeof typeName !== "string" || !Object.hasOwn(types, typeName)) {
-        add("TYPE_UNKNOWN", `entity ${name}: ${pointer} is bound to undeclared type ${String(typeName)}${didYouMean(String(typeName), Object.keys(types))}`, undefined, inside("value"));
+        add(
+          "TYPE_UNKNOWN",
+          `entity ${name}: ${pointer} is bound to undeclared type ${String(typeName)}${didYouMean(String(typeName), Object.keys(types))}`,
+          undefined,
+          inside("value"),
+        );
       }
       const segments = pointerSegments(pointer);
       if (schema && schemaAtPath(schema.document, schema.schema, segments) === undefined) {
-        add("PATH_UNKNOWN", `entity ${name}: fieldTypes ${pointer} is not in the schema${pathSuggestion(schema, schema.schema, segments, asPointer)}`, undefined, inside("key"));
+        add(
+          "PATH_UNKNOWN",
+          `entity ${name}: fieldTypes ${pointer} is not in the schema${pathSuggestion(schema, schema.schema, segments, asPointer)}`,
+          undefined,
+          inside("key"),
+        );
       }
     }
   }
@@ -77,58 +114,121 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
    * Checks every expression node shares: patterns, custom operators, function calls. `where` leads
    * the message of a function body (`function lateFee: `); a rule's problem names its rule already.
    */
-  const checkCall = (node: JsonObject, where: string | undefined, rule: string | undefined, at: (member: string) => Inside): void => {
+  const checkCall = (
+    node: JsonObject,
+    where: string | undefined,
+    rule: string | undefined,
+    at: (member: string) => Inside,
+  ): void => {
     const lead = where === undefined ? "" : `${where}: `;
     if (node.op === "matches") {
       const args = listAt(node.args);
       const pattern = args.length === 2 ? args[1] : undefined;
-      if (typeof pattern !== "string") add("PATTERN_NOT_PORTABLE", `${lead}the pattern of matches must be a string literal`, rule, at("args"));
+      if (typeof pattern !== "string")
+        add("PATTERN_NOT_PORTABLE", `${lead}the pattern of matches must be a string literal`, rule, at("args"));
       else {
         const check = checkPortablePattern(pattern);
-        if (!check.ok) add("PATTERN_NOT_PORTABLE", `${lead}pattern ${JSON.stringify(pattern)} is not portable: ${check.reason}`, rule, at("args/1"));
+        if (!check.ok)
+          add(
+            "PATTERN_NOT_PORTABLE",
+            `${lead}pattern ${JSON.stringify(pattern)} is not portable: ${check.reason}`,
+            rule,
+            at("args/1"),
+          );
       }
     }
     if (typeof node.op === "string" && node.op.startsWith("x-") && !Object.hasOwn(operators, node.op)) {
-      add("OPERATOR_UNDECLARED", `${lead}custom operator ${node.op} is not declared under operators${didYouMean(node.op, Object.keys(operators))}`, rule, at("op"));
+      add(
+        "OPERATOR_UNDECLARED",
+        `${lead}custom operator ${node.op} is not declared under operators${didYouMean(node.op, Object.keys(operators))}`,
+        rule,
+        at("op"),
+      );
     }
     if (typeof node.fn === "string") {
       const fn = functions[node.fn];
-      if (!isJsonObject(fn)) add("FUNCTION_UNKNOWN", `${lead}unknown function ${node.fn}${didYouMean(node.fn, Object.keys(functions))}`, rule, at("fn"));
+      if (!isJsonObject(fn))
+        add(
+          "FUNCTION_UNKNOWN",
+          `${lead}unknown function ${node.fn}${didYouMean(node.fn, Object.keys(functions))}`,
+          rule,
+          at("fn"),
+        );
       else if (listAt(node.args).length !== listAt(fn.params).length) {
-        add("FUNCTION_ARITY", `${lead}function ${node.fn} takes ${listAt(fn.params).length} argument(s)`, rule, at("fn"));
+        add(
+          "FUNCTION_ARITY",
+          `${lead}function ${node.fn} takes ${listAt(fn.params).length} argument(s)`,
+          rule,
+          at("fn"),
+        );
       }
     }
   };
   /** PARAM_UNDECLARED, with the closest declared param. */
-  const checkParam = (text: string, name: string | undefined, where: string, rule: string | undefined, inside: Inside): void => {
+  const checkParam = (
+    text: string,
+    name: string | undefined,
+    where: string,
+    rule: string | undefined,
+    inside: Inside,
+  ): void => {
     if (name !== undefined && Object.hasOwn(params, name)) return;
     const closest = name === undefined ? undefined : closestName(name, Object.keys(params));
-    add("PARAM_UNDECLARED", `${where}${text} names no declared param${closest === undefined ? "" : `: did you mean \`params.${closest}\`?`}`, rule, inside);
+    add(
+      "PARAM_UNDECLARED",
+      `${where}${text} names no declared param${closest === undefined ? "" : `: did you mean \`params.${closest}\`?`}`,
+      rule,
+      inside,
+    );
   };
 
   for (const [name, definition] of Object.entries(functions)) {
     const fn = objectAt(definition);
     const where = `function ${name}`;
     if (expressionTooDeep(fn.body, MAX_EXPRESSION_DEPTH)) {
-      add("EXPRESSION_TOO_DEEP", `${where}: the body is nested more than ${MAX_EXPRESSION_DEPTH} deep`, undefined, { declaration: "functions", name, path: ["body"] });
+      add("EXPRESSION_TOO_DEEP", `${where}: the body is nested more than ${MAX_EXPRESSION_DEPTH} deep`, undefined, {
+        declaration: "functions",
+        name,
+        path: ["body"],
+      });
       continue;
     }
     const declared = listAt(fn.params);
     walkExpression(fn.body, (node, itemBound, nodePath) => {
-      const at = (member: string): Inside => ({ declaration: "functions", name, path: ["body", ...nodePath, ...member.split("/")] });
+      const at = (member: string): Inside => ({
+        declaration: "functions",
+        name,
+        path: ["body", ...nodePath, ...member.split("/")],
+      });
       checkCall(node, where, undefined, at);
       const path = variablePath(node);
       if (!path) return;
       const [root, first] = path;
-      if (root === "value" || root === "field" || (root === "item" && !itemBound) || (root === "arg" && (first === undefined || !declared.includes(first)))) {
+      if (
+        root === "value" ||
+        root === "field" ||
+        (root === "item" && !itemBound) ||
+        (root === "arg" && (first === undefined || !declared.includes(first)))
+      ) {
         const hint = root === "arg" && first !== undefined ? didYouMean(first, declared.map(String)) : "";
-        add("SCOPE_INVALID", `${where}: ${stringAt(node.var)} is not in scope in a function body${hint}`, undefined, at("var"));
+        add(
+          "SCOPE_INVALID",
+          `${where}: ${stringAt(node.var)} is not in scope in a function body${hint}`,
+          undefined,
+          at("var"),
+        );
       }
       if (root === "params") checkParam(stringAt(node.var), first, `${where}: `, undefined, at("var"));
     });
   }
   for (const name of Object.keys(functions)) {
-    if (callsItself(name, functions)) add("FUNCTION_RECURSIVE", `function ${name} calls itself, directly or indirectly`, undefined, { declaration: "functions", name, path: [], part: "key" });
+    if (callsItself(name, functions))
+      add("FUNCTION_RECURSIVE", `function ${name} calls itself, directly or indirectly`, undefined, {
+        declaration: "functions",
+        name,
+        path: [],
+        part: "key",
+      });
   }
 
   const defaultLocale = stringAt(resolved.defaultLocale);
@@ -137,15 +237,30 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
   for (const entry of listAt(resolved.rules)) {
     const rule = objectAt(entry);
     const id = stringAt(rule.id);
-    const inRule = (path: readonly string[], part?: MemberPart): Inside => ({ declaration: "rules", name: id, path, part });
+    const inRule = (path: readonly string[], part?: MemberPart): Inside => ({
+      declaration: "rules",
+      name: id,
+      path,
+      part,
+    });
     const target = objectAt(rule.target);
     const typed = Object.hasOwn(target, "type");
     if (typed && (typeof target.type !== "string" || !Object.hasOwn(types, target.type))) {
-      add("TYPE_UNKNOWN", `undeclared type ${String(target.type)}${didYouMean(String(target.type), Object.keys(types))}`, id, inRule(["target", "type"]));
+      add(
+        "TYPE_UNKNOWN",
+        `undeclared type ${String(target.type)}${didYouMean(String(target.type), Object.keys(types))}`,
+        id,
+        inRule(["target", "type"]),
+      );
     }
     const entityName = stringAt(target.entity);
     if (Object.hasOwn(target, "entity") && !Object.hasOwn(entities, entityName)) {
-      add("ENTITY_UNKNOWN", `unknown entity ${entityName}${didYouMean(entityName, Object.keys(entities))}`, id, inRule(["target", "entity"]));
+      add(
+        "ENTITY_UNKNOWN",
+        `unknown entity ${entityName}${didYouMean(entityName, Object.keys(entities))}`,
+        id,
+        inRule(["target", "entity"]),
+      );
       continue;
     }
     const schema = entitySchemas.get(entityName);
@@ -154,25 +269,52 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
     if (forEach !== undefined && schema) {
       itemSchema = schemaAtPath(schema.document, schema.schema, [...pointerSegments(forEach), "0"]);
       if (itemSchema === undefined) {
-        add("PATH_UNKNOWN", `forEach ${forEach} is not in the ${entityName} schema${pathSuggestion(schema, schema.schema, pointerSegments(forEach), asPointer)}`, id, inRule(["forEach"]));
+        add(
+          "PATH_UNKNOWN",
+          `forEach ${forEach} is not in the ${entityName} schema${pathSuggestion(schema, schema.schema, pointerSegments(forEach), asPointer)}`,
+          id,
+          inRule(["forEach"]),
+        );
       }
     }
-    const checkPointer = (pointer: JsonValue | undefined, base: JsonValue | undefined, what: string, path: readonly string[]): void => {
+    const checkPointer = (
+      pointer: JsonValue | undefined,
+      base: JsonValue | undefined,
+      what: string,
+      path: readonly string[],
+    ): void => {
       const segments = pointerSegments(stringAt(pointer));
       if (schema && base !== undefined && schemaAtPath(schema.document, base, segments) === undefined) {
-        add("PATH_UNKNOWN", `${what} ${stringAt(pointer)} is not in the ${entityName} schema${pathSuggestion(schema, base, segments, asPointer)}`, id, inRule(path));
+        add(
+          "PATH_UNKNOWN",
+          `${what} ${stringAt(pointer)} is not in the ${entityName} schema${pathSuggestion(schema, base, segments, asPointer)}`,
+          id,
+          inRule(path),
+        );
       }
     };
     const targetBase = forEach !== undefined ? itemSchema : schema?.schema;
     if (Object.hasOwn(target, "field")) checkPointer(target.field, targetBase, "target", ["target", "field"]);
-    else listAt(target.fields).forEach((field, index) => checkPointer(field, targetBase, "target", ["target", "fields", String(index)]));
-    listAt(rule.effects).forEach((effect, index) => checkPointer(objectAt(effect).field, schema?.schema, "effect field", ["effects", String(index), "field"]));
-    listAt(rule.assign).forEach((assignment, index) => checkPointer(objectAt(assignment).field, schema?.schema, "assign field", ["assign", String(index), "field"]));
+    else
+      listAt(target.fields).forEach((field, index) =>
+        checkPointer(field, targetBase, "target", ["target", "fields", String(index)]),
+      );
+    listAt(rule.effects).forEach((effect, index) =>
+      checkPointer(objectAt(effect).field, schema?.schema, "effect field", ["effects", String(index), "field"]),
+    );
+    listAt(rule.assign).forEach((assignment, index) =>
+      checkPointer(objectAt(assignment).field, schema?.schema, "assign field", ["assign", String(index), "field"]),
+    );
 
     const onCreate = listAt(rule.operations).includes("create");
     for (const { expression, path: expressionPath } of placedRuleExpressions(rule)) {
       if (expressionTooDeep(expression, MAX_EXPRESSION_DEPTH)) {
-        add("EXPRESSION_TOO_DEEP", `an expression is nested more than ${MAX_EXPRESSION_DEPTH} deep`, id, inRule(expressionPath));
+        add(
+          "EXPRESSION_TOO_DEEP",
+          `an expression is nested more than ${MAX_EXPRESSION_DEPTH} deep`,
+          id,
+          inRule(expressionPath),
+        );
         continue;
       }
       walkExpression(expression, (node, itemBound, nodePath) => {
@@ -184,18 +326,49 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
         const text = stringAt(node.var);
         const dotted = (rest: readonly string[]): string => [root, ...rest].join(".");
         if (root === "params") checkParam(text, segments[0], "", id, at("var"));
-        if ((root === "data" || root === "original") && schema && schemaAtPath(schema.document, schema.schema, segments) === undefined) {
-          add("PATH_UNKNOWN", `path ${text} is not in the ${entityName} schema${pathSuggestion(schema, schema.schema, segments, dotted)}`, id, at("var"));
+        if (
+          (root === "data" || root === "original") &&
+          schema &&
+          schemaAtPath(schema.document, schema.schema, segments) === undefined
+        ) {
+          add(
+            "PATH_UNKNOWN",
+            `path ${text} is not in the ${entityName} schema${pathSuggestion(schema, schema.schema, segments, dotted)}`,
+            id,
+            at("var"),
+          );
         }
         if (root === "item" && !itemBound) {
           // The element of forEach, not of a collection operator.
-          if (forEach === undefined) add("SCOPE_INVALID", `${text}: item is not in scope outside forEach and collection operators`, id, at("var"));
-          else if (itemSchema !== undefined && schema && schemaAtPath(schema.document, itemSchema, segments) === undefined) {
-            add("PATH_UNKNOWN", `path ${text} is not in the item schema of ${forEach}${pathSuggestion(schema, itemSchema, segments, dotted)}`, id, at("var"));
+          if (forEach === undefined)
+            add(
+              "SCOPE_INVALID",
+              `${text}: item is not in scope outside forEach and collection operators`,
+              id,
+              at("var"),
+            );
+          else if (
+            itemSchema !== undefined &&
+            schema &&
+            schemaAtPath(schema.document, itemSchema, segments) === undefined
+          ) {
+            add(
+              "PATH_UNKNOWN",
+              `path ${text} is not in the item schema of ${forEach}${pathSuggestion(schema, itemSchema, segments, dotted)}`,
+              id,
+              at("var"),
+            );
           }
         }
-        if (root === "original" && onCreate) add("ORIGINAL_ON_CREATE", `${text} is read but the rule applies to create, where there is no original`, id, at("var"));
-        if (root === "arg" || ((root === "value" || root === "field") && !typed)) add("SCOPE_INVALID", `${text} is not in scope in this rule`, id, at("var"));
+        if (root === "original" && onCreate)
+          add(
+            "ORIGINAL_ON_CREATE",
+            `${text} is read but the rule applies to create, where there is no original`,
+            id,
+            at("var"),
+          );
+        if (root === "arg" || ((root === "value" || root === "field") && !typed))
+          add("SCOPE_INVALID", `${text} is not in scope in this rule`, id, at("var"));
       });
     }
 
@@ -204,15 +377,29 @@ export function staticProblems(resolved: JsonObject, places: DeclarationPlaces |
       const code = stringAt(finding.code);
       const message = stringAt(finding.message);
       const other = codes.get(code);
-      if (other !== undefined) add("FINDING_CODE_DUPLICATE", `finding code ${code} is also used by ${other}`, id, inRule(["finding", "code"]));
+      if (other !== undefined)
+        add("FINDING_CODE_DUPLICATE", `finding code ${code} is also used by ${other}`, id, inRule(["finding", "code"]));
       codes.set(code, id);
       const template = defaultMessages[message];
       if (typeof template !== "string") {
-        add("MESSAGE_MISSING", `message ${message} is missing from the default locale ${defaultLocale}${didYouMean(message, Object.keys(defaultMessages))}`, id, inRule(["finding", "message"]));
+        add(
+          "MESSAGE_MISSING",
+          `message ${message} is missing from the default locale ${defaultLocale}${didYouMean(message, Object.keys(defaultMessages))}`,
+          id,
+          inRule(["finding", "message"]),
+        );
       } else {
         const args = objectAt(finding.args);
-        const missing = [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!).filter((name) => !Object.hasOwn(args, name));
-        if (missing.length > 0) add("MESSAGE_ARG_MISSING", `message ${message} has placeholders without finding.args: ${missing.join(", ")}`, id, inRule(["finding"], "key"));
+        const missing = [...template.matchAll(PLACEHOLDER)]
+          .map((match) => match[1]!)
+          .filter((name) => !Object.hasOwn(args, name));
+        if (missing.length > 0)
+          add(
+            "MESSAGE_ARG_MISSING",
+            `message ${message} has placeholders without finding.args: ${missing.join(", ")}`,
+            id,
+            inRule(["finding"], "key"),
+          );
       }
     }
   }

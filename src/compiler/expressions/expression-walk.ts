@@ -40,12 +40,18 @@ export function placedRuleExpressions(rule: JsonObject): RuleExpression[] {
   const expressions: RuleExpression[] = [];
   if (Object.hasOwn(rule, "when")) expressions.push({ expression: rule.when!, path: ["when"] });
   if (Object.hasOwn(rule, "assert")) expressions.push({ expression: rule.assert!, path: ["assert"] });
-  for (const [name, arg] of Object.entries(objectAt(objectAt(rule.finding).args))) expressions.push({ expression: arg, path: ["finding", "args", name] });
-  listAt(rule.assign).forEach((assignment, index) => expressions.push({ expression: objectAt(assignment).value ?? null, path: ["assign", String(index), "value"] }));
+  for (const [name, arg] of Object.entries(objectAt(objectAt(rule.finding).args)))
+    expressions.push({ expression: arg, path: ["finding", "args", name] });
+  listAt(rule.assign).forEach((assignment, index) =>
+    expressions.push({ expression: objectAt(assignment).value ?? null, path: ["assign", String(index), "value"] }),
+  );
   listAt(rule.commands).forEach((entry, index) => {
     const command = objectAt(entry);
-    for (const [name, value] of Object.entries(objectAt(command.payload))) expressions.push({ expression: value, path: ["commands", String(index), "payload", name] });
-    listAt(command.idempotencyKey).forEach((part, at) => expressions.push({ expression: part, path: ["commands", String(index), "idempotencyKey", String(at)] }));
+    for (const [name, value] of Object.entries(objectAt(command.payload)))
+      expressions.push({ expression: value, path: ["commands", String(index), "payload", name] });
+    listAt(command.idempotencyKey).forEach((part, at) =>
+      expressions.push({ expression: part, path: ["commands", String(index), "idempotencyKey", String(at)] }),
+    );
   });
   return expressions;
 }
@@ -56,7 +62,10 @@ export function ruleExpressions(rule: JsonObject): JsonValue[] {
 }
 
 /** The functions and custom operators reachable from expressions, following function bodies. */
-export function reachableNames(expressions: readonly JsonValue[], functions: JsonObject): { functions: Set<string>; operators: Set<string> } {
+export function reachableNames(
+  expressions: readonly JsonValue[],
+  functions: JsonObject,
+): { functions: Set<string>; operators: Set<string> } {
   const calledFunctions = new Set<string>();
   const operators = new Set<string>();
   const pending = [...expressions];

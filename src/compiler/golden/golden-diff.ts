@@ -26,7 +26,8 @@ function expectedLines(expect: JsonObject): string[] {
 function actualLines(result: JsonObject, expect: JsonObject): string[] {
   const lines = [`decision: ${JSON.stringify(result.decision ?? null)}`, "findings:"];
   const expected = listAt(expect.findings).filter(isJsonObject);
-  const keys = expected.length === 0 ? ["rule", "code"] : [...new Set(expected.flatMap((finding) => Object.keys(finding)))];
+  const keys =
+    expected.length === 0 ? ["rule", "code"] : [...new Set(expected.flatMap((finding) => Object.keys(finding)))];
   // The findings that match an expectation first, in its order, so that equal lines line up.
   const actual = listAt(result.findings).filter(isJsonObject);
   const ordered: JsonObject[] = [];
@@ -41,12 +42,15 @@ function actualLines(result: JsonObject, expect: JsonObject): string[] {
     lines.push("effects:");
     // Effects are expected to be present, not to be all: beside each, the actual effect of its field.
     for (const wanted of expectedEffects) {
-      const sameField = listAt(result.effects).filter(isJsonObject).filter((effect) => valuesEqual(effect.field ?? null, wanted.field ?? null));
+      const sameField = listAt(result.effects)
+        .filter(isJsonObject)
+        .filter((effect) => valuesEqual(effect.field ?? null, wanted.field ?? null));
       const shown = sameField.find((effect) => matches(effect, wanted)) ?? sameField[0];
       if (shown !== undefined) lines.push(`  ${JSON.stringify(project(shown, Object.keys(wanted)))}`);
     }
   }
-  if (Object.hasOwn(expect, "commands")) lines.push(`commands: ${JSON.stringify(listAt(result.commands).map((command) => objectAt(command).name ?? null))}`);
+  if (Object.hasOwn(expect, "commands"))
+    lines.push(`commands: ${JSON.stringify(listAt(result.commands).map((command) => objectAt(command).name ?? null))}`);
   return lines;
 }
 
@@ -63,10 +67,13 @@ function project(value: JsonObject, keys: readonly string[]): JsonObject {
 
 /** The shortest edit from `before` to `after` (longest common subsequence; the lists are short). */
 function lineDiff(before: readonly string[], after: readonly string[]): string[] {
-  const common: number[][] = Array.from({ length: before.length + 1 }, () => new Array<number>(after.length + 1).fill(0));
+  const common: number[][] = Array.from({ length: before.length + 1 }, () =>
+    new Array<number>(after.length + 1).fill(0),
+  );
   for (let i = before.length - 1; i >= 0; i--) {
     for (let j = after.length - 1; j >= 0; j--) {
-      common[i]![j] = before[i] === after[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
+      common[i]![j] =
+        before[i] === after[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
     }
   }
   const lines: string[] = [];
@@ -76,7 +83,8 @@ function lineDiff(before: readonly string[], after: readonly string[]): string[]
     if (i < before.length && j < after.length && before[i] === after[j]) {
       lines.push(`  ${before[i++]}`);
       j++;
-    } else if (i < before.length && (j === after.length || common[i + 1]![j]! >= common[i]![j + 1]!)) lines.push(`- ${before[i++]}`);
+    } else if (i < before.length && (j === after.length || common[i + 1]![j]! >= common[i]![j + 1]!))
+      lines.push(`- ${before[i++]}`);
     else lines.push(`+ ${after[j++]}`);
   }
   return lines;

@@ -1,7 +1,19 @@
 import { didYouMean } from "../../engine/names/closest-name.ts";
 import { listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
-import { operationMentions, operationNames, STANDARD_OPERATIONS, type OperationMention } from "../checks/operation-mentions.ts";
-import { locateProblems, placeIn, type DocumentSources, type Located, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
+import {
+  operationMentions,
+  operationNames,
+  STANDARD_OPERATIONS,
+  type OperationMention,
+} from "../checks/operation-mentions.ts";
+import {
+  locateProblems,
+  placeIn,
+  type DocumentSources,
+  type Located,
+  type PlacedProblem,
+  type ProblemPlace,
+} from "../problems/problem-place.ts";
 import type { ResolvedRuleset } from "../resolve/resolve-ruleset.ts";
 
 /**
@@ -17,7 +29,10 @@ import type { ResolvedRuleset } from "../resolve/resolve-ruleset.ts";
  * Problems of `check` (and `test` and the editor), never load problems: what the server loads
  * does not depend on the tests.
  */
-export function goldenTestNameProblems(ruleset: ResolvedRuleset, sources: DocumentSources | undefined): Located<PlacedProblem>[] {
+export function goldenTestNameProblems(
+  ruleset: ResolvedRuleset,
+  sources: DocumentSources | undefined,
+): Located<PlacedProblem>[] {
   const entities = new Set(Object.keys(objectAt(ruleset.resolved.entities)));
   for (const rule of listAt(ruleset.resolved.rules)) {
     const entity = objectAt(objectAt(rule).target).entity;
@@ -40,7 +55,8 @@ export function goldenTestNameProblems(ruleset: ResolvedRuleset, sources: Docume
     }
     const operation = test.operation;
     if (typeof operation !== "string" || STANDARD_OPERATIONS.includes(operation)) return;
-    const itself = (mention: OperationMention): boolean => mention.by === "test" && mention.document === document && mention.index === index;
+    const itself = (mention: OperationMention): boolean =>
+      mention.by === "test" && mention.document === document && mention.index === index;
     if (mentions.some((mention) => mention.operation === operation && !itself(mention))) return;
     problems.push({
       code: "TEST_OPERATION_UNKNOWN",

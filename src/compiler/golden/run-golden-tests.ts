@@ -42,10 +42,17 @@ export interface GoldenTestOptions {
 
 /** The request a golden test evaluates, and on which channel: `given` with the test's entity and operation. */
 export function goldenTestRequest(test: JsonObject): { request: JsonObject; channel: "server" | "client" } {
-  return { request: { ...objectAt(test.given), entity: test.entity ?? null, operation: test.operation ?? null }, channel: test.channel === "client" ? "client" : "server" };
+  return {
+    request: { ...objectAt(test.given), entity: test.entity ?? null, operation: test.operation ?? null },
+    channel: test.channel === "client" ? "client" : "server",
+  };
 }
 
-export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefined, options: GoldenTestOptions = {}): GoldenTestOutcome[] {
+export function runGoldenTests(
+  ruleset: LoadedRuleset,
+  tests: JsonValue | undefined,
+  options: GoldenTestOptions = {},
+): GoldenTestOutcome[] {
   const outcomes: GoldenTestOutcome[] = [];
   listAt(tests).forEach((entry, index) => {
     const test = objectAt(entry);
@@ -58,7 +65,11 @@ export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefi
     try {
       result = evaluateTest(ruleset, request, channel, name, options.coverage) as unknown as JsonObject;
     } catch (error) {
-      outcomes.push({ name, ...place, failures: [`the test's request was refused: ${error instanceof Error ? error.message : String(error)}`] });
+      outcomes.push({
+        name,
+        ...place,
+        failures: [`the test's request was refused: ${error instanceof Error ? error.message : String(error)}`],
+      });
       return;
     }
     const expect = objectAt(test.expect);
@@ -70,12 +81,24 @@ export function runGoldenTests(ruleset: LoadedRuleset, tests: JsonValue | undefi
     // Only a failed test is evaluated again, with its explanation.
     const explanation = ruleset.evaluate(request, channel, { explain: "full" }).explanation!;
     const differing = rulesThatDiffer(result, expect, ruleset.manifest(channel), explanation.rules);
-    outcomes.push({ name, ...place, failures, diff: goldenDiff(result, expect), explained: explanation.rules.filter((rule) => differing.has(rule.rule)) });
+    outcomes.push({
+      name,
+      ...place,
+      failures,
+      diff: goldenDiff(result, expect),
+      explained: explanation.rules.filter((rule) => differing.has(rule.rule)),
+    });
   });
   return outcomes;
 }
 
-function matchesFilter(filter: (name: string) => boolean, ruleset: LoadedRuleset, name: string, request: JsonObject, channel: "client" | "server"): boolean {
+function matchesFilter(
+  filter: (name: string) => boolean,
+  ruleset: LoadedRuleset,
+  name: string,
+  request: JsonObject,
+  channel: "client" | "server",
+): boolean {
   if (filter(ruleset.id) || filter(name)) return true;
   try {
     const rules = ruleset.evaluate(request, channel, { explain: "rules" }).explanation!.rules;
@@ -85,7 +108,13 @@ function matchesFilter(filter: (name: string) => boolean, ruleset: LoadedRuleset
   }
 }
 
-function evaluateTest(ruleset: LoadedRuleset, request: JsonObject, channel: "client" | "server", name: string, coverage: GoldenTestOptions["coverage"]): EvaluationResult {
+function evaluateTest(
+  ruleset: LoadedRuleset,
+  request: JsonObject,
+  channel: "client" | "server",
+  name: string,
+  coverage: GoldenTestOptions["coverage"],
+): EvaluationResult {
   if (coverage === undefined) return ruleset.evaluate(request, channel);
   const probed = coverage.probe.evaluate(request, channel);
   coverage.probed(name, probed.rules);
@@ -97,22 +126,34 @@ function evaluateTest(ruleset: LoadedRuleset, request: JsonObject, channel: "cli
  * (or not as expected), or given and not expected; for an expected effect that is missing, the
  * rules that write its field; for commands that differ, the action rules that were selected.
  */
-function rulesThatDiffer(result: JsonObject, expect: JsonObject, manifest: JsonObject, rules: readonly RuleExplanation[]): Set<string> {
+function rulesThatDiffer(
+  result: JsonObject,
+  expect: JsonObject,
+  manifest: JsonObject,
+  rules: readonly RuleExplanation[],
+): Set<string> {
   const differing = new Set<string>();
   const count = (findings: JsonValue | undefined): Map<string, number> => {
     const counts = new Map<string, number>();
-    for (const finding of listAt(findings)) counts.set(stringAt(objectAt(finding).rule), (counts.get(stringAt(objectAt(finding).rule)) ?? 0) + 1);
+    for (const finding of listAt(findings))
+      counts.set(stringAt(objectAt(finding).rule), (counts.get(stringAt(objectAt(finding).rule)) ?? 0) + 1);
     return counts;
   };
   // A decision that differs: deny came from the blocking findings; a missing deny from some validation that stayed quiet.
   if (!valuesEqual(result.decision ?? null, expect.decision ?? null)) {
-    for (const finding of listAt(result.findings)) if (objectAt(finding).blocking === true) differing.add(stringAt(objectAt(finding).rule));
-    if (result.decision === "allow") for (const rule of rules) if (rule.kind === "validation" && (rule.status === "passed" || rule.status === "when-false")) differing.add(rule.rule);
+    for (const finding of listAt(result.findings))
+      if (objectAt(finding).blocking === true) differing.add(stringAt(objectAt(finding).rule));
+    if (result.decision === "allow")
+      for (const rule of rules)
+        if (rule.kind === "validation" && (rule.status === "passed" || rule.status === "when-false"))
+          differing.add(rule.rule);
   }
   const actual = count(result.findings);
   const expected = count(expect.findings);
-  for (const rule of new Set([...actual.keys(), ...expected.keys()])) if (actual.get(rule) !== expected.get(rule)) differing.add(rule);
-  for (const finding of listAt(expect.findings)) if (!matchesOne(finding, listAt(result.findings))) differing.add(stringAt(objectAt(finding).rule));
+  for (const rule of new Set([...actual.keys(), ...expected.keys()]))
+    if (actual.get(rule) !== expected.get(rule)) differing.add(rule);
+  for (const finding of listAt(expect.findings))
+    if (!matchesOne(finding, listAt(result.findings))) differing.add(stringAt(objectAt(finding).rule));
   for (const effect of listAt(expect.effects)) {
     if (matchesOne(effect, listAt(result.effects))) continue;
     const wanted = objectAt(effect);
@@ -125,14 +166,17 @@ function rulesThatDiffer(result: JsonObject, expect: JsonObject, manifest: JsonO
   if (Object.hasOwn(expect, "commands")) {
     const names = listAt(result.commands).map((command) => objectAt(command).name ?? null);
     if (!valuesEqual(names, expect.commands!)) {
-      for (const rule of rules) if (rule.kind === "action" && !(rule.status === "not-selected" && rule.because !== "decision")) differing.add(rule.rule);
+      for (const rule of rules)
+        if (rule.kind === "action" && !(rule.status === "not-selected" && rule.because !== "decision"))
+          differing.add(rule.rule);
     }
   }
   return differing;
 }
 function compare(result: JsonObject, expect: JsonObject): string[] {
   const failures: string[] = [];
-  if (!valuesEqual(result.decision ?? null, expect.decision ?? null)) failures.push(`decision is ${show(result.decision)}, expected ${show(expect.decision)}`);
+  if (!valuesEqual(result.decision ?? null, expect.decision ?? null))
+    failures.push(`decision is ${show(result.decision)}, expected ${show(expect.decision)}`);
   const findings = listAt(result.findings);
   const expectedFindings = listAt(expect.findings);
   const actualRules = findings.map((finding) => stringAt(objectAt(finding).rule)).sort();
@@ -141,12 +185,15 @@ function compare(result: JsonObject, expect: JsonObject): string[] {
     failures.push(`findings come from [${actualRules.join(", ")}], expected [${expectedRules.join(", ")}]`);
   } else {
     // Several findings may share a rule (forEach, type rules): each expectation must match one.
-    for (const expected of expectedFindings) if (!matchesOne(expected, findings)) failures.push(`no finding matches ${show(expected)}`);
+    for (const expected of expectedFindings)
+      if (!matchesOne(expected, findings)) failures.push(`no finding matches ${show(expected)}`);
   }
-  for (const expected of listAt(expect.effects)) if (!matchesOne(expected, listAt(result.effects))) failures.push(`missing effect ${show(expected)}`);
+  for (const expected of listAt(expect.effects))
+    if (!matchesOne(expected, listAt(result.effects))) failures.push(`missing effect ${show(expected)}`);
   if (Object.hasOwn(expect, "commands")) {
     const names = listAt(result.commands).map((command) => objectAt(command).name ?? null);
-    if (!valuesEqual(names, expect.commands!)) failures.push(`commands are ${show(names)}, expected ${show(expect.commands)}`);
+    if (!valuesEqual(names, expect.commands!))
+      failures.push(`commands are ${show(names)}, expected ${show(expect.commands)}`);
   }
   return failures;
 }
@@ -154,7 +201,11 @@ function compare(result: JsonObject, expect: JsonObject): string[] {
 /** Whether an actual object has every member of the expected one, with an equal value. */
 function matchesOne(expected: JsonValue, actuals: readonly JsonValue[]): boolean {
   if (!isJsonObject(expected)) return false;
-  return actuals.some((actual) => isJsonObject(actual) && Object.entries(expected).every(([key, value]) => Object.hasOwn(actual, key) && valuesEqual(actual[key]!, value)));
+  return actuals.some(
+    (actual) =>
+      isJsonObject(actual) &&
+      Object.entries(expected).every(([key, value]) => Object.hasOwn(actual, key) && valuesEqual(actual[key]!, value)),
+  );
 }
 
 function show(value: JsonValue | undefined): string {

@@ -12,7 +12,11 @@ import { ENTITY_SCHEMAS_MEMBER } from "../../engine/schema/manifest-schemas.ts";
  * client manifest holds only client-safe rules and the functions, params and messages they
  * reach, because browsers fetch it.
  */
-export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: Channel, entitySchemas: Readonly<Record<string, EmbeddedSchema>> = {}): JsonObject {
+export function buildManifest(
+  { resolved, checksum }: ResolvedRuleset,
+  channel: Channel,
+  entitySchemas: Readonly<Record<string, EmbeddedSchema>> = {},
+): JsonObject {
   const allRules = listAt(resolved.rules).map(objectAt);
   const client = channel === "client";
   const rules = client ? allRules.filter(isClientSafe) : allRules;
@@ -20,7 +24,10 @@ export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: 
   const resolvedFunctions = objectAt(resolved.functions);
   const reachable = reachableNames(expressions, resolvedFunctions);
 
-  let functions = mapMembers(resolvedFunctions, (fn) => ({ params: objectAt(fn).params ?? null, body: objectAt(fn).body ?? null }));
+  let functions = mapMembers(resolvedFunctions, (fn) => ({
+    params: objectAt(fn).params ?? null,
+    body: objectAt(fn).body ?? null,
+  }));
   let params = mapMembers(objectAt(resolved.params), (param) => objectAt(param).value ?? null);
   let messages = objectAt(resolved.messages);
   if (client) {
@@ -32,7 +39,9 @@ export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: 
     for (const expression of expressions) walkExpression(expression, collect);
     for (const fn of Object.values(functions)) walkExpression(objectAt(fn).body, collect);
     params = keepMembers(params, usedParams);
-    const usedMessages = new Set(rules.filter((rule) => Object.hasOwn(rule, "finding")).map((rule) => stringAt(objectAt(rule.finding).message)));
+    const usedMessages = new Set(
+      rules.filter((rule) => Object.hasOwn(rule, "finding")).map((rule) => stringAt(objectAt(rule.finding).message)),
+    );
     messages = mapMembers(messages, (catalog) => keepMembers(objectAt(catalog), usedMessages));
   }
   const fieldTypes: JsonObject = {};
@@ -60,13 +69,19 @@ export function buildManifest({ resolved, checksum }: ResolvedRuleset, channel: 
   return manifest;
 }
 
-export function buildBundle(ruleset: ResolvedRuleset, entitySchemas: Readonly<Record<string, EmbeddedSchema>> = {}): JsonObject {
+export function buildBundle(
+  ruleset: ResolvedRuleset,
+  entitySchemas: Readonly<Record<string, EmbeddedSchema>> = {},
+): JsonObject {
   return {
     ruleCascadeBundle: BUNDLE_FORMAT_VERSION,
     id: ruleset.resolved.id ?? null,
     version: ruleset.resolved.version ?? null,
     checksum: ruleset.checksum,
-    manifests: { server: buildManifest(ruleset, "server", entitySchemas), client: buildManifest(ruleset, "client", entitySchemas) },
+    manifests: {
+      server: buildManifest(ruleset, "server", entitySchemas),
+      client: buildManifest(ruleset, "client", entitySchemas),
+    },
   };
 }
 

@@ -41,17 +41,23 @@ export function placeIn(document: JsonValue, path: readonly string[], part: Memb
 }
 
 /** A problem with its place turned into file, line and column; the other members it had are kept. */
-export type Located<Problem extends PlacedProblem> = Omit<Problem, "place" | "referencedFrom" | "firstDefinition"> & LoadProblem;
+export type Located<Problem extends PlacedProblem> = Omit<Problem, "place" | "referencedFrom" | "firstDefinition"> &
+  LoadProblem;
 
 /**
  * Plain load problems with file, line and column where the place is known. Files keep the order
  * they first appear in (a parent's problems before its child's); within a file, problems are in
  * the order of their lines.
  */
-export function locateProblems<Problem extends PlacedProblem>(problems: readonly Problem[], sources: DocumentSources | undefined): Located<Problem>[] {
+export function locateProblems<Problem extends PlacedProblem>(
+  problems: readonly Problem[],
+  sources: DocumentSources | undefined,
+): Located<Problem>[] {
   const locate = (place: ProblemPlace | undefined): { file: string; line?: number; column?: number } | undefined => {
     const source = place === undefined ? undefined : sources?.(place.document);
-    return place === undefined || source === undefined ? undefined : { file: source.file, ...source.locate(place.path, place.part) };
+    return place === undefined || source === undefined
+      ? undefined
+      : { file: source.file, ...source.locate(place.path, place.part) };
   };
   const located = problems.map(({ place, referencedFrom, firstDefinition, ...placed }): Located<Problem> => {
     const at = locate(place);
@@ -59,7 +65,12 @@ export function locateProblems<Problem extends PlacedProblem>(problems: readonly
     const reference = locate(referencedFrom);
     if (reference?.line === undefined) return { ...problem, ...at };
     const referencedAt = { file: reference.file, line: reference.line, column: reference.column };
-    return { ...problem, message: `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`, ...at, referencedAt };
+    return {
+      ...problem,
+      message: `${problem.message} (referenced at ${fileName(reference.file)}:${reference.line}:${reference.column})`,
+      ...at,
+      referencedAt,
+    };
   });
   const fileOrder = new Map<string | undefined, number>();
   for (const problem of located) if (!fileOrder.has(problem.file)) fileOrder.set(problem.file, fileOrder.size);
@@ -76,10 +87,18 @@ export function locateProblems<Problem extends PlacedProblem>(problems: readonly
 }
 
 /** A problem with where its name was first defined, when that is known: `(first defined at line 12)`, or `in base.ruleset.yaml at line 12` for another file. */
-function withFirstDefinition<Problem extends LoadProblem>(problem: Problem, file: string | undefined, first: { file: string; line?: number; column?: number } | undefined): Problem {
+function withFirstDefinition<Problem extends LoadProblem>(
+  problem: Problem,
+  file: string | undefined,
+  first: { file: string; line?: number; column?: number } | undefined,
+): Problem {
   if (first?.line === undefined) return problem;
   const where = first.file === file ? `at line ${first.line}` : `in ${fileName(first.file)} at line ${first.line}`;
-  const firstDefinedAt = { file: first.file, line: first.line, ...(first.column === undefined ? {} : { column: first.column }) };
+  const firstDefinedAt = {
+    file: first.file,
+    line: first.line,
+    ...(first.column === undefined ? {} : { column: first.column }),
+  };
   return { ...problem, message: `${problem.message} (first defined ${where})`, firstDefinedAt };
 }
 

@@ -14,11 +14,21 @@ const SEVERITY_RANK: Readonly<Record<string, number>> = { info: 0, warning: 1, e
  * Step 6: overrides of inherited params, within each param's override policy. An override with a
  * problem is reported and left out; the others still apply.
  */
-export function overrideParams(id: string, overrides: JsonObject, params: JsonObject, doc: JsonObject, problems: ResolutionProblems): void {
+export function overrideParams(
+  id: string,
+  overrides: JsonObject,
+  params: JsonObject,
+  doc: JsonObject,
+  problems: ResolutionProblems,
+): void {
   for (const [name, value] of Object.entries(overrides)) {
     const at = (part: "key" | "value"): ProblemPlace => placeIn(doc, ["overrides", "params", name], part);
     if (!isJsonObject(params[name])) {
-      problems.report("PARAM_UNKNOWN", `${id}: overrides unknown param ${name}${didYouMean(name, Object.keys(params))}`, at("key"));
+      problems.report(
+        "PARAM_UNKNOWN",
+        `${id}: overrides unknown param ${name}${didYouMean(name, Object.keys(params))}`,
+        at("key"),
+      );
       continue;
     }
     const param = params[name] as JsonObject;
@@ -28,14 +38,22 @@ export function overrideParams(id: string, overrides: JsonObject, params: JsonOb
       continue;
     }
     if (!fitsParamType(param.type, value)) {
-      problems.report("PARAM_TYPE_MISMATCH", `${id}: the override of param ${name} is not a ${stringAt(param.type)}`, at("value"));
+      problems.report(
+        "PARAM_TYPE_MISMATCH",
+        `${id}: the override of param ${name} is not a ${stringAt(param.type)}`,
+        at("value"),
+      );
       continue;
     }
     if (policy === "tighten-only" && typeof value === "number" && typeof param.value === "number") {
       const direction = stringAt(param.tightenDirection);
       const order = compare(value, param.value);
       if ((direction === "lower" && order > 0) || (direction !== "lower" && order < 0)) {
-        problems.report("PARAM_LOOSENED", `${id}: param ${name} may only move ${direction === "lower" ? "lower" : "higher"}`, at("value"));
+        problems.report(
+          "PARAM_LOOSENED",
+          `${id}: param ${name} may only move ${direction === "lower" ? "lower" : "higher"}`,
+          at("value"),
+        );
         continue;
       }
     }
@@ -48,26 +66,44 @@ export function overrideParams(id: string, overrides: JsonObject, params: JsonOb
  * and the rule an override leaves must be one the schema accepts, as if it were written so. An
  * override with a problem is reported and left out; the others still apply.
  */
-export function overrideRules(id: string, origin: string, overrides: readonly JsonValue[], rulesById: ReadonlyMap<string, JsonObject>, doc: JsonObject, problems: ResolutionProblems): void {
+export function overrideRules(
+  id: string,
+  origin: string,
+  overrides: readonly JsonValue[],
+  rulesById: ReadonlyMap<string, JsonObject>,
+  doc: JsonObject,
+  problems: ResolutionProblems,
+): void {
   for (const [index, entry] of overrides.entries()) {
     const override = objectAt(entry);
     const ruleId = stringAt(override.rule);
     const rule = rulesById.get(ruleId);
     const at = (...member: string[]): ProblemPlace => placeIn(doc, ["overrides", "rules", String(index), ...member]);
     if (!rule) {
-      problems.report("RULE_UNKNOWN", `${id}: overrides unknown rule ${ruleId}${didYouMean(ruleId, rulesById.keys())}`, at("rule"));
+      problems.report(
+        "RULE_UNKNOWN",
+        `${id}: overrides unknown rule ${ruleId}${didYouMean(ruleId, rulesById.keys())}`,
+        at("rule"),
+      );
       continue;
     }
     const policy = stringAt(rule.overridePolicy);
     if (policy === "locked") {
-      problems.report("RULE_LOCKED", `${id}: rule ${ruleId} is locked by ${stringAt(rule.origin)}`, at("rule"), { rule: ruleId });
+      problems.report("RULE_LOCKED", `${id}: rule ${ruleId} is locked by ${stringAt(rule.origin)}`, at("rule"), {
+        rule: ruleId,
+      });
       continue;
     }
     const change = objectAt(override.set);
     if (policy === "tighten-only" || policy === "") {
       const loosened = loosenedMember(change, rule);
       if (loosened !== undefined) {
-        problems.report("RULE_LOOSENED", `${id}: rule ${ruleId} is tighten-only and this override loosens it (${loosened.join(".")})`, at("set", ...loosened), { rule: ruleId });
+        problems.report(
+          "RULE_LOOSENED",
+          `${id}: rule ${ruleId} is tighten-only and this override loosens it (${loosened.join(".")})`,
+          at("set", ...loosened),
+          { rule: ruleId },
+        );
         continue;
       }
     }
@@ -76,8 +112,16 @@ export function overrideRules(id: string, origin: string, overrides: readonly Js
     const invalid = overriddenRuleProblems(changed, change);
     if (invalid.length > 0) {
       for (const problem of invalid) {
-        const place = problem.member === undefined ? placeIn(doc, ["overrides", "rules", String(index), "set"], "key") : at("set", problem.member);
-        problems.report("SCHEMA_INVALID", `${id}: with this override rule ${ruleId} is not a valid rule: ${problem.message}`, place, { rule: ruleId });
+        const place =
+          problem.member === undefined
+            ? placeIn(doc, ["overrides", "rules", String(index), "set"], "key")
+            : at("set", problem.member);
+        problems.report(
+          "SCHEMA_INVALID",
+          `${id}: with this override rule ${ruleId} is not a valid rule: ${problem.message}`,
+          place,
+          { rule: ruleId },
+        );
       }
       continue;
     }
@@ -92,7 +136,8 @@ function loosenedMember(change: JsonObject, rule: JsonObject): string[] | undefi
   const currentRank = SEVERITY_RANK[stringAt(rule.severity)];
   if (change.enabled === false) return ["enabled"];
   if (newRank !== undefined && currentRank !== undefined && newRank < currentRank) return ["severity"];
-  if (truthy(objectAt(change.acceptance).allowed) && !truthy(objectAt(rule.acceptance).allowed)) return ["acceptance", "allowed"];
+  if (truthy(objectAt(change.acceptance).allowed) && !truthy(objectAt(rule.acceptance).allowed))
+    return ["acceptance", "allowed"];
   if (change.acknowledgement === "none" && rule.acknowledgement === "required") return ["acknowledgement"];
   return undefined;
 }
@@ -106,6 +151,8 @@ function overriddenRuleProblems(changed: JsonObject, change: JsonObject): { mess
   const { origin: _origin, overriddenBy: _overriddenBy, ...written } = changed;
   return validateRule(written).map((problem) => {
     const member = pointerPath(problem.path)[0];
-    return member !== undefined && Object.hasOwn(change, member) ? { message: problem.message, member } : { message: problem.message };
+    return member !== undefined && Object.hasOwn(change, member)
+      ? { message: problem.message, member }
+      : { message: problem.message };
   });
 }

@@ -9,8 +9,19 @@ import type { PlacedProblem, ProblemPlace } from "../problems/problem-place.ts";
 export class ResolutionProblems {
   private readonly found: PlacedProblem[] = [];
 
-  report(code: string, message: string, place: ProblemPlace, options: { readonly rule?: string; readonly firstDefinition?: ProblemPlace } = {}): void {
-    this.found.push({ code, message, ...(options.rule === undefined ? {} : { rule: options.rule }), place, ...(options.firstDefinition === undefined ? {} : { firstDefinition: options.firstDefinition }) });
+  report(
+    code: string,
+    message: string,
+    place: ProblemPlace,
+    options: { readonly rule?: string; readonly firstDefinition?: ProblemPlace } = {},
+  ): void {
+    this.found.push({
+      code,
+      message,
+      ...(options.rule === undefined ? {} : { rule: options.rule }),
+      place,
+      ...(options.firstDefinition === undefined ? {} : { firstDefinition: options.firstDefinition }),
+    });
   }
 
   /** Throws a LoadError with every problem reported, when there is one. */

@@ -45,9 +45,14 @@ function failWith(code: string, message: string, place: ProblemPlace, rule?: str
 export function schemaProblems(document: JsonValue): PlacedProblem[] {
   return validateRulesetDocument(document).map((problem) => {
     const path = pointerPath(problem.path);
-    const rule = path[0] === "rules" && path[1] !== undefined ? objectAt(listAt(objectAt(document).rules)[Number(path[1])]).id : undefined;
+    const rule =
+      path[0] === "rules" && path[1] !== undefined
+        ? objectAt(listAt(objectAt(document).rules)[Number(path[1])]).id
+        : undefined;
     const place = placeIn(document, path, problem.part);
-    return typeof rule === "string" ? { code: problem.code, message: problem.message, rule, place } : { code: problem.code, message: problem.message, place };
+    return typeof rule === "string"
+      ? { code: problem.code, message: problem.message, rule, place }
+      : { code: problem.code, message: problem.message, place };
   });
 }
 
@@ -98,7 +103,8 @@ export class RulesetResolver {
    */
   staticProblemsOf(ruleset: ResolvedRuleset, loadSchema: SchemaLoader | undefined): PlacedProblem[] {
     let problems = this.staticallyChecked.get(ruleset);
-    if (!problems) this.staticallyChecked.set(ruleset, (problems = staticProblems(ruleset.resolved, ruleset.places, loadSchema)));
+    if (!problems)
+      this.staticallyChecked.set(ruleset, (problems = staticProblems(ruleset.resolved, ruleset.places, loadSchema)));
     return problems;
   }
 
@@ -117,12 +123,21 @@ export class RulesetResolver {
     const doc = objectAt(document);
     const metadata = objectAt(doc.metadata);
     const id = stringAt(metadata.id);
-    if (descendants.includes(id)) failWith("EXTENDS_CYCLE", `extends goes round in a cycle through ${id}`, placeIn(doc, ["extends", "0", "ruleset"]));
+    if (descendants.includes(id))
+      failWith(
+        "EXTENDS_CYCLE",
+        `extends goes round in a cycle through ${id}`,
+        placeIn(doc, ["extends", "0", "ruleset"]),
+      );
     const known = this.resolvedById.get(id);
     if (known && known.document === doc) return known;
     const origin = `${id}@${stringAt(metadata.version)}`;
     const at = (...path: string[]): ProblemPlace => placeIn(doc, path);
-    const places = { rules: new Map<string, Declared>(), functions: new Map<string, Declared>(), entities: new Map<string, Declared>() };
+    const places = {
+      rules: new Map<string, Declared>(),
+      functions: new Map<string, Declared>(),
+      entities: new Map<string, Declared>(),
+    };
     const parents: ResolvedRuleset[] = [];
 
     let params: JsonObject = {};
@@ -137,36 +152,55 @@ export class RulesetResolver {
       const parentId = stringAt(extension.ruleset);
       const parentDocument = this.registry.get(parentId);
       const extendsAt = (member: string): ProblemPlace => at("extends", String(index), member);
-      const cannotCompile = (problems: readonly LoadProblem[]): LoadError => new LoadError([...problems, parentInvalid(doc, parentId, problems.length)]);
+      const cannotCompile = (problems: readonly LoadProblem[]): LoadError =>
+        new LoadError([...problems, parentInvalid(doc, parentId, problems.length)]);
       if (parentDocument === undefined) {
         const refused = this.refused.get(parentId);
         if (refused !== undefined) throw cannotCompile(refused);
-        failWith("EXTENDS_NOT_FOUND", `${id}: parent ${parentId} is not in the registry${didYouMean(parentId, this.registry.keys())}`, extendsAt("ruleset"));
+        failWith(
+          "EXTENDS_NOT_FOUND",
+          `${id}: parent ${parentId} is not in the registry${didYouMean(parentId, this.registry.keys())}`,
+          extendsAt("ruleset"),
+        );
       }
       const parentProblems = this.schemaProblemsOf(parentDocument);
       if (parentProblems.length > 0) throw cannotCompile(parentProblems);
       const parentVersion = stringAt(objectAt(objectAt(parentDocument).metadata).version);
       const wanted = stringAt(extension.version);
       if (!versionSatisfies(parentVersion, wanted)) {
-        failWith("EXTENDS_VERSION_MISMATCH", `${id}: parent ${parentId} is at version ${parentVersion}, which does not satisfy ${wanted}`, extendsAt("version"));
+        failWith(
+          "EXTENDS_VERSION_MISMATCH",
+          `${id}: parent ${parentId} is at version ${parentVersion}, which does not satisfy ${wanted}`,
+          extendsAt("version"),
+        );
       }
       let parent: ResolvedRuleset;
       try {
         parent = this.resolveWithin(parentDocument, [...descendants, id], false);
       } catch (error) {
-        if (!(error instanceof LoadError) || error.problems.some((problem) => problem.code === "EXTENDS_CYCLE")) throw error;
+        if (!(error instanceof LoadError) || error.problems.some((problem) => problem.code === "EXTENDS_CYCLE"))
+          throw error;
         throw cannotCompile(error.problems);
       }
       if (Object.hasOwn(extension, "checksum") && extension.checksum !== parent.checksum) {
-        failWith("EXTENDS_CHECKSUM_MISMATCH", `${id}: parent ${parentId} has checksum ${parent.checksum}, not the pinned ${String(extension.checksum)}`, extendsAt("checksum"));
+        failWith(
+          "EXTENDS_CHECKSUM_MISMATCH",
+          `${id}: parent ${parentId} has checksum ${parent.checksum}, not the pinned ${String(extension.checksum)}`,
+          extendsAt("checksum"),
+        );
       }
       const parentScope = listAt(objectAt(parentDocument).scope);
       const scope = listAt(doc.scope);
       if (scope.length <= parentScope.length || !valuesEqual(scope.slice(0, parentScope.length), parentScope)) {
-        failWith("SCOPE_NOT_NARROWER", `${id}: its scope must start with the scope of ${parentId} and add at least one level`, at("scope"));
+        failWith(
+          "SCOPE_NOT_NARROWER",
+          `${id}: its scope must start with the scope of ${parentId} and add at least one level`,
+          at("scope"),
+        );
       }
       parents.push(parent, ...parent.parents);
-      for (const kind of ["rules", "functions", "entities"] as const) for (const [name, place] of parent.places[kind]) places[kind].set(name, place);
+      for (const kind of ["rules", "functions", "entities"] as const)
+        for (const [name, place] of parent.places[kind]) places[kind].set(name, place);
       // The parent's resolution is shared; the child changes copies.
       const inherited = structuredClone(parent.resolved);
       params = objectAt(inherited.params);
@@ -181,12 +215,17 @@ export class RulesetResolver {
     const problems = new ResolutionProblems();
     addParams(id, origin, objectAt(doc.params), params, doc, problems);
     mergeEntities(id, objectAt(doc.entities), entities, doc, problems);
-    for (const name of Object.keys(objectAt(doc.entities))) places.entities.set(name, { document: doc, path: ["entities", name] });
+    for (const name of Object.keys(objectAt(doc.entities)))
+      places.entities.set(name, { document: doc, path: ["entities", name] });
     Object.assign(types, objectAt(doc.types));
     Object.assign(operators, objectAt(doc.operators));
     for (const [name, fn] of Object.entries(objectAt(doc.functions))) {
       if (Object.hasOwn(functions, name)) {
-        problems.report("FUNCTION_REDEFINED", `${id}: function ${name} is inherited and cannot be redefined`, placeIn(doc, ["functions", name], "key"));
+        problems.report(
+          "FUNCTION_REDEFINED",
+          `${id}: function ${name} is inherited and cannot be redefined`,
+          placeIn(doc, ["functions", name], "key"),
+        );
         continue;
       }
       setMember(functions, name, { ...objectAt(fn), origin });
@@ -207,7 +246,12 @@ export class RulesetResolver {
       if (rulesById.has(ruleId)) {
         const first = places.rules.get(ruleId);
         const firstDefinition = first === undefined ? undefined : placeIn(first.document, [...first.path, "id"]);
-        problems.report("RULE_DUPLICATE", `${id}: rule id ${ruleId} is already used`, at("rules", String(index), "id"), { rule: ruleId, ...(firstDefinition === undefined ? {} : { firstDefinition }) });
+        problems.report(
+          "RULE_DUPLICATE",
+          `${id}: rule id ${ruleId} is already used`,
+          at("rules", String(index), "id"),
+          { rule: ruleId, ...(firstDefinition === undefined ? {} : { firstDefinition }) },
+        );
         continue;
       }
       const resolvedRule = { ...rule, origin };
@@ -239,14 +283,30 @@ export class RulesetResolver {
 }
 
 /** Step 3: the document's own params, each with its value and origin. */
-function addParams(id: string, origin: string, declared: JsonObject, params: JsonObject, doc: JsonObject, problems: ResolutionProblems): void {
+function addParams(
+  id: string,
+  origin: string,
+  declared: JsonObject,
+  params: JsonObject,
+  doc: JsonObject,
+  problems: ResolutionProblems,
+): void {
   for (const [name, entry] of Object.entries(declared)) {
     const param = objectAt(entry);
     if (Object.hasOwn(params, name)) {
-      problems.report("PARAM_REDEFINED", `${id}: param ${name} is inherited; change it under overrides.params`, placeIn(doc, ["params", name], "key"));
+      problems.report(
+        "PARAM_REDEFINED",
+        `${id}: param ${name} is inherited; change it under overrides.params`,
+        placeIn(doc, ["params", name], "key"),
+      );
       continue;
     }
-    if (!fitsParamType(param.type, param.default)) problems.report("PARAM_TYPE_MISMATCH", `${id}: the default of param ${name} is not a ${stringAt(param.type)}`, placeIn(doc, ["params", name, "default"]));
+    if (!fitsParamType(param.type, param.default))
+      problems.report(
+        "PARAM_TYPE_MISMATCH",
+        `${id}: the default of param ${name} is not a ${stringAt(param.type)}`,
+        placeIn(doc, ["params", name, "default"]),
+      );
     setMember(params, name, { ...param, value: param.default ?? null, origin });
   }
 }
@@ -255,7 +315,13 @@ function addParams(id: string, origin: string, declared: JsonObject, params: Jso
  * Step 4: entities merged member by member. A child may bind more fields to types but never
  * rebind an inherited one, which would quietly detach the field from its parent's type rules.
  */
-function mergeEntities(id: string, declared: JsonObject, entities: JsonObject, doc: JsonObject, problems: ResolutionProblems): void {
+function mergeEntities(
+  id: string,
+  declared: JsonObject,
+  entities: JsonObject,
+  doc: JsonObject,
+  problems: ResolutionProblems,
+): void {
   for (const [name, entry] of Object.entries(declared)) {
     const entity = objectAt(entry);
     const inheritedEntity = objectAt(entities[name]);
@@ -263,7 +329,11 @@ function mergeEntities(id: string, declared: JsonObject, entities: JsonObject, d
     const fieldTypes: JsonObject = { ...inheritedTypes };
     for (const [pointer, typeName] of Object.entries(objectAt(entity.fieldTypes))) {
       if (Object.hasOwn(inheritedTypes, pointer) && inheritedTypes[pointer] !== typeName) {
-        problems.report("FIELD_TYPE_REBOUND", `${id}: ${name}${pointer} is bound to ${String(inheritedTypes[pointer])} by a parent`, placeIn(doc, ["entities", name, "fieldTypes", pointer]));
+        problems.report(
+          "FIELD_TYPE_REBOUND",
+          `${id}: ${name}${pointer} is bound to ${String(inheritedTypes[pointer])} by a parent`,
+          placeIn(doc, ["entities", name, "fieldTypes", pointer]),
+        );
         continue;
       }
       setMember(fieldTypes, pointer, typeName);

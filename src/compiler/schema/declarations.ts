@@ -54,7 +54,9 @@ export const Param = Type.Intersect([
     Type.Object({ overridePolicy: Const("tighten-only") }),
     Type.Object({
       tightenDirection: Present("is required when overridePolicy is tighten-only"),
-      type: Optional(Enum(["number", "integer"], { errorMessage: "must be number or integer when overridePolicy is tighten-only" })),
+      type: Optional(
+        Enum(["number", "integer"], { errorMessage: "must be number or integer when overridePolicy is tighten-only" }),
+      ),
     }),
   ),
 ]);

@@ -24,7 +24,8 @@ const Operator = Type.Union([Enum(CORE_OPERATORS), Pattern(CUSTOM_OPERATOR_PATTE
 function explainVariable(value: unknown): string {
   if (typeof value !== "string") return "`var` must be a string";
   const root = value.split(".")[0]!;
-  if (!(VAR_ROOTS as readonly string[]).includes(root)) return `\`${root}\` is not a variable root (${VAR_ROOTS.join(", ")})${didYouMean(root, VAR_ROOTS)}`;
+  if (!(VAR_ROOTS as readonly string[]).includes(root))
+    return `\`${root}\` is not a variable root (${VAR_ROOTS.join(", ")})${didYouMean(root, VAR_ROOTS)}`;
   return `\`${value}\` is not a variable path: after the root come member names of letters, digits, _ and -, each after one dot`;
 }
 
@@ -36,7 +37,10 @@ export const Expr = Type.Recursive(
         Type.Number(),
         Type.Boolean(),
         Type.Null(),
-        Type.Object({ var: Pattern(VAR_PATTERN, { explain: explainVariable }) }, { additionalProperties: false, branchKey: "var" }),
+        Type.Object(
+          { var: Pattern(VAR_PATTERN, { explain: explainVariable }) },
+          { additionalProperties: false, branchKey: "var" },
+        ),
         Type.Object({ op: Operator, args: Type.Array(Self) }, { additionalProperties: false, branchKey: "op" }),
         Type.Object({ fn: Name, args: Type.Array(Self) }, { additionalProperties: false, branchKey: "fn" }),
       ],

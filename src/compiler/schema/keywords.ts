@@ -82,7 +82,10 @@ export function Extensible(properties: TProperties, options: ObjectOptions = {})
   const known = Object.keys(properties).map(escapeRegExp).join("|");
   return Type.Intersect([
     Type.Object(properties, options),
-    Type.Record(Type.String({ pattern: `^(?:${known})$|^x-` }), Type.Unknown(), { additionalProperties: false, knownMembers: Object.keys(properties) }),
+    Type.Record(Type.String({ pattern: `^(?:${known})$|^x-` }), Type.Unknown(), {
+      additionalProperties: false,
+      knownMembers: Object.keys(properties),
+    }),
   ]);
 }
 
@@ -93,7 +96,10 @@ export function Extensible(properties: TProperties, options: ObjectOptions = {})
  * flag changes nothing.
  */
 export function NamedRecord(namePattern: string, value: TSchema): TSchema {
-  return Type.Record(Type.String({ pattern: namePattern }), value, { additionalProperties: false, memberNames: namePattern });
+  return Type.Record(Type.String({ pattern: namePattern }), value, {
+    additionalProperties: false,
+    memberNames: namePattern,
+  });
 }
 
 /**
@@ -112,5 +118,8 @@ export function MapOf(value: TSchema): TSchema {
  * missing one is reported once (as required elsewhere) instead of as every `then` at once.
  */
 export function Conditional(ifSchema: TSchema, thenSchema: TSchema, unlessMissing?: string): TSchema {
-  return Type.Union([Type.Not(ifSchema), thenSchema], unlessMissing === undefined ? { conditional: true } : { conditional: true, unlessMissing });
+  return Type.Union(
+    [Type.Not(ifSchema), thenSchema],
+    unlessMissing === undefined ? { conditional: true } : { conditional: true, unlessMissing },
+  );
 }

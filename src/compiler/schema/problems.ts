@@ -62,7 +62,8 @@ function unionMessage(schema: Schema, value: unknown): string {
 function unknownMemberMessage(schema: Schema, path: string): string {
   // The last segment of the instance path names the member that is not allowed.
   const name = pointerPath(path).at(-1) ?? "";
-  if (schema.memberNames !== undefined) return `\`${name}\` cannot be a member name here: it must be ${PATTERN_WORDS.get(schema.memberNames) ?? "of another form"}`;
+  if (schema.memberNames !== undefined)
+    return `\`${name}\` cannot be a member name here: it must be ${PATTERN_WORDS.get(schema.memberNames) ?? "of another form"}`;
   const known = schema.knownMembers ?? Object.keys((schema.properties ?? {}) as object);
   return `unknown member \`${name}\`${didYouMean(name, known)}`;
 }
@@ -85,7 +86,10 @@ function plainMessage(error: ValueError): string {
     case ValueErrorType.Not:
       return schema.errorMessage ?? "matches a form that is not allowed";
     case ValueErrorType.Literal:
-      return schema.errorMessage ?? `must be ${describe(schema.const)}${typeof error.value === "string" ? `, not ${quote(error.value)}` : ""}`;
+      return (
+        schema.errorMessage ??
+        `must be ${describe(schema.const)}${typeof error.value === "string" ? `, not ${quote(error.value)}` : ""}`
+      );
     case ValueErrorType.RegExp:
       return patternMessage(schema, String(schema.source), error.value);
     case ValueErrorType.StringPattern:
@@ -139,7 +143,8 @@ function* expand(error: ValueError): Generator<FoundProblem> {
     const variants = (schema.anyOf ?? []) as Schema[];
     // if/then: the `if` held (its `not` failed), so report what the `then` requires.
     if (schema.conditional === true && error.errors[1] !== undefined) {
-      if (schema.unlessMissing !== undefined && isPlainObject(error.value) && !(schema.unlessMissing in error.value)) return;
+      if (schema.unlessMissing !== undefined && isPlainObject(error.value) && !(schema.unlessMissing in error.value))
+        return;
       for (const inner of error.errors[1]) yield* expand(inner);
       return;
     }

@@ -48,7 +48,12 @@ function KindIs(kind: string): TSchema {
 }
 
 /** `then: { required: [...], properties: { <member>: false, ... } }` for a kind. */
-function KindThen(kind: string, required: readonly string[], forbidden: readonly string[], extra: TProperties = {}): TSchema {
+function KindThen(
+  kind: string,
+  required: readonly string[],
+  forbidden: readonly string[],
+  extra: TProperties = {},
+): TSchema {
   const properties: TProperties = {};
   for (const name of required) properties[name] = Present(`is required when kind is ${kind}`);
   for (const name of forbidden) properties[name] = Optional(Forbidden(`is not allowed when kind is ${kind}`));
@@ -60,8 +65,16 @@ const VALIDATION_ONLY = ["assert", "severity", "finding", "acceptance", "acknowl
 
 export const Rule = Type.Intersect([
   RuleMembers,
-  Conditional(KindIs("validation"), KindThen("validation", ["assert", "severity", "finding"], NOT_FOR_VALIDATION), "kind"),
-  Conditional(KindIs("state"), KindThen("state", ["when", "effects"], [...VALIDATION_ONLY, "assign", "commands"]), "kind"),
+  Conditional(
+    KindIs("validation"),
+    KindThen("validation", ["assert", "severity", "finding"], NOT_FOR_VALIDATION),
+    "kind",
+  ),
+  Conditional(
+    KindIs("state"),
+    KindThen("state", ["when", "effects"], [...VALIDATION_ONLY, "assign", "commands"]),
+    "kind",
+  ),
   Conditional(KindIs("compute"), KindThen("compute", ["assign"], [...VALIDATION_ONLY, "effects", "commands"]), "kind"),
   Conditional(
     KindIs("action"),

@@ -13,7 +13,16 @@ import { RulesetDocument } from "./ruleset-document.ts";
 const STANDALONE_SCHEMA_ID = "urn:rule-server:schema:ruleset-source:1.0";
 
 /** Options that phrase problems (keywords.ts); a JSON Schema reader has no use for them. */
-const MESSAGE_OPTIONS = new Set(["errorMessage", "requiredMessage", "branchKey", "conditional", "unlessMissing", "explain", "memberNames", "knownMembers"]);
+const MESSAGE_OPTIONS = new Set([
+  "errorMessage",
+  "requiredMessage",
+  "branchKey",
+  "conditional",
+  "unlessMissing",
+  "explain",
+  "memberNames",
+  "knownMembers",
+]);
 const EXPR_REF = "#/$defs/Expr";
 
 export function standaloneRulesetSchema(): JsonObject {

@@ -29,7 +29,9 @@ export function validateRulesetDocument(document: unknown): SchemaProblem[] {
   if (check.Check(document)) return [];
   const problems = toProblems(check.Errors(document));
   // The compiled check and the error walk are the same rules; never report "invalid" with no reason.
-  return problems.length > 0 ? problems : [{ code: "SCHEMA_INVALID", message: "the document does not match the ruleset schema", path: "", part: "value" }];
+  return problems.length > 0
+    ? problems
+    : [{ code: "SCHEMA_INVALID", message: "the document does not match the ruleset schema", path: "", part: "value" }];
 }
 
 /**
@@ -40,5 +42,7 @@ export function validateRule(rule: unknown): SchemaProblem[] {
   compiledRule ??= TypeCompiler.Compile(Rule);
   if (compiledRule.Check(rule)) return [];
   const problems = toProblems(compiledRule.Errors(rule));
-  return problems.length > 0 ? problems : [{ code: "SCHEMA_INVALID", message: "the rule does not match the rule schema", path: "", part: "value" }];
+  return problems.length > 0
+    ? problems
+    : [{ code: "SCHEMA_INVALID", message: "the rule does not match the rule schema", path: "", part: "value" }];
 }

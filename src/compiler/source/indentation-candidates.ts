@@ -75,7 +75,8 @@ export function levelsNear(lines: readonly string[], line: number): number[] {
 /** Levels grouped by how far they are from `lead`, nearest first. */
 export function byDistance(levels: readonly number[], lead: number): number[][] {
   const groups = new Map<number, number[]>();
-  for (const level of [...levels].sort((a, b) => a - b)) groups.set(Math.abs(level - lead), [...(groups.get(Math.abs(level - lead)) ?? []), level]);
+  for (const level of [...levels].sort((a, b) => a - b))
+    groups.set(Math.abs(level - lead), [...(groups.get(Math.abs(level - lead)) ?? []), level]);
   return [...groups.entries()].sort(([a], [b]) => a - b).map(([, group]) => group);
 }
 
@@ -93,7 +94,12 @@ export function blockUnder(lines: readonly string[], line: number): number[] {
 }
 
 /** The lines with `line` indented `to` spaces and the block under it moved as far; undefined when a line would go left of the margin. */
-export function shifted(lines: readonly string[], line: number, to: number, block: readonly number[]): string[] | undefined {
+export function shifted(
+  lines: readonly string[],
+  line: number,
+  to: number,
+  block: readonly number[],
+): string[] | undefined {
   const mended = [...lines];
   const text = lines[line - 1] ?? "";
   const shift = to - leadOf(text).length;
@@ -110,7 +116,8 @@ export function shifted(lines: readonly string[], line: number, to: number, bloc
 /** Whether a line is indented deeper than the line above it, as text going on from there is. */
 export function continuesAbove(lines: readonly string[], line: number): boolean {
   for (let at = line - 1; at >= 1; at--) {
-    if (holdsContent(lines[at - 1] ?? "")) return leadOf(lines[line - 1] ?? "").length > leadOf(lines[at - 1] ?? "").length;
+    if (holdsContent(lines[at - 1] ?? ""))
+      return leadOf(lines[line - 1] ?? "").length > leadOf(lines[at - 1] ?? "").length;
   }
   return false;
 }
@@ -121,7 +128,11 @@ export function continuesAbove(lines: readonly string[], line: number): boolean 
  * `- ruleset acme.payments`), or any text after a word the text uses as a key elsewhere
  * (`description Amount in the transfer currency.`). Undefined for any other line.
  */
-export function withColonAfterFirstWord(lines: readonly string[], line: number, keys: ReadonlySet<string>): string[] | undefined {
+export function withColonAfterFirstWord(
+  lines: readonly string[],
+  line: number,
+  keys: ReadonlySet<string>,
+): string[] | undefined {
   const text = lines[line - 1] ?? "";
   const column = Math.max(...levelsOf(text));
   const written = /^([A-Za-z_$/][\w$./-]*)[ \t]+([^\s#].*?)[ \t]*(?:\s#.*)?\r?$/.exec(text.slice(column));

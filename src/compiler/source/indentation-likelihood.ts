@@ -17,10 +17,16 @@ export interface Stretch {
   readonly step: number;
 }
 
-export function likelihoodOf(lines: readonly string[], line: number, stretch: Stretch, reading: { errorsLeft: number; strangers: number }): Likelihood {
+export function likelihoodOf(
+  lines: readonly string[],
+  line: number,
+  stretch: Stretch,
+  reading: { errorsLeft: number; strangers: number },
+): Likelihood {
   const steps = stepsOf(lines);
   let irregular = 0;
-  for (let at = stretch.from; at <= stretch.to; at++) if (steps[at - 1] !== undefined && steps[at - 1] !== stretch.step) irregular++;
+  for (let at = stretch.from; at <= stretch.to; at++)
+    if (steps[at - 1] !== undefined && steps[at - 1] !== stretch.step) irregular++;
   return [reading.errorsLeft, emptyValuesAround(lines, line), irregular, reading.strangers];
 }
 
@@ -37,7 +43,11 @@ export function isCertain(likelihood: Likelihood): boolean {
 export function usualStep(lines: readonly string[]): number {
   const counts = new Map<number, number>();
   for (const step of stepsOf(lines)) if (step !== undefined) counts.set(step, (counts.get(step) ?? 0) + 1);
-  return [...counts.entries()].sort(([stepA, a], [stepB, b]) => b - a || Math.abs(stepA - 2) - Math.abs(stepB - 2) || stepA - stepB)[0]?.[0] ?? 2;
+  return (
+    [...counts.entries()].sort(
+      ([stepA, a], [stepB, b]) => b - a || Math.abs(stepA - 2) - Math.abs(stepB - 2) || stepA - stepB,
+    )[0]?.[0] ?? 2
+  );
 }
 
 /**
@@ -59,7 +69,8 @@ function stepsOf(lines: readonly string[]): (number | undefined)[] {
 /** Keys without a value on the line and the content lines next to it. */
 function emptyValuesAround(lines: readonly string[], line: number): number {
   const next = (from: number, step: number): number | undefined => {
-    for (let at = from + step; at >= 1 && at <= lines.length; at += step) if (holdsContent(lines[at - 1] ?? "")) return at;
+    for (let at = from + step; at >= 1 && at <= lines.length; at += step)
+      if (holdsContent(lines[at - 1] ?? "")) return at;
     return undefined;
   };
   const isEmpty = (at: number): boolean => {

@@ -19,16 +19,22 @@ export function indentationMessage(lines: readonly string[], fix: IndentationFix
   const lead = leadOf(text);
   const tab = lead.includes("\t");
   const name = nameAt(text);
-  const now = tab ? `${name} is indented with a tab, and YAML indents with spaces only` : `${name} is ${indented(lead.length)}`;
+  const now = tab
+    ? `${name} is indented with a tab, and YAML indents with spaces only`
+    : `${name} is ${indented(lead.length)}`;
   const [to = 0, other] = fix.to;
   if (kindAt(text) === "text") return continuationMessage(lines, fix.line, now, to);
   if (other !== undefined) {
     const [first, second] = [siblingOf(lines, fix.line, to), siblingOf(lines, fix.line, other)];
-    if (first === undefined || second === undefined) return `${now}: indent it ${to} or ${other} spaces, whichever level it belongs to`;
+    if (first === undefined || second === undefined)
+      return `${now}: indent it ${to} or ${other} spaces, whichever level it belongs to`;
     return `${now}, between ${first.name} (line ${first.line}, ${spaces(to)}) and ${second.name} (line ${second.line}, ${spaces(other)}): indent it like the one it belongs with`;
   }
   const shift = to - lead.length;
-  const under = fix.under === 0 ? "" : `, and move the ${fix.under === 1 ? "line" : `${fix.under} lines`} under it ${spaces(Math.abs(shift))} ${shift < 0 ? "left" : "right"} with it`;
+  const under =
+    fix.under === 0
+      ? ""
+      : `, and move the ${fix.under === 1 ? "line" : `${fix.under} lines`} under it ${spaces(Math.abs(shift))} ${shift < 0 ? "left" : "right"} with it`;
   const sibling = siblingOf(lines, fix.line, to);
   if (sibling === undefined) return `${now}, ${misfit(lines, fix.line, to)}: ${placeAt(to)}${under}`;
   const where = `${sibling.name} ${sibling.where} it (line ${sibling.line})`;
@@ -44,10 +50,12 @@ function misfit(lines: readonly string[], line: number, to: number): string {
   const text = lines[line - 1] ?? "";
   const [lead = 0, inner] = levelsOf(text);
   const member = inner === undefined ? undefined : siblingOf(lines, line, to + inner - lead);
-  if (member?.where === "below") return `which puts ${nameAt(text, inner)} out of line with ${member.name} below it (line ${member.line})`;
+  if (member?.where === "below")
+    return `which puts ${nameAt(text, inner)} out of line with ${member.name} below it (line ${member.line})`;
   for (let index = line - 2; index >= 0; index--) {
     const above = lines[index] ?? "";
-    if (holdsContent(above) && leadOf(above).length < to) return `which does not fit under ${nameAt(above, Math.max(...levelsOf(above).filter((level) => level < to)))} (line ${index + 1})`;
+    if (holdsContent(above) && leadOf(above).length < to)
+      return `which does not fit under ${nameAt(above, Math.max(...levelsOf(above).filter((level) => level < to)))} (line ${index + 1})`;
   }
   return "which does not fit the lines around it";
 }
@@ -57,20 +65,29 @@ function continuationMessage(lines: readonly string[], line: number, now: string
   let owner: { line: number; name: string } | undefined;
   for (let index = line - 2; index >= 0 && owner === undefined; index--) {
     const text = lines[index] ?? "";
-    if (holdsContent(text) && leadOf(text).length < to) owner = { line: index + 1, name: nameAt(text, Math.max(...levelsOf(text).filter((level) => level < to))) };
+    if (holdsContent(text) && leadOf(text).length < to)
+      owner = { line: index + 1, name: nameAt(text, Math.max(...levelsOf(text).filter((level) => level < to))) };
   }
   const like = siblingOf(lines, line, to);
   const continued = `to continue that value, ${placeAt(to)}${like?.where === "above" ? `, like line ${like.line}` : ""}`;
   // One or two words alone on a line are likelier a key without its colon (`severity error`).
-  const key = /^[^\s:#]+(?:\s+[^\s:#]+)?$/.test((lines[line - 1] ?? "").trim()) ? "; if it is meant as a key, it lacks a `:`" : "";
-  return owner === undefined ? `${now}: ${continued}${key}` : `${now}, which ends the value of ${owner.name} (line ${owner.line}): ${continued}${key}`;
+  const key = /^[^\s:#]+(?:\s+[^\s:#]+)?$/.test((lines[line - 1] ?? "").trim())
+    ? "; if it is meant as a key, it lacks a `:`"
+    : "";
+  return owner === undefined
+    ? `${now}: ${continued}${key}`
+    : `${now}, which ends the value of ${owner.name} (line ${owner.line}): ${continued}${key}`;
 }
 
 /**
  * The nearest line with a member at `column` in the same collection: above, through deeper lines up
  * to the first shallower one (whose item may start the collection), else below up to the first shallower one.
  */
-function siblingOf(lines: readonly string[], line: number, column: number): { line: number; name: string; where: "above" | "below" } | undefined {
+function siblingOf(
+  lines: readonly string[],
+  line: number,
+  column: number,
+): { line: number; name: string; where: "above" | "below" } | undefined {
   for (let index = line - 2; index >= 0; index--) {
     const text = lines[index] ?? "";
     if (!holdsContent(text)) continue;

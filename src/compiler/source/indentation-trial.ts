@@ -97,7 +97,8 @@ export function readingOf(documents: readonly Document.Parsed[], lines: readonly
         });
         for (const name of siblings) {
           appearances.set(name, (appearances.get(name) ?? 0) + 1);
-          for (const other of siblings) if (name < other) together.set(pairKey(name, other), (together.get(pairKey(name, other)) ?? 0) + 1);
+          for (const other of siblings)
+            if (name < other) together.set(pairKey(name, other), (together.get(pairKey(name, other)) ?? 0) + 1);
         }
       },
       Seq(_key, seq) {

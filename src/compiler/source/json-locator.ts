@@ -74,7 +74,12 @@ function membersOf(text: string, at: number): Map<string, { key: number | undefi
   return members;
 }
 
-function jsonOffset(text: string, path: readonly string[], part: MemberPart, childOf: (at: number, segment: string) => { key: number | undefined; value: number } | undefined): number {
+function jsonOffset(
+  text: string,
+  path: readonly string[],
+  part: MemberPart,
+  childOf: (at: number, segment: string) => { key: number | undefined; value: number } | undefined,
+): number {
   let at = skipWhitespace(text, 0);
   let key: number | undefined;
   for (const segment of path) {

@@ -3,7 +3,10 @@
  * `#/...` fragments of entity schema references. In a segment `~1` stands for `/` and `~0` for `~`.
  */
 
-import { escapePointerToken as escapeSegment, unescapePointerToken as unescapeSegment } from "../../engine/value/json-pointer-token.ts";
+import {
+  escapePointerToken as escapeSegment,
+  unescapePointerToken as unescapeSegment,
+} from "../../engine/value/json-pointer-token.ts";
 
 /** `/rules/0/assert` → `["rules", "0", "assert"]`; `""` (the document itself) → `[]`. */
 export function pointerPath(pointer: string): string[] {

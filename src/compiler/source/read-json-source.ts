@@ -16,7 +16,13 @@ import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from
 export function readJsonSource(text: string, file: string): SourceRead {
   const problems: SourceProblem[] = [];
   if (text.startsWith("\uFEFF")) {
-    problems.push({ code: "SOURCE_INVALID", message: "the file starts with a byte order mark; source files are UTF-8 without one", file, line: 1, column: 1 });
+    problems.push({
+      code: "SOURCE_INVALID",
+      message: "the file starts with a byte order mark; source files are UTF-8 without one",
+      file,
+      line: 1,
+      column: 1,
+    });
     return { ok: false, problems };
   }
   const parser = new StrictJsonParser(text, file, problems);
@@ -49,7 +55,12 @@ class StrictJsonParser {
       return this.parseDocument();
     } catch (error) {
       if (error instanceof SyntaxFailure) {
-        this.problems.push({ code: "SOURCE_INVALID", message: `not valid JSON: ${error.message}`, file: this.file, ...positionAt(this.text, this.at) });
+        this.problems.push({
+          code: "SOURCE_INVALID",
+          message: `not valid JSON: ${error.message}`,
+          file: this.file,
+          ...positionAt(this.text, this.at),
+        });
         return undefined;
       }
       throw error;
@@ -129,7 +140,12 @@ class StrictJsonParser {
     const start = this.at;
     const key = this.readString();
     if (frame.keys.has(key)) {
-      this.problems.push({ code: "SOURCE_INVALID", message: `the key ${JSON.stringify(key)} is repeated in one object`, file: this.file, ...positionAt(this.text, start) });
+      this.problems.push({
+        code: "SOURCE_INVALID",
+        message: `the key ${JSON.stringify(key)} is repeated in one object`,
+        file: this.file,
+        ...positionAt(this.text, start),
+      });
     }
     frame.keys.add(key);
     frame.key = key;
@@ -142,7 +158,11 @@ class StrictJsonParser {
   private readScalar(): JsonValue {
     const char = this.text[this.at];
     if (char === '"') return this.readString();
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (this.text.startsWith(word, this.at)) {
         this.at += word.length;
         return value;
@@ -154,14 +174,26 @@ class StrictJsonParser {
     const written = match[0];
     const start = this.at;
     this.at += written.length;
-    if (/^[0-9.eE+-]$/.test(this.text[this.at] ?? "")) this.fail(`malformed number starting ${JSON.stringify(written)}`);
+    if (/^[0-9.eE+-]$/.test(this.text[this.at] ?? ""))
+      this.fail(`malformed number starting ${JSON.stringify(written)}`);
     const value = Number(written);
     if (!Number.isFinite(value)) {
-      this.problems.push({ code: "SOURCE_INVALID", message: `the number ${written} is too large for a double`, file: this.file, ...positionAt(this.text, start) });
+      this.problems.push({
+        code: "SOURCE_INVALID",
+        message: `the number ${written} is too large for a double`,
+        file: this.file,
+        ...positionAt(this.text, start),
+      });
       return 0;
     }
     const digits = significantDigits(written);
-    if (digits > MAX_PORTABLE_DIGITS) this.problems.push({ code: "NUMBER_NOT_PORTABLE", message: numberNotPortableMessage(written, digits), file: this.file, ...positionAt(this.text, start) });
+    if (digits > MAX_PORTABLE_DIGITS)
+      this.problems.push({
+        code: "NUMBER_NOT_PORTABLE",
+        message: numberNotPortableMessage(written, digits),
+        file: this.file,
+        ...positionAt(this.text, start),
+      });
     return value;
   }
 
@@ -189,7 +221,9 @@ class StrictJsonParser {
   private describeHere(): string {
     if (this.at >= this.text.length) return "the end of the file";
     const codePoint = this.text.codePointAt(this.at)!;
-    return codePoint < 0x20 || codePoint === 0xfeff ? `U+${codePoint.toString(16).toUpperCase().padStart(4, "0")}` : JSON.stringify(String.fromCodePoint(codePoint));
+    return codePoint < 0x20 || codePoint === 0xfeff
+      ? `U+${codePoint.toString(16).toUpperCase().padStart(4, "0")}`
+      : JSON.stringify(String.fromCodePoint(codePoint));
   }
 
   private fail(message: string): never {

@@ -13,5 +13,8 @@ export function readSource(text: string, file: string): SourceRead {
   const lower = file.toLowerCase();
   if (lower.endsWith(".json")) return readJsonSource(text, file);
   if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return readYamlSource(text, file);
-  return { ok: false, problems: [{ code: "SOURCE_INVALID", message: `${file}: a source file is .yaml, .yml or .json`, file }] };
+  return {
+    ok: false,
+    problems: [{ code: "SOURCE_INVALID", message: `${file}: a source file is .yaml, .yml or .json`, file }],
+  };
 }

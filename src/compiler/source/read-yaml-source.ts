@@ -1,4 +1,16 @@
-import { Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq, parseAllDocuments, visit, type Document, type Scalar } from "yaml";
+import {
+  Lexer,
+  LineCounter,
+  Parser,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  visit,
+  type Document,
+  type Scalar,
+} from "yaml";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
 import { positionAt, type SourcePosition } from "./source-position.ts";
@@ -26,7 +38,8 @@ export function readYamlSource(text: string, file: string): SourceRead {
 function readYaml(text: string, file: string, mend: boolean): SourceRead {
   const problems: SourceProblem[] = [];
   const lineCounter = new LineCounter();
-  const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lineCounter.linePos(offset).line);
+  const lineOf = (offset: number | undefined): number | undefined =>
+    offset === undefined ? undefined : lineCounter.linePos(offset).line;
   const at = (offset: number | undefined): SourcePosition | undefined => {
     if (offset === undefined) return undefined;
     const position = lineCounter.linePos(offset);
@@ -36,18 +49,29 @@ function readYaml(text: string, file: string, mend: boolean): SourceRead {
     problems.push({ code: "YAML_NOT_PORTABLE", message, file, ...at(offset) });
   };
   const invalid = (message: string, position: { line: number; col: number } | undefined): void => {
-    problems.push(position === undefined ? { code: "SOURCE_INVALID", message, file } : { code: "SOURCE_INVALID", message, file, line: position.line, column: position.col });
+    problems.push(
+      position === undefined
+        ? { code: "SOURCE_INVALID", message, file }
+        : { code: "SOURCE_INVALID", message, file, line: position.line, column: position.col },
+    );
   };
 
   // Where the parser gives up on its own stack, no place is known: line 1 stands for the file.
   const tooDeep = (position: { line: number; col: number } = { line: 1, col: 1 }): void => {
-    if (!problems.some((problem) => problem.message.startsWith(TOO_DEEP))) invalid(`${TOO_DEEP}: it nests deeper than the parser can follow (the whole file is refused; look for its deepest nesting)`, position);
+    if (!problems.some((problem) => problem.message.startsWith(TOO_DEEP)))
+      invalid(
+        `${TOO_DEEP}: it nests deeper than the parser can follow (the whole file is refused; look for its deepest nesting)`,
+        position,
+      );
   };
   const beyond = firstOpenerBeyond(text, MAX_FLOW_DEPTH);
   if (beyond !== undefined) {
     // The line counter fills only as the parser runs, which it must not here.
     const { line, column } = positionAt(text, beyond);
-    invalid(`${TOO_DEEP}: flow collections ([ ] and { }) nest more than ${MAX_FLOW_DEPTH} deep from here`, { line, col: column });
+    invalid(`${TOO_DEEP}: flow collections ([ ] and { }) nest more than ${MAX_FLOW_DEPTH} deep from here`, {
+      line,
+      col: column,
+    });
     return { ok: false, problems };
   }
 
@@ -60,15 +84,22 @@ function readYaml(text: string, file: string, mend: boolean): SourceRead {
   }
   const errors = documents.flatMap((document) => document.errors);
   const misread = errors.length > 0 && !errors.some((error) => firstLine(error.message) === TOO_DEEP);
-  const mended = mend && misread ? mendIndentation(text, documents, (mendedText) => parseYaml(mendedText, new LineCounter())) : undefined;
+  const mended =
+    mend && misread
+      ? mendIndentation(text, documents, (mendedText) => parseYaml(mendedText, new LineCounter()))
+      : undefined;
   if (mended !== undefined) return withSlips(readYaml(mended.text, file, false), mended, file);
   // The stream's top-level tokens show what the composed documents hide: byte order marks and directives.
   // Anchors, tags and aliases are found there too, each at its own place.
   try {
     for (const token of new Parser().parse(text)) {
-      if (token.type === "byte-order-mark") notPortable("a byte order mark; source files are UTF-8 without one", token.offset);
-      else if (token.type === "directive") notPortable(`the directive ${token.source.trim()} is not allowed`, token.offset);
-      else for (const found of propertyTokens(token)) notPortable(`the ${found.what} ${found.source} is not allowed`, found.offset);
+      if (token.type === "byte-order-mark")
+        notPortable("a byte order mark; source files are UTF-8 without one", token.offset);
+      else if (token.type === "directive")
+        notPortable(`the directive ${token.source.trim()} is not allowed`, token.offset);
+      else
+        for (const found of propertyTokens(token))
+          notPortable(`the ${found.what} ${found.source} is not allowed`, found.offset);
     }
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
@@ -83,12 +114,19 @@ function readYaml(text: string, file: string, mend: boolean): SourceRead {
       else tooDeep(error.linePos?.[0]);
     }
     for (const warning of document.warnings) {
-      if (warning.code !== "TAG_RESOLVE_FAILED") problems.push({ code: "YAML_NOT_PORTABLE", message: firstLine(warning.message), file, ...at(warning.pos[0]) });
+      if (warning.code !== "TAG_RESOLVE_FAILED")
+        problems.push({ code: "YAML_NOT_PORTABLE", message: firstLine(warning.message), file, ...at(warning.pos[0]) });
     }
     try {
-      checkNodes(document, lineOf, notPortable, (message, offset) => invalid(message, offset === undefined ? undefined : lineCounter.linePos(offset)), (message, offset) => {
-        problems.push({ code: "NUMBER_NOT_PORTABLE", message, file, ...at(offset) });
-      });
+      checkNodes(
+        document,
+        lineOf,
+        notPortable,
+        (message, offset) => invalid(message, offset === undefined ? undefined : lineCounter.linePos(offset)),
+        (message, offset) => {
+          problems.push({ code: "NUMBER_NOT_PORTABLE", message, file, ...at(offset) });
+        },
+      );
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       tooDeep();
@@ -97,7 +135,8 @@ function readYaml(text: string, file: string, mend: boolean): SourceRead {
 
   const first = documents[0];
   const locate = first === undefined ? () => undefined : yamlLocator(first, lineCounter);
-  if (problems.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE")) return finishRead(salvage(first), problems, locate);
+  if (problems.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE"))
+    return finishRead(salvage(first), problems, locate);
   let value: JsonValue = null;
   try {
     if (first !== undefined) value = first.toJS() as JsonValue;
@@ -126,8 +165,18 @@ function parseYaml(text: string, lineCounter: LineCounter): Document.Parsed[] {
  * text has to report besides (an anchor, a YAML 1.1 boolean), at its place in the original text.
  */
 function withSlips(read: SourceRead, mended: MendedIndentation, file: string): SourceRead {
-  const slips: SourceProblem[] = mended.slips.map(({ line, column, message }) => ({ code: "SOURCE_INVALID", message, file, line, column }));
-  const others = read.problems.map((problem) => (problem.line === undefined || problem.column === undefined ? problem : { ...problem, column: mended.originalColumn(problem.line, problem.column) }));
+  const slips: SourceProblem[] = mended.slips.map(({ line, column, message }) => ({
+    code: "SOURCE_INVALID",
+    message,
+    file,
+    line,
+    column,
+  }));
+  const others = read.problems.map((problem) =>
+    problem.line === undefined || problem.column === undefined
+      ? problem
+      : { ...problem, column: mended.originalColumn(problem.line, problem.column) },
+  );
   return finishRead(read.ok ? read.value : (read.salvaged ?? null), [...slips, ...others], () => undefined);
 }
 
@@ -161,8 +210,10 @@ function checkNodes(
           }
           const offset = key?.range?.[0];
           const name = key === null || key.value === null || key.value === undefined ? "" : String(key.value);
-          if (isScalar(key) && key.type === "PLAIN" && key.source === "<<") notPortable("the merge key << is not allowed (quote it if it is meant as a key)", offset);
-          else if (keys.has(name)) notPortable(`the key ${JSON.stringify(name)} is repeated (first on line ${keys.get(name)})`, offset);
+          if (isScalar(key) && key.type === "PLAIN" && key.source === "<<")
+            notPortable("the merge key << is not allowed (quote it if it is meant as a key)", offset);
+          else if (keys.has(name))
+            notPortable(`the key ${JSON.stringify(name)} is repeated (first on line ${keys.get(name)})`, offset);
           if (!keys.has(name)) keys.set(name, lineOf(offset));
         }
       }
@@ -183,7 +234,12 @@ function checkScalar(
   if (typeof value === "number") {
     const written = node.source ?? String(value);
     if (!Number.isFinite(value)) {
-      invalid(Number.isNaN(value) ? `${written} is not a number JSON can hold` : `the number ${written} is too large for a double`, offset);
+      invalid(
+        Number.isNaN(value)
+          ? `${written} is not a number JSON can hold`
+          : `the number ${written} is too large for a double`,
+        offset,
+      );
     } else {
       const digits = significantDigits(written);
       if (digits > MAX_PORTABLE_DIGITS) numberWarning(numberNotPortableMessage(written, digits), offset);

@@ -25,6 +25,7 @@ export type SourceRead =
 /** Refusing problems make the read fail; NUMBER_NOT_PORTABLE alone does not. */
 export function finishRead(value: JsonValue, problems: SourceProblem[], locate: SourceLocator): SourceRead {
   const sorted = [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  if (sorted.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE")) return { ok: false, problems: sorted, salvaged: value };
+  if (sorted.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE"))
+    return { ok: false, problems: sorted, salvaged: value };
   return { ok: true, value, problems: sorted, locate };
 }

@@ -61,7 +61,8 @@ export function readPlainScalarAsYaml11(text: string, flavour: Yaml11Flavour): Y
     return Number.isNaN(value) ? { kind: "string" } : { kind: "number", value, what: "a float" };
   }
   if ((match = FLOAT_SEXAGESIMAL.exec(text))) return sexagesimal(match, "a base 60 float");
-  if ((match = FLOAT_INFINITY.exec(text))) return { kind: "number", value: match[1] === "-" ? -Infinity : Infinity, what: "an infinity" };
+  if ((match = FLOAT_INFINITY.exec(text)))
+    return { kind: "number", value: match[1] === "-" ? -Infinity : Infinity, what: "an infinity" };
   if (FLOAT_NAN.test(text)) return { kind: "number", value: NaN, what: "not-a-number" };
 
   if (TIMESTAMP.test(text)) return { kind: "other", what: "a timestamp" };
@@ -91,7 +92,10 @@ export function sameAsYaml12(reading: Yaml11Reading, value12: unknown): boolean 
     case "bool":
       return value12 === reading.value;
     case "number":
-      return typeof value12 === "number" && (value12 === reading.value || (Number.isNaN(value12) && Number.isNaN(reading.value)));
+      return (
+        typeof value12 === "number" &&
+        (value12 === reading.value || (Number.isNaN(value12) && Number.isNaN(reading.value)))
+      );
     case "string":
       return typeof value12 === "string";
     case "other":

@@ -1,8 +1,23 @@
 import type { Document } from "yaml";
-import { compareLikelihood, isCertain, likelihoodOf, usualStep, type Likelihood, type Stretch } from "./indentation-likelihood.ts";
+import {
+  compareLikelihood,
+  isCertain,
+  likelihoodOf,
+  usualStep,
+  type Likelihood,
+  type Stretch,
+} from "./indentation-likelihood.ts";
 import { indentationMessage, type IndentationFix } from "./indentation-message.ts";
 import { readingOf, TrialBudget, type ParseError, type ParseYaml, type TrialReading } from "./indentation-trial.ts";
-import { blockUnder, byDistance, continuesAbove, levelsNear, shifted, suspectLines, withColonAfterFirstWord } from "./indentation-candidates.ts";
+import {
+  blockUnder,
+  byDistance,
+  continuesAbove,
+  levelsNear,
+  shifted,
+  suspectLines,
+  withColonAfterFirstWord,
+} from "./indentation-candidates.ts";
 import { kindAt, leadOf, textLines } from "./indented-lines.ts";
 
 export type { ParseYaml } from "./indentation-trial.ts";
@@ -30,7 +45,11 @@ export interface MendedIndentation {
  * whose re-indenting removes that error and adds none, the likeliest when several do. The errors
  * it removes are not reported apart; the search goes on from the next error left, if any.
  */
-export function mendIndentation(text: string, documents: readonly Document.Parsed[], parse: ParseYaml): MendedIndentation | undefined {
+export function mendIndentation(
+  text: string,
+  documents: readonly Document.Parsed[],
+  parse: ParseYaml,
+): MendedIndentation | undefined {
   const budget = new TrialBudget(parse);
   let lines = textLines(text);
   let reading: Reading = readingOf(documents, lines);
@@ -40,10 +59,17 @@ export function mendIndentation(text: string, documents: readonly Document.Parse
     const found = findSlip(lines, reading, budget);
     if (found === undefined) break;
     const lead = leadOf(lines[found.fix.line - 1] ?? "");
-    slips.push({ line: found.fix.line, column: lead.includes("\t") ? lead.indexOf("\t") + 1 : lead.length + 1, message: indentationMessage(lines, found.fix) });
+    slips.push({
+      line: found.fix.line,
+      column: lead.includes("\t") ? lead.indexOf("\t") + 1 : lead.length + 1,
+      message: indentationMessage(lines, found.fix),
+    });
     found.lines.forEach((mended, index) => {
       if (mended === lines[index]) return;
-      leads.set(index + 1, { original: leads.get(index + 1)?.original ?? leadOf(lines[index] ?? "").length, mended: leadOf(mended).length });
+      leads.set(index + 1, {
+        original: leads.get(index + 1)?.original ?? leadOf(lines[index] ?? "").length,
+        mended: leadOf(mended).length,
+      });
     });
     lines = found.lines;
     reading = found;
@@ -60,7 +86,14 @@ export function mendIndentation(text: string, documents: readonly Document.Parse
 }
 
 /** The parser errors a mis-indented line causes; others (a quote left open, a bad escape) are left as the parser says them. */
-const INDENTATION_ERRORS = new Set(["BAD_INDENT", "BLOCK_AS_IMPLICIT_KEY", "MULTILINE_IMPLICIT_KEY", "MISSING_CHAR", "TAB_AS_INDENT", "UNEXPECTED_TOKEN"]);
+const INDENTATION_ERRORS = new Set([
+  "BAD_INDENT",
+  "BLOCK_AS_IMPLICIT_KEY",
+  "MULTILINE_IMPLICIT_KEY",
+  "MISSING_CHAR",
+  "TAB_AS_INDENT",
+  "UNEXPECTED_TOKEN",
+]);
 const MAX_SLIPS = 10;
 
 /** What is known of a text's reading when the search starts from it. */
@@ -84,13 +117,18 @@ interface Found extends Reading {
  * keys, then the earlier: a line moved out of its block can read, and the parser stops only at
  * the sibling after it, which moving reads too.
  */
-function findSlip(lines: readonly string[], { errors, repeatedKeys, keyNames }: Reading, budget: TrialBudget): Found | undefined {
+function findSlip(
+  lines: readonly string[],
+  { errors, repeatedKeys, keyNames }: Reading,
+  budget: TrialBudget,
+): Found | undefined {
   const first = errors[0];
   if (first === undefined || !INDENTATION_ERRORS.has(first.code)) return undefined;
   const known = new Set(errors.map(errorKey));
   // A move must remove the first error and add none, nor a repeated key (that would be told as a problem of its own).
   const acceptable = (read: TrialReading): boolean =>
-    read.repeatedKeys <= repeatedKeys && read.errors.every((error) => known.has(errorKey(error)) && errorKey(error) !== errorKey(first));
+    read.repeatedKeys <= repeatedKeys &&
+    read.errors.every((error) => known.has(errorKey(error)) && errorKey(error) !== errorKey(first));
   // A key that lost its colon can read as a value once another line moves; no indentation is at fault there.
   const withColon = withColonAfterFirstWord(lines, first.line, keyNames);
   const colonRead = withColon === undefined ? undefined : budget.read(withColon);
@@ -103,7 +141,12 @@ function findSlip(lines: readonly string[], { errors, repeatedKeys, keyNames }: 
     let best: Found | undefined;
     for (const line of suspects) {
       // Once a line reads for certain, only an earlier, shallower one can still be as likely.
-      if (best !== undefined && isCertain(best.likelihood) && !(line < best.fix.line && leadOf(lines[line - 1] ?? "").length < stopped)) continue;
+      if (
+        best !== undefined &&
+        isCertain(best.likelihood) &&
+        !(line < best.fix.line && leadOf(lines[line - 1] ?? "").length < stopped)
+      )
+        continue;
       best = likelier(best, reindented(lines, line, { suspects, withBlock, acceptable, stretch }, budget));
     }
     if (best !== undefined) return best;
@@ -135,14 +178,30 @@ function reindented(lines: readonly string[], line: number, trial: Trial, budget
     for (const to of group) {
       const mended = shifted(lines, line, to, block);
       const read = mended === undefined ? undefined : budget.read(mended);
-      if (mended === undefined || read === undefined || !trial.acceptable(read) || !readsAsWritten(read, lines, line, trial.suspects)) continue;
+      if (
+        mended === undefined ||
+        read === undefined ||
+        !trial.acceptable(read) ||
+        !readsAsWritten(read, lines, line, trial.suspects)
+      )
+        continue;
       const { strangers, familiar } = read.company(kind, line);
       const likelihood = likelihoodOf(mended, line, trial.stretch, { errorsLeft: read.errors.length, strangers });
-      reading.push({ fix: { line, to: [to], under: block.length }, lines: mended, errors: read.errors, repeatedKeys: read.repeatedKeys, keyNames: read.keyNames, likelihood, familiar });
+      reading.push({
+        fix: { line, to: [to], under: block.length },
+        lines: mended,
+        errors: read.errors,
+        repeatedKeys: read.repeatedKeys,
+        keyNames: read.keyNames,
+        likelihood,
+        familiar,
+      });
     }
     const [likeliest] = reading.sort((a, b) => compareLikelihood(a.likelihood, b.likelihood));
     if (likeliest === undefined) continue;
-    const alike = reading.filter((found) => compareLikelihood(found.likelihood, likeliest.likelihood) === 0).map((found) => found.fix.to[0] ?? 0);
+    const alike = reading
+      .filter((found) => compareLikelihood(found.likelihood, likeliest.likelihood) === 0)
+      .map((found) => found.fix.to[0] ?? 0);
     best = likelier(best, { ...likeliest, fix: { ...likeliest.fix, to: alike.sort((a, b) => a - b) } });
     if (best !== undefined && isCertain(best.likelihood)) return best;
   }
@@ -155,17 +214,32 @@ function reindented(lines: readonly string[], line: number, trial: Trial, budget
  * Text read as a value, or as more of a one-line value, where it did not go on from the line above
  * before, more likely lacks a colon than its indentation.
  */
-function readsAsWritten(read: TrialReading, lines: readonly string[], line: number, suspects: readonly number[]): boolean {
+function readsAsWritten(
+  read: TrialReading,
+  lines: readonly string[],
+  line: number,
+  suspects: readonly number[],
+): boolean {
   const kind = kindAt(lines[line - 1] ?? "");
   if (!read.readsAs(kind, line)) return false;
-  if (kind === "text" && read.goesOnFromLineAbove(line) && withColonAfterFirstWord(lines, line, read.keyNames) !== undefined) return false;
-  const madeValue = (at: number): boolean => kindAt(lines[at - 1] ?? "") === "text" && (read.startsValue(at) || (read.goesOnFromLineAbove(at) && !continuesAbove(lines, at)));
+  if (
+    kind === "text" &&
+    read.goesOnFromLineAbove(line) &&
+    withColonAfterFirstWord(lines, line, read.keyNames) !== undefined
+  )
+    return false;
+  const madeValue = (at: number): boolean =>
+    kindAt(lines[at - 1] ?? "") === "text" &&
+    (read.startsValue(at) || (read.goesOnFromLineAbove(at) && !continuesAbove(lines, at)));
   return !suspects.some((at) => at !== line && madeValue(at));
 }
 
 function likelier(found: Found | undefined, other: Found | undefined): Found | undefined {
   if (found === undefined || other === undefined) return found ?? other;
-  const order = compareLikelihood(other.likelihood, found.likelihood) || found.familiar - other.familiar || other.fix.line - found.fix.line;
+  const order =
+    compareLikelihood(other.likelihood, found.likelihood) ||
+    found.familiar - other.familiar ||
+    other.fix.line - found.fix.line;
   return order < 0 ? other : found;
 }
 

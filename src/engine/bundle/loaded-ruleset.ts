@@ -46,12 +46,20 @@ export class LoadedRuleset {
   ) {}
 
   /** Throws LoadError (BUNDLE_UNSUPPORTED, BUNDLE_INVALID) for a bundle that cannot be used. */
-  static fromBundle(bundle: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS, options: EngineOptions = {}): LoadedRuleset {
+  static fromBundle(
+    bundle: JsonValue,
+    operators: CustomOperators = NO_CUSTOM_OPERATORS,
+    options: EngineOptions = {},
+  ): LoadedRuleset {
     return new LoadedRuleset(readBundle(bundle), operators, options);
   }
 
   /** Throws LoadError (MANIFEST_INVALID) for a manifest that cannot be used. */
-  static fromManifest(manifest: JsonValue, operators: CustomOperators = NO_CUSTOM_OPERATORS, options: EngineOptions = {}): LoadedRuleset {
+  static fromManifest(
+    manifest: JsonValue,
+    operators: CustomOperators = NO_CUSTOM_OPERATORS,
+    options: EngineOptions = {},
+  ): LoadedRuleset {
     return new LoadedRuleset(readManifest(manifest), operators, options);
   }
 
@@ -87,7 +95,12 @@ export class LoadedRuleset {
     const resolved = this.resolveChannel(channel);
     let plan = this.plans.get(resolved);
     if (!plan) {
-      plan = new EvaluationPlan(this.read.manifests[resolved]!, resolved, this.operators, this.options.codeGeneration ?? true);
+      plan = new EvaluationPlan(
+        this.read.manifests[resolved]!,
+        resolved,
+        this.operators,
+        this.options.codeGeneration ?? true,
+      );
       this.plans.set(resolved, plan);
     }
     return plan;
@@ -103,7 +116,8 @@ export class LoadedRuleset {
 
   /** Evaluates a request (specification section 8); throws RequestShapeError for a malformed one. */
   evaluate(request: JsonValue, channel?: Channel, options: EvaluateOptions = {}): EvaluationResult {
-    if (options.explain === undefined && (options.schemaEnforcement ?? "off") === "off") return evaluateRequest(this.plan(channel), request);
+    if (options.explain === undefined && (options.schemaEnforcement ?? "off") === "off")
+      return evaluateRequest(this.plan(channel), request);
     checkRequestShape(request);
     return this.evaluateChecked(request as JsonObject, channel, undefined, options);
   }
@@ -113,9 +127,15 @@ export class LoadedRuleset {
    * server does before it looks the ruleset up; the shape is not walked a second time. A
    * `tally` receives how many rules took part.
    */
-  evaluateChecked(request: JsonObject, channel?: Channel, tally?: EvaluationTally, options: EvaluateOptions = {}): EvaluationResult {
+  evaluateChecked(
+    request: JsonObject,
+    channel?: Channel,
+    tally?: EvaluationTally,
+    options: EvaluateOptions = {},
+  ): EvaluationResult {
     const enforcement = options.schemaEnforcement ?? "off";
-    if (options.explain === undefined && enforcement === "off") return evaluateCheckedRequest(this.plan(channel), request, tally);
+    if (options.explain === undefined && enforcement === "off")
+      return evaluateCheckedRequest(this.plan(channel), request, tally);
     const resolved = this.resolveChannel(channel);
     const plan = this.plan(resolved);
     const warnings = enforcement === "off" ? undefined : RequestFit.of(plan).warnings(request);
@@ -143,7 +163,16 @@ export class LoadedRuleset {
 
   private tracedPlan(channel: Channel): TracedPlan {
     let traced = this.tracedPlans.get(channel);
-    if (!traced) this.tracedPlans.set(channel, (traced = tracedPlan(this.read.manifests[channel]!, channel, this.operators, this.options.codeGeneration ?? true)));
+    if (!traced)
+      this.tracedPlans.set(
+        channel,
+        (traced = tracedPlan(
+          this.read.manifests[channel]!,
+          channel,
+          this.operators,
+          this.options.codeGeneration ?? true,
+        )),
+      );
     return traced;
   }
 
@@ -151,7 +180,8 @@ export class LoadedRuleset {
   requiredOperators(): string[] {
     const names = new Set<string>();
     for (const manifest of Object.values(this.read.manifests)) {
-      if (Array.isArray(manifest.operators)) for (const name of manifest.operators) if (typeof name === "string") names.add(name);
+      if (Array.isArray(manifest.operators))
+        for (const name of manifest.operators) if (typeof name === "string") names.add(name);
     }
     return [...names].sort();
   }

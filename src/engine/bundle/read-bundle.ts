@@ -43,16 +43,30 @@ export function readBundle(bundle: JsonValue): ReadRuleset {
   const format = bundle.ruleCascadeBundle;
   // A bundle that states no format version is not one of the versions this runtime implements.
   if (typeof format !== "string" || !format.startsWith(`${SUPPORTED_BUNDLE_MAJOR}.`)) {
-    throw new BundleMemberError("BUNDLE_UNSUPPORTED", `bundle format ${JSON.stringify(format ?? null)} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`, ["ruleCascadeBundle"]);
+    throw new BundleMemberError(
+      "BUNDLE_UNSUPPORTED",
+      `bundle format ${JSON.stringify(format ?? null)} is not supported; this runtime reads ${SUPPORTED_BUNDLE_MAJOR}.x`,
+      ["ruleCascadeBundle"],
+    );
   }
   const manifests = bundle.manifests;
-  if (!isJsonObject(manifests)) throw new BundleMemberError("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest", ["manifests"]);
+  if (!isJsonObject(manifests))
+    throw new BundleMemberError("BUNDLE_INVALID", "'manifests' must be an object with a server and a client manifest", [
+      "manifests",
+    ]);
   const server = manifests.server;
   const client = manifests.client;
-  for (const [channel, manifest] of [["server", server], ["client", client]] as const) {
+  for (const [channel, manifest] of [
+    ["server", server],
+    ["client", client],
+  ] as const) {
     const fault = envelopeFault(manifest, channel);
     if (fault !== undefined) {
-      throw new BundleMemberError("BUNDLE_INVALID", `the ${channel} manifest must have 'id', 'version', 'checksum', 'rules' and 'channel' "${channel}"`, ["manifests", channel, ...fault]);
+      throw new BundleMemberError(
+        "BUNDLE_INVALID",
+        `the ${channel} manifest must have 'id', 'version', 'checksum', 'rules' and 'channel' "${channel}"`,
+        ["manifests", channel, ...fault],
+      );
     }
   }
   const serverManifest = server as JsonObject;
@@ -66,8 +80,16 @@ export function readBundle(bundle: JsonValue): ReadRuleset {
 
 export function readManifest(manifest: JsonValue): ReadRuleset {
   if (!hasManifestEnvelope(manifest)) {
-    loadFailure("MANIFEST_INVALID", "a manifest must have 'id', 'version', 'checksum', 'rules' and a 'channel' of \"server\" or \"client\"");
+    loadFailure(
+      "MANIFEST_INVALID",
+      "a manifest must have 'id', 'version', 'checksum', 'rules' and a 'channel' of \"server\" or \"client\"",
+    );
   }
   const channel = manifest.channel as Channel;
-  return { id: manifest.id as string, version: manifest.version as string, checksum: manifest.checksum as string, manifests: { [channel]: manifest } };
+  return {
+    id: manifest.id as string,
+    version: manifest.version as string,
+    checksum: manifest.checksum as string,
+    manifests: { [channel]: manifest },
+  };
 }

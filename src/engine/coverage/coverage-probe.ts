@@ -51,7 +51,13 @@ export class CoverageProbe {
     let probed = this.plans.get(channel);
     if (probed === undefined) {
       const trace = new BranchTrace();
-      this.plans.set(channel, (probed = { plan: new EvaluationPlan(this.ruleset.manifest(channel), channel, this.operators, true, trace), trace }));
+      this.plans.set(
+        channel,
+        (probed = {
+          plan: new EvaluationPlan(this.ruleset.manifest(channel), channel, this.operators, true, trace),
+          trace,
+        }),
+      );
     }
     return probed;
   }

@@ -65,7 +65,8 @@ function readCalendarDate(text: string): CalendarDate {
   }
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) invalid();
   if (hour > 23 || minute > 59 || second > 59) invalid();
-  const utcSeconds = daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offsetSeconds;
+  const utcSeconds =
+    daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offsetSeconds;
   const dayNumber = Math.floor(utcSeconds / SECONDS_PER_DAY);
   const utc = civilFromDays(dayNumber);
   if (utc.year < 1 || utc.year > 9999) invalid();
@@ -108,7 +109,9 @@ function civilFromDays(days: number): { year: number; month: number; day: number
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const dayOfEra = z - era * 146097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
   const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;

@@ -11,7 +11,15 @@ import type { Command, Decision, Effect, EvaluationResult, EvaluationTally, Find
 import { summarize } from "./evaluation-result.ts";
 import type { EvaluationPlan, RuleSelection } from "./evaluation-plan.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
-import type { ActionRule, ComputeRule, PreparedRule, StateEffect, StateProperty, StateRule, ValidationRule } from "./prepared-rule.ts";
+import type {
+  ActionRule,
+  ComputeRule,
+  PreparedRule,
+  StateEffect,
+  StateProperty,
+  StateRule,
+  ValidationRule,
+} from "./prepared-rule.ts";
 import { checkRequestShape } from "./request-shape.ts";
 import { fitsView, runsOnTrigger } from "./rule-selection.ts";
 import type { EvaluationObserver } from "./evaluation-observer.ts";
@@ -24,7 +32,11 @@ import { WorkingData } from "./working-data.ts";
  * no I/O. A rule that cannot be evaluated fails closed with a blocking finding; only a request
  * without the required shape is refused (RequestShapeError).
  */
-export function evaluateRequest(plan: EvaluationPlan, request: JsonValue, observer?: EvaluationObserver): EvaluationResult {
+export function evaluateRequest(
+  plan: EvaluationPlan,
+  request: JsonValue,
+  observer?: EvaluationObserver,
+): EvaluationResult {
   checkRequestShape(request);
   return new Evaluation(plan, request, observer).run();
 }
@@ -33,7 +45,12 @@ export function evaluateRequest(plan: EvaluationPlan, request: JsonValue, observ
  * Evaluates a request that has already passed `requestShapeProblem` (a host that checks first).
  * A `tally` receives the number of rules that took part, which the selection already knows.
  */
-export function evaluateCheckedRequest(plan: EvaluationPlan, request: JsonObject, tally?: EvaluationTally, observer?: EvaluationObserver): EvaluationResult {
+export function evaluateCheckedRequest(
+  plan: EvaluationPlan,
+  request: JsonObject,
+  tally?: EvaluationTally,
+  observer?: EvaluationObserver,
+): EvaluationResult {
   const evaluation = new Evaluation(plan, request, observer);
   if (tally !== undefined) tally.rules = evaluation.rulesTakingPart;
   return evaluation.run();
@@ -128,7 +145,8 @@ class Evaluation {
     const trigger = this.plan.channel === "client" ? (this.request.trigger ?? null) : null;
     const view = objectOr(this.request.view, null);
     if (trigger === null && view === null) return selection;
-    const fits = (rule: PreparedRule): boolean => (trigger === null || runsOnTrigger(rule, trigger)) && (view === null || fitsView(rule, view));
+    const fits = (rule: PreparedRule): boolean =>
+      (trigger === null || runsOnTrigger(rule, trigger)) && (view === null || fitsView(rule, view));
     return {
       compute: selection.compute.filter(fits),
       state: selection.state.filter(fits),
@@ -203,7 +221,8 @@ class Evaluation {
         this.failedClosed(rule, error);
       }
     }
-    for (const group of groups) this.effects.push({ type: "state", field: group.field, set: group.set, rule: group.rule });
+    for (const group of groups)
+      this.effects.push({ type: "state", field: group.field, set: group.set, rule: group.rule });
   }
 
   /** A state rule applies all of its properties, or none when one conflicts. */
@@ -215,7 +234,8 @@ class Evaluation {
       for (const entry of effect.set) {
         const previous = staged.find((write) => write.entry.key === entry.key) ?? state.get(entry.key);
         if (previous) {
-          if (!valuesEqual(previous.value, entry.value)) this.conflict(previous.rule, rule, `${entry.property} of ${effect.field}`);
+          if (!valuesEqual(previous.value, entry.value))
+            this.conflict(previous.rule, rule, `${entry.property} of ${effect.field}`);
           continue;
         }
         staged.push({ value: entry.value, rule, effect, entry });
@@ -225,7 +245,8 @@ class Evaluation {
     for (const write of staged) {
       state.set(write.entry.key, write);
       let group: StateGroup | undefined;
-      for (let i = firstOfRule; i < groups.length && group === undefined; i++) if (groups[i]!.key === write.effect.groupKey) group = groups[i];
+      for (let i = firstOfRule; i < groups.length && group === undefined; i++)
+        if (groups[i]!.key === write.effect.groupKey) group = groups[i];
       if (group === undefined) {
         group = { key: write.effect.groupKey, field: write.effect.field, rule: rule.id, set: {} };
         groups.push(group);
@@ -236,7 +257,9 @@ class Evaluation {
   }
 
   private validate(): void {
-    const chain: MessageChain = this.plan.messages.chainFor(typeof this.request.locale === "string" ? this.request.locale : undefined);
+    const chain: MessageChain = this.plan.messages.chainFor(
+      typeof this.request.locale === "string" ? this.request.locale : undefined,
+    );
     for (const rule of this.selection.validation) {
       this.observer?.ruleStarted(rule);
       try {
@@ -263,7 +286,8 @@ class Evaluation {
           const { pointer, read } = bound[index]!;
           scope.value = read(this.working.root);
           scope.field = pointer;
-          if (this.observer?.iterationStarted(rule, pointer, index === bound.length - 1) === true) this.runAgainIfShown(rule, [pointer], chain);
+          if (this.observer?.iterationStarted(rule, pointer, index === bound.length - 1) === true)
+            this.runAgainIfShown(rule, [pointer], chain);
           else if (this.violated(rule)) this.found(rule, this.finding(rule, [pointer], chain));
         }
       } finally {
@@ -277,7 +301,11 @@ class Evaluation {
       try {
         for (let index = 0; index < list.length; index++) {
           scope.item = list[index]!;
-          if (this.observer?.iterationStarted(rule, `${rule.forEach.pointer}/${index}`, index === list.length - 1) === true) this.runAgainIfShown(rule, itemFields(rule, index), chain);
+          if (
+            this.observer?.iterationStarted(rule, `${rule.forEach.pointer}/${index}`, index === list.length - 1) ===
+            true
+          )
+            this.runAgainIfShown(rule, itemFields(rule, index), chain);
           else if (this.violated(rule)) this.found(rule, this.finding(rule, itemFields(rule, index), chain));
         }
       } finally {
@@ -358,7 +386,9 @@ class Evaluation {
     if (!this.applies(rule)) return;
     for (const command of rule.commands) {
       const idempotencyKey = command.keyParts.map((part) => renderText(toLeavingValue(part(this.scope, 0)))).join(":");
-      const payload: JsonObject = Object.fromEntries(command.payload.map(([name, node]) => [name, toLeavingValue(node(this.scope, 0))]));
+      const payload: JsonObject = Object.fromEntries(
+        command.payload.map(([name, node]) => [name, toLeavingValue(node(this.scope, 0))]),
+      );
       const emitted: Command = { name: command.name, type: command.type, rule: rule.id, idempotencyKey, payload };
       if (command.ref !== undefined) emitted.ref = command.ref;
       commands.push(emitted);
@@ -366,4 +396,3 @@ class Evaluation {
     }
   }
 }
-

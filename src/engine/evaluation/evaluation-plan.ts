@@ -12,7 +12,16 @@ import { valueReader } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
 import { enforcedOn } from "./rule-selection.ts";
-import { byPriority, pointerPath, prepareRule, type ActionRule, type ComputeRule, type PreparedRule, type StateRule, type ValidationRule } from "./prepared-rule.ts";
+import {
+  byPriority,
+  pointerPath,
+  prepareRule,
+  type ActionRule,
+  type ComputeRule,
+  type PreparedRule,
+  type StateRule,
+  type ValidationRule,
+} from "./prepared-rule.ts";
 
 /** The rules of each kind that can take part, in evaluation order. */
 export interface RuleSelection {
@@ -30,11 +39,20 @@ export interface OtherKindRule {
 }
 
 /** The manifest's rules that `prepareRule` left out, as far as they name an id and a kind. */
-function otherKindRules(entries: readonly JsonValue[], prepared: readonly (PreparedRule | undefined)[]): OtherKindRule[] {
+function otherKindRules(
+  entries: readonly JsonValue[],
+  prepared: readonly (PreparedRule | undefined)[],
+): OtherKindRule[] {
   const others: OtherKindRule[] = [];
   for (let position = 0; position < entries.length; position++) {
     const entry = entries[position]!;
-    if (prepared[position] !== undefined || !isJsonObject(entry) || typeof entry.id !== "string" || typeof entry.kind !== "string") continue;
+    if (
+      prepared[position] !== undefined ||
+      !isJsonObject(entry) ||
+      typeof entry.id !== "string" ||
+      typeof entry.kind !== "string"
+    )
+      continue;
     others.push({ id: entry.id, kind: entry.kind, position });
   }
   return others;
@@ -84,15 +102,29 @@ export class EvaluationPlan {
    * `codeGeneration` lets the plan compile its rules to JavaScript functions; a host whose
    * platform forbids `eval` passes false and gets the same results from closures.
    */
-  constructor(manifest: JsonObject, channel: Channel, operators: CustomOperators = customOperatorsFrom(undefined), codeGeneration = true, trace?: NodeTracer) {
+  constructor(
+    manifest: JsonObject,
+    channel: Channel,
+    operators: CustomOperators = customOperatorsFrom(undefined),
+    codeGeneration = true,
+    trace?: NodeTracer,
+  ) {
     this.id = String(manifest.id);
     this.version = String(manifest.version);
     this.checksum = String(manifest.checksum);
     this.channel = channel;
     this.conflictPolicy = typeof manifest.conflictPolicy === "string" ? manifest.conflictPolicy : "fail";
     this.params = isJsonObject(manifest.params) ? manifest.params : {};
-    this.messages = new MessageCatalogs(manifest.messages, typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en", codeGeneration);
-    const untraced: PrepareContext = { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration };
+    this.messages = new MessageCatalogs(
+      manifest.messages,
+      typeof manifest.defaultLocale === "string" ? manifest.defaultLocale : "en",
+      codeGeneration,
+    );
+    const untraced: PrepareContext = {
+      functions: new FunctionTable(manifest.functions ?? null),
+      operators,
+      codeGeneration,
+    };
     // A traced plan records every node's value; only its rules' own expressions are traced, as
     // closures (readers and stores may still be generated).
     const context: PrepareContext = trace === undefined ? untraced : { ...untraced, trace };
@@ -103,7 +135,12 @@ export class EvaluationPlan {
     this.manifestOrder = [...prepared];
     this.manifestRuleCount = Array.isArray(manifest.rules) ? manifest.rules.length : 0;
     this.entitySchemas = embeddedSchemas(manifest[ENTITY_SCHEMAS_MEMBER]);
-    this.declaredEntities = [...new Set([...(isJsonObject(manifest.fieldTypes) ? Object.keys(manifest.fieldTypes) : []), ...Object.keys(this.entitySchemas)])];
+    this.declaredEntities = [
+      ...new Set([
+        ...(isJsonObject(manifest.fieldTypes) ? Object.keys(manifest.fieldTypes) : []),
+        ...Object.keys(this.entitySchemas),
+      ]),
+    ];
     prepared.sort(byPriority);
     for (const rule of prepared) {
       if (rule.entity !== undefined) this.knownEntities.add(rule.entity);
@@ -162,7 +199,8 @@ export class EvaluationPlan {
         fields.push({ pointer, read: valueReader(pointerPath(pointer), codeGeneration) });
         byType.set(typeName, fields);
       }
-      for (const fields of byType.values()) fields.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+      for (const fields of byType.values())
+        fields.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
       this.typeBindings.set(entity, byType);
     }
   }

@@ -28,7 +28,9 @@ export interface Finding {
   detail?: string;
 }
 
-export type Effect = { type: "value"; field: string; value: JsonValue; rule: string } | { type: "state"; field: string; set: JsonObject; rule: string };
+export type Effect =
+  | { type: "value"; field: string; value: JsonValue; rule: string }
+  | { type: "state"; field: string; set: JsonObject; rule: string };
 
 export interface Command {
   name: JsonValue;
@@ -69,7 +71,10 @@ export interface EvaluationTally {
 }
 
 /** Sets the summary members, what the caller's user may do next, on a result being built. */
-export function summarize(findings: readonly Finding[], result: Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy">): void {
+export function summarize(
+  findings: readonly Finding[],
+  result: Pick<EvaluationResult, "blocking" | "resolution" | "acceptableBy">,
+): void {
   let blocking = 0;
   let allResolvable = true;
   let acceptRisk = false;

@@ -8,7 +8,9 @@ export const EVALUATION_ERROR_MESSAGE = "This rule could not be evaluated.";
 
 /** Why a rule could not be evaluated, as its finding's `detail` (and an explanation's `error`) says it. */
 export function failureDetail(error: unknown): string {
-  return error instanceof EvaluationError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  return error instanceof EvaluationError
+    ? error.message
+    : `internal error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** The fixed finding of a rule that could not be evaluated. */

@@ -14,7 +14,12 @@ export type MessageFiller = (args: JsonObject) => string;
  * platform refuses generated code.
  */
 export function generatedFiller(parts: readonly TemplatePart[]): MessageFiller | undefined {
-  return sharedGeneratedFunction<MessageFiller>(JSON.stringify(["message", ...parts]), ["hasOwn", "renderText"], () => fillerSource(parts), [Object.hasOwn, renderText]);
+  return sharedGeneratedFunction<MessageFiller>(
+    JSON.stringify(["message", ...parts]),
+    ["hasOwn", "renderText"],
+    () => fillerSource(parts),
+    [Object.hasOwn, renderText],
+  );
 }
 
 function fillerSource(parts: readonly TemplatePart[]): string {

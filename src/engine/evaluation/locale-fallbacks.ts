@@ -8,6 +8,7 @@ export function localeFallbacks(locale: string, longest = Infinity): string[] {
   const tags: string[] = [];
   if (locale === "") return tags;
   if (locale.length <= longest) tags.push(locale);
-  for (let end = Math.min(locale.length, longest + 1) - 1; end > 0; end--) if (locale[end] === "-") tags.push(locale.slice(0, end));
+  for (let end = Math.min(locale.length, longest + 1) - 1; end > 0; end--)
+    if (locale[end] === "-") tags.push(locale.slice(0, end));
   return tags;
 }

@@ -66,7 +66,8 @@ export class MessageCatalogs {
       for (const [locale, entries] of Object.entries(messages)) {
         if (typeof entries !== "object" || entries === null || Array.isArray(entries)) continue;
         const catalog = new Map<string, MessageTemplate>();
-        for (const [key, template] of Object.entries(entries)) if (typeof template === "string") catalog.set(key, new MessageTemplate(template, codeGeneration));
+        for (const [key, template] of Object.entries(entries))
+          if (typeof template === "string") catalog.set(key, new MessageTemplate(template, codeGeneration));
         this.catalogs.set(locale, catalog);
       }
     }

@@ -135,7 +135,8 @@ export function pointerPath(pointer: string): PathSegment[] {
 export function prepareRule(rule: JsonValue, context: PrepareContext, position = 0): PreparedRule | undefined {
   if (!isJsonObject(rule)) return undefined;
   const target = objectAt(rule.target);
-  const expression = (value: JsonValue | undefined, role: string): Node => prepareExpression(value ?? null, context, role);
+  const expression = (value: JsonValue | undefined, role: string): Node =>
+    prepareExpression(value ?? null, context, role);
   const triggers = Object.hasOwn(rule, "triggers") ? rule.triggers : ["submit"];
   const base: RuleBase = {
     id: stringAt(rule.id),
@@ -148,7 +149,9 @@ export function prepareRule(rule: JsonValue, context: PrepareContext, position =
     operations: new Set(listAt(rule.operations).filter((op): op is string => typeof op === "string")),
     enforcement: typeof rule.enforcement === "string" ? rule.enforcement : "both",
     triggers: Array.isArray(triggers) ? new Set(triggers.filter((t): t is string => typeof t === "string")) : undefined,
-    places: VIEW_KEYS.filter((key) => target[key] !== undefined && target[key] !== null).map((key) => [key, target[key]!] as const),
+    places: VIEW_KEYS.filter((key) => target[key] !== undefined && target[key] !== null).map(
+      (key) => [key, target[key]!] as const,
+    ),
     when: Object.hasOwn(rule, "when") ? expression(rule.when, EXPRESSION_ROLES.when) : undefined,
   };
   switch (rule.kind) {
@@ -161,7 +164,14 @@ export function prepareRule(rule: JsonValue, context: PrepareContext, position =
           const field = stringAt(assignment.field);
           const path = pointerPath(field);
           const stores = path.map((segment) => memberSetter(segment.key, context.codeGeneration));
-          return { field, path, stores, read: valueReader(path, context.codeGeneration), always: (assignment.mode ?? "default") !== "default", value: expression(assignment.value, EXPRESSION_ROLES.assign(index)) };
+          return {
+            field,
+            path,
+            stores,
+            read: valueReader(path, context.codeGeneration),
+            always: (assignment.mode ?? "default") !== "default",
+            value: expression(assignment.value, EXPRESSION_ROLES.assign(index)),
+          };
         }),
       };
     case "state":
@@ -171,7 +181,12 @@ export function prepareRule(rule: JsonValue, context: PrepareContext, position =
         effects: listAt(rule.effects).map((entry) => {
           const effect = objectAt(entry);
           const field = stringAt(effect.field);
-          const set = Object.entries(objectAt(effect.set)).map(([property, value]) => ({ property, value, store: memberSetter(property, context.codeGeneration), key: `${field}\u0000${property}` }));
+          const set = Object.entries(objectAt(effect.set)).map(([property, value]) => ({
+            property,
+            value,
+            store: memberSetter(property, context.codeGeneration),
+            key: `${field}\u0000${property}`,
+          }));
           return { field, set, groupKey: `${field}\u0000${base.id}` };
         }),
       };
@@ -187,8 +202,12 @@ export function prepareRule(rule: JsonValue, context: PrepareContext, position =
             name: command.name ?? null,
             type: command.type ?? null,
             ref: typeof command.ref === "string" ? command.ref : undefined,
-            keyParts: listAt(command.idempotencyKey).map((part, partIndex) => expression(part, EXPRESSION_ROLES.commandKey(index, partIndex))),
-            payload: Object.entries(objectAt(command.payload)).map(([name, value]) => [name, expression(value, EXPRESSION_ROLES.commandPayload(index, name))] as const),
+            keyParts: listAt(command.idempotencyKey).map((part, partIndex) =>
+              expression(part, EXPRESSION_ROLES.commandKey(index, partIndex)),
+            ),
+            payload: Object.entries(objectAt(command.payload)).map(
+              ([name, value]) => [name, expression(value, EXPRESSION_ROLES.commandPayload(index, name))] as const,
+            ),
           };
         }),
       };
@@ -198,12 +217,22 @@ export function prepareRule(rule: JsonValue, context: PrepareContext, position =
   }
 }
 
-function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase, expression: (value: JsonValue | undefined, role: string) => Node, codeGeneration: boolean): ValidationRule {
+function prepareValidation(
+  rule: JsonObject,
+  target: JsonObject,
+  base: RuleBase,
+  expression: (value: JsonValue | undefined, role: string) => Node,
+  codeGeneration: boolean,
+): ValidationRule {
   const finding = objectAt(rule.finding);
   const acceptance = isJsonObject(rule.acceptance) ? rule.acceptance : undefined;
-  const fields = typeof target.field === "string" ? [target.field] : listAt(target.fields).map((field) => (typeof field === "string" ? field : String(field)));
+  const fields =
+    typeof target.field === "string"
+      ? [target.field]
+      : listAt(target.fields).map((field) => (typeof field === "string" ? field : String(field)));
   const location: Place = {};
-  for (const key of VIEW_KEYS) if (typeof target[key] === "string" && target[key] !== "") location[key] = target[key] as string;
+  for (const key of VIEW_KEYS)
+    if (typeof target[key] === "string" && target[key] !== "") location[key] = target[key] as string;
   const forEach = typeof rule.forEach === "string" ? rule.forEach : undefined;
   return {
     ...base,
@@ -213,7 +242,9 @@ function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase,
     severity: stringAt(rule.severity) as Severity,
     code: stringAt(finding.code),
     messageKey: stringAt(finding.message),
-    args: Object.entries(objectAt(finding.args)).map(([name, value]) => [expression(value, EXPRESSION_ROLES.arg(name)), memberSetter(name, codeGeneration)] as const),
+    args: Object.entries(objectAt(finding.args)).map(
+      ([name, value]) => [expression(value, EXPRESSION_ROLES.arg(name)), memberSetter(name, codeGeneration)] as const,
+    ),
     acknowledgementRequired: rule.acknowledgement === "required",
     acceptance: acceptance && {
       allowed: truthy(acceptance.allowed),
@@ -221,7 +252,8 @@ function prepareValidation(rule: JsonObject, target: JsonObject, base: RuleBase,
       justificationRequired: (acceptance.justification ?? "required") !== "none",
     },
     fields,
-    forEach: forEach === undefined ? undefined : { pointer: forEach, read: valueReader(pointerPath(forEach), codeGeneration) },
+    forEach:
+      forEach === undefined ? undefined : { pointer: forEach, read: valueReader(pointerPath(forEach), codeGeneration) },
     typeName: Object.hasOwn(target, "type") ? target.type : undefined,
     location: Object.keys(location).length > 0 ? location : undefined,
   };

@@ -23,11 +23,15 @@ export class RequestResolutions {
       // Roles and justification matter only for a resolution given.
       if (given === undefined) return { status: "open", resolution: "accept-risk" };
       const roleHeld = mayAccept(acceptance, this.actorRoles());
-      const justified = !acceptance.justificationRequired || (typeof given.justification === "string" && given.justification !== "");
+      const justified =
+        !acceptance.justificationRequired || (typeof given.justification === "string" && given.justification !== "");
       return { status: roleHeld && justified ? "accepted" : "open", resolution: "accept-risk" };
     }
     if (rule.severity === "warning" && rule.acknowledgementRequired) {
-      return { status: this.resolution(rule.id, "acknowledge") !== undefined ? "acknowledged" : "open", resolution: "acknowledge" };
+      return {
+        status: this.resolution(rule.id, "acknowledge") !== undefined ? "acknowledged" : "open",
+        resolution: "acknowledge",
+      };
     }
     return { status: "open", resolution: "none" };
   }
@@ -37,7 +41,8 @@ export class RequestResolutions {
     if (!Array.isArray(given) || given.length === 0) return undefined;
     if (this.byKey === undefined) {
       this.byKey = new Map();
-      for (const resolution of given as JsonObject[]) this.byKey.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
+      for (const resolution of given as JsonObject[])
+        this.byKey.set(`${resolution.rule}\u0000${resolution.type}`, resolution);
     }
     return this.byKey.get(`${rule}\u0000${type}`);
   }
@@ -50,5 +55,7 @@ export class RequestResolutions {
 /** The roles an actor holds: the strings of its `roles` list. */
 export function actorRoleSet(actor: JsonValue | undefined): ReadonlySet<string> {
   if (typeof actor !== "object" || actor === null || Array.isArray(actor)) return new Set();
-  return new Set(Array.isArray(actor.roles) ? actor.roles.filter((role): role is string => typeof role === "string") : []);
+  return new Set(
+    Array.isArray(actor.roles) ? actor.roles.filter((role): role is string => typeof role === "string") : [],
+  );
 }

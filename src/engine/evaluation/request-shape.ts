@@ -32,7 +32,8 @@ export const REQUEST_REFUSALS = {
 export function requestShapeProblem(request: JsonValue | undefined): string | undefined {
   if (!isJsonObject(request)) return "a request is an object";
   for (const key of ["entity", "operation"]) if (typeof request[key] !== "string") return `'${key}' must be a string`;
-  for (const key of ["data", "original", "actor", "ctx", "view"]) if (!isObjectOrNull(request[key])) return `'${key}' must be an object`;
+  for (const key of ["data", "original", "actor", "ctx", "view"])
+    if (!isObjectOrNull(request[key])) return `'${key}' must be an object`;
   if (!isListOrNull(request.resolutions)) return "'resolutions' must be a list";
   for (const key of ["trigger", "locale"]) if (!isStringOrNull(request[key])) return `'${key}' must be a string`;
   for (const key of ["data", "original", "actor", "ctx"]) {
@@ -41,13 +42,20 @@ export function requestShapeProblem(request: JsonValue | undefined): string | un
   const actor = request.actor;
   if (isJsonObject(actor)) {
     const roles = actor.roles;
-    if (!isListOrNull(roles) || (Array.isArray(roles) && roles.some((role) => typeof role !== "string"))) return "'actor.roles' must be a list of strings";
+    if (!isListOrNull(roles) || (Array.isArray(roles) && roles.some((role) => typeof role !== "string")))
+      return "'actor.roles' must be a list of strings";
   }
   const view = request.view;
-  if (isJsonObject(view)) for (const key of VIEW_KEYS) if (!isStringOrNull(view[key])) return `'view.${key}' must be a string`;
+  if (isJsonObject(view))
+    for (const key of VIEW_KEYS) if (!isStringOrNull(view[key])) return `'view.${key}' must be a string`;
   if (Array.isArray(request.resolutions)) {
     for (const resolution of request.resolutions) {
-      if (!isJsonObject(resolution) || typeof resolution.rule !== "string" || typeof resolution.type !== "string" || !isStringOrNull(resolution.justification)) {
+      if (
+        !isJsonObject(resolution) ||
+        typeof resolution.rule !== "string" ||
+        typeof resolution.type !== "string" ||
+        !isStringOrNull(resolution.justification)
+      ) {
         return "a resolution is an object with a string 'rule' and 'type' and an optional string 'justification'";
       }
     }

@@ -14,7 +14,10 @@ export class WorkingData {
   constructor(public root: ValueObject) {}
 
   /** Writes a value at a pointer's path, creating objects on the way (a non-object on the way is replaced). */
-  write({ path, stores }: { readonly path: readonly PathSegment[]; readonly stores: readonly MemberSetter[] }, value: Value): void {
+  write(
+    { path, stores }: { readonly path: readonly PathSegment[]; readonly stores: readonly MemberSetter[] },
+    value: Value,
+  ): void {
     if (path.length === 0) return;
     this.root = this.own(this.root);
     let node = this.root;

@@ -19,13 +19,15 @@ const NO_ARGS: readonly ExplainedNode[] = [];
 
 function collect(node: ExplainedNode, at: string, leaves: string[]): void {
   const value = node.value;
-  const operator = typeof value === "boolean" && isValueObject(node.expr) ? operatorOf(node.expr as Record<string, never>) : undefined;
+  const operator =
+    typeof value === "boolean" && isValueObject(node.expr) ? operatorOf(node.expr as Record<string, never>) : undefined;
   const args = node.args ?? NO_ARGS;
   switch (operator) {
     case "and":
     case "or":
       // The arguments that agree with the result decided it: a false `and` is false by its false arguments.
-      for (let index = 0; index < args.length; index++) if (args[index]!.value === value) collect(args[index]!, `${at}/args/${index}`, leaves);
+      for (let index = 0; index < args.length; index++)
+        if (args[index]!.value === value) collect(args[index]!, `${at}/args/${index}`, leaves);
       return;
     case "not":
       if (args[0]?.value !== undefined) collect(args[0], `${at}/args/0`, leaves);

@@ -15,7 +15,12 @@ export interface TracedPlan {
 }
 
 /** Made once per ruleset and channel, on the first `full` explanation: plain evaluations never see it. */
-export function tracedPlan(manifest: JsonObject, channel: Channel, operators: CustomOperators, codeGeneration: boolean): TracedPlan {
+export function tracedPlan(
+  manifest: JsonObject,
+  channel: Channel,
+  operators: CustomOperators,
+  codeGeneration: boolean,
+): TracedPlan {
   const trace = new ExpressionTrace();
   return { plan: new EvaluationPlan(manifest, channel, operators, codeGeneration, trace), trace };
 }
@@ -25,7 +30,13 @@ export function tracedPlan(manifest: JsonObject, channel: Channel, operators: Cu
  * evaluates the traced plan, whose results are the same (the golden corpora are run both ways).
  * The result is the plain result with `explanation` added last.
  */
-export function explainCheckedRequest(request: JsonObject, mode: ExplainMode, plain: EvaluationPlan, traced: () => TracedPlan, tally?: EvaluationTally): EvaluationResult {
+export function explainCheckedRequest(
+  request: JsonObject,
+  mode: ExplainMode,
+  plain: EvaluationPlan,
+  traced: () => TracedPlan,
+  tally?: EvaluationTally,
+): EvaluationResult {
   const { plan, trace } = mode === "full" ? traced() : { plan: plain, trace: undefined };
   const recorder = new ExplanationRecorder(plan, mode, trace);
   const result = evaluateCheckedRequest(plan, request, tally, recorder);

@@ -26,8 +26,14 @@ export function literalNode(literal: JsonValue): ExplainedNode | undefined {
 }
 
 /** A node that gave a value. Throws, leaving no node, for a value that cannot leave the engine (a number too large). */
-function valuedNode(expr: JsonValue, value: Value, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
-  if (item === undefined && isShownAsIs(value)) return args === undefined ? { expr, value: value as JsonValue } : { expr, value: value as JsonValue, args };
+function valuedNode(
+  expr: JsonValue,
+  value: Value,
+  args: ExplainedNode[] | undefined,
+  item: number | undefined,
+): ExplainedNode {
+  if (item === undefined && isShownAsIs(value))
+    return args === undefined ? { expr, value: value as JsonValue } : { expr, value: value as JsonValue, args };
   const cut = { truncated: false };
   const node: ExplainedNode = { expr, value: readableValue(value, cut) };
   if (cut.truncated) node.truncated = true;
@@ -39,7 +45,12 @@ function valuedNode(expr: JsonValue, value: Value, args: ExplainedNode[] | undef
  * it cannot leave, such as an intermediate number above the largest double. Only what leaves the
  * rule is checked for that, and explaining must never change a result, so this never throws.
  */
-export function shownNode(expr: JsonValue, value: Value, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+export function shownNode(
+  expr: JsonValue,
+  value: Value,
+  args: ExplainedNode[] | undefined,
+  item: number | undefined,
+): ExplainedNode {
   try {
     return valuedNode(expr, value, args, item);
   } catch {
@@ -48,7 +59,12 @@ export function shownNode(expr: JsonValue, value: Value, args: ExplainedNode[] |
 }
 
 /** A node that raised the error its rule failed closed with. */
-export function raisingNode(expr: JsonValue, error: string, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
+export function raisingNode(
+  expr: JsonValue,
+  error: string,
+  args: ExplainedNode[] | undefined,
+  item: number | undefined,
+): ExplainedNode {
   return withArgs({ expr, error }, args, item);
 }
 

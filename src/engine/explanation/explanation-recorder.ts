@@ -120,17 +120,27 @@ export class ExplanationRecorder implements EvaluationObserver {
     const trigger = this.plan.channel === "client" ? request.trigger : undefined;
     const view = isJsonObject(request.view) ? request.view : null;
     // Without a trigger or a view, why a rule is left out depends on the entity and operation alone.
-    const pair = view === null && (trigger === undefined || trigger === null) ? index.namedBy(entity, operation) : undefined;
-    const explanation: Explanation = { rules: this.ruleEntries(request, index, pair, view), resolutions: resolutionOutcomes(request, index.rulesById, result.findings) };
+    const pair =
+      view === null && (trigger === undefined || trigger === null) ? index.namedBy(entity, operation) : undefined;
+    const explanation: Explanation = {
+      rules: this.ruleEntries(request, index, pair, view),
+      resolutions: resolutionOutcomes(request, index.rulesById, result.findings),
+    };
     const unmatched = pair !== undefined ? pair.unmatched : unmatchedNames(index.names, entity, operation);
     if (unmatched !== undefined) explanation.unmatched = unmatched;
     return explanation;
   }
 
   /** Every rule of the manifest in order with what it did; in `rules` mode often a copy of an earlier explanation's list. */
-  private ruleEntries(request: JsonObject, index: PlanIndex, pair: NamedPair | undefined, view: JsonObject | null): RuleExplanation[] {
+  private ruleEntries(
+    request: JsonObject,
+    index: PlanIndex,
+    pair: NamedPair | undefined,
+    view: JsonObject | null,
+  ): RuleExplanation[] {
     // Without failures or fields shown, a `rules` list is a function of the state bytes (RuleListCache).
-    const cacheable = pair !== undefined && this.mode === "rules" && this.failures === undefined && this.fields === undefined;
+    const cacheable =
+      pair !== undefined && this.mode === "rules" && this.failures === undefined && this.fields === undefined;
     const hash = cacheable ? stateHash(this.state) : 0;
     const known = cacheable ? pair.lists.find(this.state, hash) : undefined;
     if (known !== undefined) return known;
@@ -142,7 +152,13 @@ export class ExplanationRecorder implements EvaluationObserver {
       if ((this.state[rule.position]! & STARTED) !== 0) rules[i] = this.ranEntry(rule, index);
       else if (pair !== undefined) rules[i] = pair.reasons[i]!;
       else {
-        selection ??= { entity: request.entity as string, operation: request.operation as string, channel: this.plan.channel, trigger: request.trigger, view };
+        selection ??= {
+          entity: request.entity as string,
+          operation: request.operation as string,
+          channel: this.plan.channel,
+          trigger: request.trigger,
+          view,
+        };
         // Selected but never run: an action after a deny (or after another action failed).
         rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
       }
@@ -155,11 +171,19 @@ export class ExplanationRecorder implements EvaluationObserver {
   private ranEntry(rule: PreparedRule, index: PlanIndex): RuleExplanation {
     const state = this.state[rule.position]!;
     const failure = this.failures?.[rule.position];
-    const status: RuleStatus = failure !== undefined ? "error" : (state & FIRED) !== 0 ? "fired" : (state & (WHEN_TRUE | WHEN_FALSE)) === WHEN_FALSE ? "when-false" : "passed";
+    const status: RuleStatus =
+      failure !== undefined
+        ? "error"
+        : (state & FIRED) !== 0
+          ? "fired"
+          : (state & (WHEN_TRUE | WHEN_FALSE)) === WHEN_FALSE
+            ? "when-false"
+            : "passed";
     // The item or field whose trees are shown, or the first that fired.
     const field = this.fields?.[rule.position];
     const shownField = field !== undefined && (this.mode === "full" || status === "fired") ? field : undefined;
-    if (this.mode === "rules" && failure === undefined && shownField === undefined) return index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">);
+    if (this.mode === "rules" && failure === undefined && shownField === undefined)
+      return index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">);
     const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status };
     if (failure !== undefined) entry.message = failure;
     if (shownField !== undefined) entry.field = shownField;
@@ -176,20 +200,29 @@ export class ExplanationRecorder implements EvaluationObserver {
     if (layout.assert !== undefined) entry.assert = roots.rootOf(position, EXPRESSION_ROLES.assert) ?? layout.assert;
     if (layout.assign !== undefined) {
       const assign = new Array<ExplainedNode>(layout.assign.length);
-      for (let i = 0; i < assign.length; i++) assign[i] = roots.rootOf(position, layout.assign[i]![0]) ?? layout.assign[i]![1];
+      for (let i = 0; i < assign.length; i++)
+        assign[i] = roots.rootOf(position, layout.assign[i]![0]) ?? layout.assign[i]![1];
       entry.assign = assign;
     }
     if (fired && layout.args !== undefined) entry.args = namedTrees(roots, position, layout.args);
     if (fired && layout.commands !== undefined) {
-      entry.commands = layout.commands.map((command) => ({ idempotencyKey: command.key.map(([role, skipped]) => roots.rootOf(position, role) ?? skipped), payload: namedTrees(roots, position, command.payload) }));
+      entry.commands = layout.commands.map((command) => ({
+        idempotencyKey: command.key.map(([role, skipped]) => roots.rootOf(position, role) ?? skipped),
+        payload: namedTrees(roots, position, command.payload),
+      }));
     }
     if (entry.status === "when-false" && entry.when !== undefined) entry.because = decidingLeaves(entry.when, "/when");
-    else if (rule.kind === "validation" && entry.status === "fired" && entry.assert !== undefined) entry.because = decidingLeaves(entry.assert, "/assert");
+    else if (rule.kind === "validation" && entry.status === "fired" && entry.assert !== undefined)
+      entry.because = decidingLeaves(entry.assert, "/assert");
   }
 }
 
 /** The trees of named expressions (finding args, a command's payload), by name. */
-function namedTrees(roots: RuleRoots, position: number, named: readonly NamedExpression[]): Record<string, ExplainedNode> {
+function namedTrees(
+  roots: RuleRoots,
+  position: number,
+  named: readonly NamedExpression[],
+): Record<string, ExplainedNode> {
   const trees: Record<string, ExplainedNode> = {};
   for (let i = 0; i < named.length; i++) {
     const [name, role, skipped] = named[i]!;

@@ -12,9 +12,14 @@ export function explanationText(result: EvaluationResult): string {
   const lines: string[] = [`${result.ruleset} ${result.version}: ${result.decision}`];
   for (const warning of result.warnings ?? []) lines.push(`  warning ${requestWarningText(warning)}`);
   for (const finding of result.findings) {
-    lines.push(`  finding ${finding.code} (${finding.severity}${finding.blocking ? ", blocking" : ""}) from ${finding.rule}: ${finding.message}`);
+    lines.push(
+      `  finding ${finding.code} (${finding.severity}${finding.blocking ? ", blocking" : ""}) from ${finding.rule}: ${finding.message}`,
+    );
   }
-  for (const effect of result.effects) lines.push(`  effect ${effect.field} ${effect.type === "value" ? `= ${JSON.stringify(effect.value)}` : JSON.stringify(effect.set)} from ${effect.rule}`);
+  for (const effect of result.effects)
+    lines.push(
+      `  effect ${effect.field} ${effect.type === "value" ? `= ${JSON.stringify(effect.value)}` : JSON.stringify(effect.set)} from ${effect.rule}`,
+    );
   for (const command of result.commands) lines.push(`  command ${String(command.name)} from ${command.rule}`);
   if (result.explanation !== undefined) lines.push(...explanationLines(result.explanation));
   return `${lines.join("\n")}\n`;
@@ -28,10 +33,18 @@ export function requestWarningText(warning: RequestWarning): string {
 export function explanationLines(explanation: Explanation): string[] {
   const lines: string[] = [];
   const { entity, operation } = explanation.unmatched ?? {};
-  if (entity !== undefined) lines.push(`no rule targets the entity ${JSON.stringify(entity.given)}${entity.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(entity.didYouMean)}?`}`);
-  if (operation !== undefined) lines.push(`no rule names the operation ${JSON.stringify(operation.given)}${operation.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(operation.didYouMean)}?`}`);
+  if (entity !== undefined)
+    lines.push(
+      `no rule targets the entity ${JSON.stringify(entity.given)}${entity.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(entity.didYouMean)}?`}`,
+    );
+  if (operation !== undefined)
+    lines.push(
+      `no rule names the operation ${JSON.stringify(operation.given)}${operation.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(operation.didYouMean)}?`}`,
+    );
   for (const resolution of explanation.resolutions) {
-    lines.push(`resolution ${String(resolution.type)} of ${String(resolution.rule)}: ${resolution.applied ? "applied" : `not applied (${resolution.reason})`}`);
+    lines.push(
+      `resolution ${String(resolution.type)} of ${String(resolution.rule)}: ${resolution.applied ? "applied" : `not applied (${resolution.reason})`}`,
+    );
   }
   const width = Math.max(0, ...explanation.rules.map((rule) => rule.status.length));
   for (const rule of explanation.rules) lines.push(...ruleLines(rule, width));
@@ -56,8 +69,11 @@ export function ruleLines(rule: RuleExplanation, width = rule.status.length): st
   rule.assign?.forEach((node, index) => tree(`assign ${index}`, node, `/assign/${index}`));
   for (const [name, node] of Object.entries(rule.args ?? {})) tree(`arg ${name}`, node, `/args/${name}`);
   rule.commands?.forEach((command, index) => {
-    command.idempotencyKey.forEach((node, part) => tree(`command ${index} key ${part}`, node, `/commands/${index}/idempotencyKey/${part}`));
-    for (const [name, node] of Object.entries(command.payload)) tree(`command ${index} payload ${name}`, node, `/commands/${index}/payload/${name}`);
+    command.idempotencyKey.forEach((node, part) =>
+      tree(`command ${index} key ${part}`, node, `/commands/${index}/idempotencyKey/${part}`),
+    );
+    for (const [name, node] of Object.entries(command.payload))
+      tree(`command ${index} payload ${name}`, node, `/commands/${index}/payload/${name}`);
   });
   return lines;
 }
@@ -68,13 +84,27 @@ export function ruleLines(rule: RuleExplanation, width = rule.status.length): st
  * its assertion held.
  */
 function ranOnNothing(rule: RuleExplanation): boolean {
-  return rule.status === "passed" && rule.kind === "validation" && rule.field === undefined && rule.assert?.skipped === true;
+  return (
+    rule.status === "passed" && rule.kind === "validation" && rule.field === undefined && rule.assert?.skipped === true
+  );
 }
 
-function nodeLines(node: ExplainedNode, pointer: string, depth: number, deciding: ReadonlySet<string>, lines: string[]): void {
-  const outcome = node.skipped ? "(not evaluated)" : node.error !== undefined ? `! ${node.error}` : `= ${valueText(node.value ?? null)}${node.truncated ? " (cut)" : ""}`;
+function nodeLines(
+  node: ExplainedNode,
+  pointer: string,
+  depth: number,
+  deciding: ReadonlySet<string>,
+  lines: string[],
+): void {
+  const outcome = node.skipped
+    ? "(not evaluated)"
+    : node.error !== undefined
+      ? `! ${node.error}`
+      : `= ${valueText(node.value ?? null)}${node.truncated ? " (cut)" : ""}`;
   const item = node.item === undefined ? "" : ` (shown for item ${node.item})`;
-  lines.push(`${"  ".repeat(depth)}${nodeLabel(node)} ${outcome}${item}${deciding.has(pointer) ? "   <- decided" : ""}`);
+  lines.push(
+    `${"  ".repeat(depth)}${nodeLabel(node)} ${outcome}${item}${deciding.has(pointer) ? "   <- decided" : ""}`,
+  );
   node.args?.forEach((arg, index) => nodeLines(arg, `${pointer}/args/${index}`, depth + 1, deciding, lines));
 }
 

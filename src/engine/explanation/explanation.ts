@@ -21,7 +21,16 @@ export const EXPLAIN_REFUSAL = "'explain' must be rules or full";
  * false`), `decision` (an action rule that never ran because the decision was `deny`) and `kind`
  * (a rule of an `x-*` extension kind, which runtimes do not run).
  */
-export type NotSelectedReason = "disabled" | "entity" | "operation" | "channel" | "enforcement" | "trigger" | "view" | "decision" | "kind";
+export type NotSelectedReason =
+  | "disabled"
+  | "entity"
+  | "operation"
+  | "channel"
+  | "enforcement"
+  | "trigger"
+  | "view"
+  | "decision"
+  | "kind";
 
 export type RuleStatus = "not-selected" | "when-false" | "passed" | "fired" | "error";
 
@@ -62,7 +71,13 @@ export interface RuleExplanation {
   commands?: CommandExplanation[];
 }
 
-export type ResolutionRefusal = "rule-unknown" | "no-finding" | "not-blocking" | "type-not-accepted" | "justification-missing" | "role-not-allowed";
+export type ResolutionRefusal =
+  | "rule-unknown"
+  | "no-finding"
+  | "not-blocking"
+  | "type-not-accepted"
+  | "justification-missing"
+  | "role-not-allowed";
 
 export interface ResolutionExplanation {
   rule: JsonValue;

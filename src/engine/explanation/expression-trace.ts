@@ -58,7 +58,8 @@ export class ExpressionTrace implements NodeTracer {
       return literal !== undefined ? this.literal(inner, literal, index) : this.leaf(inner, expr, index);
     }
     const operator = operatorOf(expression as Record<string, never>);
-    if (operator !== undefined && COLLECTION_OPERATORS.has(operator)) return this.collection(inner, expr, rawArgs, index, SHOWN_ITEM_GIVES[operator]);
+    if (operator !== undefined && COLLECTION_OPERATORS.has(operator))
+      return this.collection(inner, expr, rawArgs, index, SHOWN_ITEM_GIVES[operator]);
     return this.call(inner, expr, rawArgs, index);
   }
 
@@ -143,7 +144,13 @@ export class ExpressionTrace implements NodeTracer {
   }
 
   /** A collection operator: its body's slot shows the item that decided (BodyChoice). */
-  private collection(inner: Node, expr: JsonValue, rawArgs: readonly unknown[], index: number, wanted: boolean | undefined): Node {
+  private collection(
+    inner: Node,
+    expr: JsonValue,
+    rawArgs: readonly unknown[],
+    index: number,
+    wanted: boolean | undefined,
+  ): Node {
     const count = rawArgs.length;
     const skipped = rawArgs.map(skippedNode);
     return (scope, base) => {

@@ -49,7 +49,10 @@ export class PlanIndex {
     this.rulesById = new Map(plan.manifestOrder.map((rule) => [rule.id, rule]));
     this.entries = new Array(plan.manifestRuleCount);
     this.layouts = new Array(plan.manifestRuleCount);
-    this.otherKinds = plan.otherKindRules.map(({ id, kind, position }) => ({ position, entry: Object.freeze({ rule: id, kind, status: "not-selected", because: "kind" }) }));
+    this.otherKinds = plan.otherKindRules.map(({ id, kind, position }) => ({
+      position,
+      entry: Object.freeze({ rule: id, kind, status: "not-selected", because: "kind" }),
+    }));
   }
 
   /**
@@ -64,7 +67,8 @@ export class PlanIndex {
     let known = 0;
     let other = 0;
     for (let at = 0; at < merged.length; at++) {
-      const takeOther = other < others.length && (known >= list.length || others[other]!.position < order[known]!.position);
+      const takeOther =
+        other < others.length && (known >= list.length || others[other]!.position < order[known]!.position);
       merged[at] = takeOther ? others[other++]!.entry : list[known++]!;
     }
     return merged;

@@ -18,7 +18,13 @@ export function isShownAsIs(value: Value): boolean {
   if (typeof value === "boolean" || value === null) return true;
   if (typeof value === "string") return value.length <= MAX_STRING;
   // -0 leaves as 0.
-  return typeof value === "number" && Number.isInteger(value) && value < 1e15 && value > -1e15 && (value !== 0 || 1 / value > 0);
+  return (
+    typeof value === "number" &&
+    Number.isInteger(value) &&
+    value < 1e15 &&
+    value > -1e15 &&
+    (value !== 0 || 1 / value > 0)
+  );
 }
 
 /**

@@ -8,14 +8,20 @@ import type { ResolutionExplanation } from "./explanation.ts";
  * What became of each resolution a request gave (specification 8.1): applied, or why not. A
  * resolution is silently ignored by evaluation itself, which is what users asked to see.
  */
-export function resolutionOutcomes(request: JsonObject, rulesById: ReadonlyMap<string, PreparedRule>, findings: readonly Finding[]): ResolutionExplanation[] {
+export function resolutionOutcomes(
+  request: JsonObject,
+  rulesById: ReadonlyMap<string, PreparedRule>,
+  findings: readonly Finding[],
+): ResolutionExplanation[] {
   const given = request.resolutions;
   if (!Array.isArray(given) || given.length === 0) return [];
   const roles = actorRoleSet(request.actor);
   return given.map((resolution) => {
     const { rule, type } = resolution as JsonObject;
     const outcome = (applied: boolean, reason?: ResolutionExplanation["reason"]): ResolutionExplanation =>
-      reason === undefined ? { rule: rule ?? null, type: type ?? null, applied } : { rule: rule ?? null, type: type ?? null, applied, reason };
+      reason === undefined
+        ? { rule: rule ?? null, type: type ?? null, applied }
+        : { rule: rule ?? null, type: type ?? null, applied, reason };
     const prepared = typeof rule === "string" ? rulesById.get(rule) : undefined;
     if (prepared === undefined) return outcome(false, "rule-unknown");
     const own = findings.filter((finding) => finding.rule === rule);

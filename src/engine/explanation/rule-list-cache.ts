@@ -30,7 +30,8 @@ export class RuleListCache {
     search: for (let i = 0; i < states.length; i++) {
       if (this.hashes[i] !== hash) continue;
       const known = states[i]!;
-      for (let position = 0; position < state.length; position++) if (known[position] !== state[position]) continue search;
+      for (let position = 0; position < state.length; position++)
+        if (known[position] !== state[position]) continue search;
       return this.lists[i]!.slice();
     }
     return undefined;

@@ -25,7 +25,13 @@ export function notSelectedBecause(rule: PreparedRule, request: SelectionRequest
   if (!rule.operations.has(request.operation)) return "operation";
   if (rule.kind === "action" && request.channel !== "server") return "channel";
   if (!enforcedOn(rule, request.channel)) return "enforcement";
-  if (request.channel === "client" && request.trigger !== undefined && request.trigger !== null && !runsOnTrigger(rule, request.trigger)) return "trigger";
+  if (
+    request.channel === "client" &&
+    request.trigger !== undefined &&
+    request.trigger !== null &&
+    !runsOnTrigger(rule, request.trigger)
+  )
+    return "trigger";
   if (request.view !== null && !fitsView(rule, request.view)) return "view";
   return undefined;
 }

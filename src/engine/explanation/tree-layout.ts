@@ -15,23 +15,41 @@ export interface TreeLayout {
   readonly assign: readonly RoleExpression[] | undefined;
   /** Finding args, shown only when the rule fired; absent when it has none. */
   readonly args: readonly NamedExpression[] | undefined;
-  readonly commands: readonly { readonly key: readonly RoleExpression[]; readonly payload: readonly NamedExpression[] }[] | undefined;
+  readonly commands:
+    | readonly { readonly key: readonly RoleExpression[]; readonly payload: readonly NamedExpression[] }[]
+    | undefined;
 }
 
 /** Read once per rule of a plan (PlanIndex), on the rule's first full explanation. */
 export function treeLayout(rule: PreparedRule): TreeLayout {
   const source = rule.source;
-  const args = rule.kind === "validation" ? Object.entries(objectAt(objectAt(source.finding).args)).map(([name, expression]) => [name, EXPRESSION_ROLES.arg(name), skippedNode(expression)] as const) : [];
+  const args =
+    rule.kind === "validation"
+      ? Object.entries(objectAt(objectAt(source.finding).args)).map(
+          ([name, expression]) => [name, EXPRESSION_ROLES.arg(name), skippedNode(expression)] as const,
+        )
+      : [];
   return {
     when: Object.hasOwn(source, "when") ? skippedNode(source.when ?? null) : undefined,
     assert: rule.kind === "validation" ? skippedNode(source.assert ?? null) : undefined,
-    assign: rule.kind === "compute" ? listAt(source.assign).map((assignment, index) => [EXPRESSION_ROLES.assign(index), skippedNode(objectAt(assignment).value ?? null)] as const) : undefined,
+    assign:
+      rule.kind === "compute"
+        ? listAt(source.assign).map(
+            (assignment, index) =>
+              [EXPRESSION_ROLES.assign(index), skippedNode(objectAt(assignment).value ?? null)] as const,
+          )
+        : undefined,
     args: args.length > 0 ? args : undefined,
     commands:
       rule.kind === "action"
         ? listAt(source.commands).map((command, index) => ({
-            key: listAt(objectAt(command).idempotencyKey).map((part, partIndex) => [EXPRESSION_ROLES.commandKey(index, partIndex), skippedNode(part)] as const),
-            payload: Object.entries(objectAt(objectAt(command).payload)).map(([name, expression]) => [name, EXPRESSION_ROLES.commandPayload(index, name), skippedNode(expression)] as const),
+            key: listAt(objectAt(command).idempotencyKey).map(
+              (part, partIndex) => [EXPRESSION_ROLES.commandKey(index, partIndex), skippedNode(part)] as const,
+            ),
+            payload: Object.entries(objectAt(objectAt(command).payload)).map(
+              ([name, expression]) =>
+                [name, EXPRESSION_ROLES.commandPayload(index, name), skippedNode(expression)] as const,
+            ),
           }))
         : undefined,
   };

@@ -14,7 +14,9 @@ export type CustomOperators = ReadonlyMap<string, CustomOperator>;
 export const NO_CUSTOM_OPERATORS: CustomOperators = new Map();
 
 /** Turns a plain object of operators into the map the engine takes, refusing names without `x-`. */
-export function customOperatorsFrom(record: Readonly<Record<string, CustomOperator>> | CustomOperators | undefined): CustomOperators {
+export function customOperatorsFrom(
+  record: Readonly<Record<string, CustomOperator>> | CustomOperators | undefined,
+): CustomOperators {
   if (record === undefined) return NO_CUSTOM_OPERATORS;
   const entries = record instanceof Map ? [...record.entries()] : Object.entries(record);
   for (const [name, operator] of entries) {

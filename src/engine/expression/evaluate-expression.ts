@@ -21,13 +21,27 @@ export interface ExpressionOptions {
  * Evaluates one expression by itself (the engine protocol's `expression` command) and returns the
  * value as it leaves the engine. Throws EvaluationError when the expression cannot be evaluated.
  */
-export function evaluateExpression(expression: unknown, environment: ExpressionEnvironment = {}, options: ExpressionOptions = {}): JsonValue {
+export function evaluateExpression(
+  expression: unknown,
+  environment: ExpressionEnvironment = {},
+  options: ExpressionOptions = {},
+): JsonValue {
   const node = prepareExpression(expression, {
     functions: new FunctionTable(options.functions ?? null),
     operators: customOperatorsFrom(options.operators),
     codeGeneration: options.codeGeneration ?? true,
   });
   const root = (name: RootName): Value => environment[name] ?? null;
-  const scope = new Scope(root("data"), root("original"), root("actor"), root("ctx"), root("params"), root("item"), root("value"), root("field"), root("arg"));
+  const scope = new Scope(
+    root("data"),
+    root("original"),
+    root("actor"),
+    root("ctx"),
+    root("params"),
+    root("item"),
+    root("value"),
+    root("field"),
+    root("arg"),
+  );
   return toLeavingValue(node(scope, 0));
 }

@@ -8,12 +8,16 @@ import type { Value, ValueObject } from "../value/value-kind.ts";
 
 /** The path of a well-formed `{"var": path}` node, else undefined. */
 export function variablePath(node: ValueObject): string | undefined {
-  return Object.keys(node).length === 1 && typeof node.var === "string" && Object.hasOwn(node, "var") ? node.var : undefined;
+  return Object.keys(node).length === 1 && typeof node.var === "string" && Object.hasOwn(node, "var")
+    ? node.var
+    : undefined;
 }
 
 /** The arguments of an object with exactly two members, one of them an `args` list, else undefined. */
 export function callArguments(node: ValueObject): readonly Value[] | undefined {
-  return Object.keys(node).length === 2 && Object.hasOwn(node, "args") && Array.isArray(node.args) ? node.args : undefined;
+  return Object.keys(node).length === 2 && Object.hasOwn(node, "args") && Array.isArray(node.args)
+    ? node.args
+    : undefined;
 }
 
 /** The operator name of an `{op, args}` node whose `args` callArguments found, else undefined. */

@@ -45,7 +45,15 @@ export const EMPTY_FUNCTION_TABLE = new FunctionTable(null);
 
 /** A function entry is an object with a list of parameter names and a body. */
 function readFunction(name: string, definition: Value): PreparedFunction | undefined {
-  if (!isValueObject(definition) || !Array.isArray(definition.params) || !Object.hasOwn(definition, "body")) return undefined;
+  if (!isValueObject(definition) || !Array.isArray(definition.params) || !Object.hasOwn(definition, "body"))
+    return undefined;
   const params = definition.params.map((param) => (typeof param === "string" ? param : ""));
-  return { name, params, bodyExpression: definition.body, body: undefined, checkedBody: undefined, deepestNode: undefined };
+  return {
+    name,
+    params,
+    bodyExpression: definition.body,
+    body: undefined,
+    checkedBody: undefined,
+    deepestNode: undefined,
+  };
 }

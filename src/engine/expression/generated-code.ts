@@ -19,7 +19,11 @@ let generationRefused = false;
  * A function of `parameters` whose body is `body`, compiled once per `key` (which must determine
  * the body); undefined when the platform refuses generated code.
  */
-export function compiledFactory(key: string, parameters: readonly string[], body: () => string): CompiledFactory | undefined {
+export function compiledFactory(
+  key: string,
+  parameters: readonly string[],
+  body: () => string,
+): CompiledFactory | undefined {
   if (generationRefused) return undefined;
   const remembered = rememberedFactories.get(key);
   if (remembered) return remembered;
@@ -38,7 +42,12 @@ export function compiledFactory(key: string, parameters: readonly string[], body
  * The function a compiled factory makes from `values` that are the same for every site (a path
  * reader, a member store, a message filler), made once per `key` and shared.
  */
-export function sharedGeneratedFunction<T>(key: string, parameters: readonly string[], body: () => string, values: readonly unknown[]): T | undefined {
+export function sharedGeneratedFunction<T>(
+  key: string,
+  parameters: readonly string[],
+  body: () => string,
+  values: readonly unknown[],
+): T | undefined {
   const remembered = rememberedFunctions.get(key);
   if (remembered !== undefined) return remembered as T;
   const factory = compiledFactory(key, parameters, body);

@@ -44,7 +44,10 @@ export function generatedExpression(expression: unknown, closureNode: ClosureNod
 function writtenOut(expression: unknown, depth = 1): boolean {
   const name = depth <= MAX_EXPRESSION_DEPTH ? operatorName(expression) : undefined;
   if (name === undefined) return false;
-  return Object.hasOwn(TEMPLATES, name) || ((expression as ValueObject).args as readonly unknown[]).some((arg) => writtenOut(arg, depth + 1));
+  return (
+    Object.hasOwn(TEMPLATES, name) ||
+    ((expression as ValueObject).args as readonly unknown[]).some((arg) => writtenOut(arg, depth + 1))
+  );
 }
 
 /** The name of a well-formed `{op, args}` node of a core operator with a fitting argument count. */
@@ -58,14 +61,17 @@ function operatorName(expression: unknown): string | undefined {
 
 /** An expression that is an object (not a list), as preparing reads one. */
 function asObject(expression: unknown): ValueObject | undefined {
-  return typeof expression === "object" && expression !== null && !Array.isArray(expression) ? (expression as ValueObject) : undefined;
+  return typeof expression === "object" && expression !== null && !Array.isArray(expression)
+    ? (expression as ValueObject)
+    : undefined;
 }
 
 /** JavaScript for an operator written out in place, given its arguments' code and fresh temporaries. */
 type Template = (args: readonly string[], temporary: () => string, rawArgs: readonly unknown[]) => string;
 
 /** A literal that deep equality compares as `===` does: a string, a boolean or null (never a number, which may meet a decimal). */
-const comparesStrictly = (raw: readonly unknown[]): boolean => raw.some((arg) => typeof arg === "string" || typeof arg === "boolean" || arg === null);
+const comparesStrictly = (raw: readonly unknown[]): boolean =>
+  raw.some((arg) => typeof arg === "string" || typeof arg === "boolean" || arg === null);
 
 const ordering =
   (name: string, test: string): Template =>
@@ -78,10 +84,11 @@ const TEMPLATES: Readonly<Record<string, Template>> = {
   or: (args) => (args.length === 0 ? "false" : `(${args.map((arg) => `expectBoolean(${arg}, "or")`).join(" || ")})`),
   not: ([a]) => `(!expectBoolean(${a}, "not"))`,
   if: ([condition, then, otherwise]) => `(expectBoolean(${condition}, "if") ? ${then} : ${otherwise})`,
-  coalesce: (args, temporary) => args.reduceRight((rest, arg) => {
-    const value = temporary();
-    return `((${value} = ${arg}) !== null ? ${value} : ${rest})`;
-  }, "null"),
+  coalesce: (args, temporary) =>
+    args.reduceRight((rest, arg) => {
+      const value = temporary();
+      return `((${value} = ${arg}) !== null ? ${value} : ${rest})`;
+    }, "null"),
   eq: ([a, b], _, raw) => (comparesStrictly(raw) ? `(${a} === ${b})` : `valuesEqual(${a}, ${b})`),
   ne: ([a, b], _, raw) => (comparesStrictly(raw) ? `(${a} !== ${b})` : `(!valuesEqual(${a}, ${b}))`),
   lt: ordering("lt", "< 0"),
@@ -139,11 +146,18 @@ class ExpressionCode {
     if (name === undefined) return this.closure(expression, depth);
     const rawArgs = (expression as ValueObject).args as readonly unknown[];
     const template = Object.hasOwn(TEMPLATES, name) ? TEMPLATES[name] : undefined;
-    if (template) return template(rawArgs.map((arg) => this.node(arg, depth + 1, temporary)), temporary, rawArgs);
+    if (template)
+      return template(
+        rawArgs.map((arg) => this.node(arg, depth + 1, temporary)),
+        temporary,
+        rawArgs,
+      );
     // Any other core operator, built on generated argument functions as prepare-expression.ts builds it on closures.
     const args = rawArgs.map((arg) => this.arrow(arg, depth + 1));
     const built = `n${this.preamble.length}`;
-    this.preamble.push(`const ${built} = ${this.constant(coreOperators.get(name))}.build([${args.join(", ")}], ${this.constant({ name, rawArgs })});`);
+    this.preamble.push(
+      `const ${built} = ${this.constant(coreOperators.get(name))}.build([${args.join(", ")}], ${this.constant({ name, rawArgs })});`,
+    );
     return `${built}(scope, base)`;
   }
 }

@@ -12,12 +12,15 @@ import { sharedGeneratedFunction } from "./generated-code.ts";
 export type MemberSetter = (object: ValueObject, value: Value) => void;
 
 export function memberSetter(name: string, codeGeneration: boolean): MemberSetter {
-  const generated = codeGeneration ? sharedGeneratedFunction<MemberSetter>(JSON.stringify(["member", name]), [], () => setterSource(name), []) : undefined;
+  const generated = codeGeneration
+    ? sharedGeneratedFunction<MemberSetter>(JSON.stringify(["member", name]), [], () => setterSource(name), [])
+    : undefined;
   return generated ?? ((object, value) => setMember(object, name, value));
 }
 
 function setterSource(name: string): string {
   // `__proto__` must become a member, as setMember makes it, not the object's prototype.
-  if (name === "__proto__") return `return (o, v) => { Object.defineProperty(o, "__proto__", { value: v, writable: true, enumerable: true, configurable: true }); };`;
+  if (name === "__proto__")
+    return `return (o, v) => { Object.defineProperty(o, "__proto__", { value: v, writable: true, enumerable: true, configurable: true }); };`;
   return `return (o, v) => { o[${JSON.stringify(name)}] = v; };`;
 }

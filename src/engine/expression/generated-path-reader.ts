@@ -28,7 +28,12 @@ export function generatedValueReader(segments: readonly PathSegment[]): ValueRea
 
 function generated(root: string, segments: readonly PathSegment[]): ScopeReader | ValueReader | undefined {
   const key = JSON.stringify(["path", root, ...segments.map((segment) => segment.key)]);
-  return sharedGeneratedFunction<ScopeReader | ValueReader>(key, ["Decimal", "hasOwn"], () => readerSource(root, segments), [Decimal, Object.hasOwn]);
+  return sharedGeneratedFunction<ScopeReader | ValueReader>(
+    key,
+    ["Decimal", "hasOwn"],
+    () => readerSource(root, segments),
+    [Decimal, Object.hasOwn],
+  );
 }
 
 /**
@@ -40,12 +45,17 @@ function readerSource(root: string, segments: readonly PathSegment[]): string {
   for (const segment of segments) {
     const key = JSON.stringify(segment.key);
     // A member read through the prototype is a function or, under __proto__, the prototype itself.
-    const inherited = segment.key === "__proto__" ? `!hasOwn(v, ${key})` : `typeof m === "function" && !hasOwn(v, ${key})`;
+    const inherited =
+      segment.key === "__proto__" ? `!hasOwn(v, ${key})` : `typeof m === "function" && !hasOwn(v, ${key})`;
     // isDecimal written out: an `instanceof` of its own caches the layouts this path meets.
     const member = `if (v instanceof Decimal) return null; const m = v[${key}]; if (m === undefined || (${inherited})) return null; v = m;`;
     lines.push(`if (v === null || typeof v !== "object") return null;`);
     if (segment.index < 0) lines.push(`if (Array.isArray(v)) return null;`, `{ ${member} }`);
-    else lines.push(`if (Array.isArray(v)) { if (${segment.index} >= v.length) return null; v = v[${segment.index}]; }`, `else { ${member} }`);
+    else
+      lines.push(
+        `if (Array.isArray(v)) { if (${segment.index} >= v.length) return null; v = v[${segment.index}]; }`,
+        `else { ${member} }`,
+      );
   }
   lines.push("return v;", "};");
   return lines.join("\n");

@@ -24,18 +24,28 @@ export interface PrepareContext {
   readonly trace?: NodeTracer;
 }
 
-export const EMPTY_PREPARE_CONTEXT: PrepareContext = { functions: EMPTY_FUNCTION_TABLE, operators: NO_CUSTOM_OPERATORS, codeGeneration: true };
+export const EMPTY_PREPARE_CONTEXT: PrepareContext = {
+  functions: EMPTY_FUNCTION_TABLE,
+  operators: NO_CUSTOM_OPERATORS,
+  codeGeneration: true,
+};
 
 /**
  * Prepares an expression evaluated by itself at depth 1 (a rule's expression, the `expression`
  * command). `role` names the expression's place in its rule, for a tracing context.
  */
-export function prepareExpression(expression: unknown, context: PrepareContext = EMPTY_PREPARE_CONTEXT, role = ""): Node {
+export function prepareExpression(
+  expression: unknown,
+  context: PrepareContext = EMPTY_PREPARE_CONTEXT,
+  role = "",
+): Node {
   if (context.trace !== undefined) return context.trace.root(prepareAt(expression, 1, context, false, 0), role);
   // Outside function bodies a node's depth is its depth in the tree, which preparing bounds, so
   // only function bodies need a depth check when they run.
   const closureNode = (node: unknown, depth: number): Node => prepareAt(node, depth, context, false, 0);
-  return (context.codeGeneration ? generatedExpression(expression, closureNode) : undefined) ?? closureNode(expression, 1);
+  return (
+    (context.codeGeneration ? generatedExpression(expression, closureNode) : undefined) ?? closureNode(expression, 1)
+  );
 }
 
 const tooDeep: Node = () => fail(`expression nested more than ${MAX_EXPRESSION_DEPTH} deep`);
@@ -45,8 +55,15 @@ function failing(message: string): Node {
 }
 
 /** `index` is the node's place among its parent's arguments (0 for a root), for a tracing context. */
-function prepareAt(expression: unknown, depth: number, context: PrepareContext, inFunctionBody: boolean, index: number): Node {
-  if (context.trace !== undefined) return context.trace.node(prepareUntraced(expression, depth, context, inFunctionBody), expression, index);
+function prepareAt(
+  expression: unknown,
+  depth: number,
+  context: PrepareContext,
+  inFunctionBody: boolean,
+  index: number,
+): Node {
+  if (context.trace !== undefined)
+    return context.trace.node(prepareUntraced(expression, depth, context, inFunctionBody), expression, index);
   return prepareUntraced(expression, depth, context, inFunctionBody);
 }
 
@@ -81,7 +98,8 @@ function prepareObject(node: ValueObject, depth: number, context: PrepareContext
   if (path !== undefined) return readVariable(path, context.codeGeneration);
   const rawArgs = callArguments(node);
   if (rawArgs === undefined) return failing(NOT_AN_EXPRESSION);
-  const prepareArgs = (): Node[] => rawArgs.map((arg, index) => prepareAt(arg, depth + 1, context, inFunctionBody, index));
+  const prepareArgs = (): Node[] =>
+    rawArgs.map((arg, index) => prepareAt(arg, depth + 1, context, inFunctionBody, index));
   const fn = functionOf(node);
   if (fn !== undefined) return prepareCall(fn, rawArgs.length, prepareArgs, depth, context);
   const name = operatorOf(node);
@@ -89,13 +107,19 @@ function prepareObject(node: ValueObject, depth: number, context: PrepareContext
   const definition = coreOperators.get(name);
   if (definition) {
     const count = rawArgs.length;
-    if (count < definition.minArgs || count > definition.maxArgs) return failing(arityMessage(name, definition.minArgs, definition.maxArgs, count));
+    if (count < definition.minArgs || count > definition.maxArgs)
+      return failing(arityMessage(name, definition.minArgs, definition.maxArgs, count));
     return definition.build(prepareArgs(), { name, rawArgs });
   }
   if (name.startsWith("x-")) {
     const args = prepareArgs();
     const operator = context.operators.get(name);
-    return (scope, base) => callCustomOperator(name, operator, args.map((arg) => arg(scope, base)));
+    return (scope, base) =>
+      callCustomOperator(
+        name,
+        operator,
+        args.map((arg) => arg(scope, base)),
+      );
   }
   return failing(`unknown operator ${name}`);
 }
@@ -107,14 +131,22 @@ function arityMessage(name: string, min: number, max: number, count: number): st
 }
 
 /** `{"fn": name, "args": [...]}` (specification 4.5): lexical scope, exact arity, call depth 32. */
-function prepareCall(name: string, count: number, prepareArgs: () => Node[], depth: number, context: PrepareContext): Node {
+function prepareCall(
+  name: string,
+  count: number,
+  prepareArgs: () => Node[],
+  depth: number,
+  context: PrepareContext,
+): Node {
   const fn = context.functions.get(name);
   if (!fn) return failing(`unknown function ${name}`);
-  if (fn.params.length !== count) return failing(`function ${name} takes ${fn.params.length} argument(s), got ${count}`);
+  if (fn.params.length !== count)
+    return failing(`function ${name} takes ${fn.params.length} argument(s), got ${count}`);
   const args = prepareArgs();
   const params = fn.params;
   return (scope, base) => {
-    if (scope.calls + 1 > MAX_FUNCTION_CALL_DEPTH) fail(`function calls nested more than ${MAX_FUNCTION_CALL_DEPTH} deep`);
+    if (scope.calls + 1 > MAX_FUNCTION_CALL_DEPTH)
+      fail(`function calls nested more than ${MAX_FUNCTION_CALL_DEPTH} deep`);
     const bound: ValueObject = Object.create(null);
     for (let i = 0; i < args.length; i++) bound[params[i]!] = args[i]!(scope, base);
     // The body is one level below the call: its root sits at depth base + depth + 1. Only a call
@@ -122,7 +154,10 @@ function prepareCall(name: string, count: number, prepareArgs: () => Node[], dep
     const deepest = (fn.deepestNode ??= deepestNode(fn.bodyExpression, 1));
     // A traced call shows its arguments, not the body's nodes: bodies are prepared untraced.
     const bodyContext = context.trace === undefined ? context : { ...context, trace: undefined };
-    const body = base + depth + deepest <= MAX_EXPRESSION_DEPTH ? (fn.body ??= prepareExpression(fn.bodyExpression, bodyContext)) : (fn.checkedBody ??= prepareAt(fn.bodyExpression, 1, bodyContext, true, 0));
+    const body =
+      base + depth + deepest <= MAX_EXPRESSION_DEPTH
+        ? (fn.body ??= prepareExpression(fn.bodyExpression, bodyContext))
+        : (fn.checkedBody ??= prepareAt(fn.bodyExpression, 1, bodyContext, true, 0));
     return body(scope.forFunctionBody(bound), base + depth);
   };
 }

@@ -28,7 +28,18 @@ export class Scope {
    * arguments already were), so one scope per call depth serves every call made from this scope.
    */
   forFunctionBody(args: Value): Scope {
-    const callee = (this.callee ??= new Scope(this.data, this.original, this.actor, this.ctx, this.params, null, null, null, null, this.calls + 1));
+    const callee = (this.callee ??= new Scope(
+      this.data,
+      this.original,
+      this.actor,
+      this.ctx,
+      this.params,
+      null,
+      null,
+      null,
+      null,
+      this.calls + 1,
+    ));
     callee.data = this.data;
     // Operators restore what they rebind, so these are null already; reset anyway, so that reusing
     // the scope does not depend on every operator doing so.
@@ -42,7 +53,17 @@ export class Scope {
 
 /** The root names of specification section 4; any other root reads as null. */
 export type RootName = "data" | "original" | "actor" | "ctx" | "params" | "item" | "value" | "field" | "arg";
-export const ROOT_NAMES: readonly RootName[] = ["data", "original", "actor", "ctx", "params", "item", "value", "field", "arg"];
+export const ROOT_NAMES: readonly RootName[] = [
+  "data",
+  "original",
+  "actor",
+  "ctx",
+  "params",
+  "item",
+  "value",
+  "field",
+  "arg",
+];
 
 export function isRootName(name: string): name is RootName {
   return (ROOT_NAMES as readonly string[]).includes(name);

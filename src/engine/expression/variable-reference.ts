@@ -1,6 +1,11 @@
 import { isDecimal } from "../number/decimal.ts";
 import type { Value } from "../value/value-kind.ts";
-import { generatedScopeReader, generatedValueReader, type ScopeReader, type ValueReader } from "./generated-path-reader.ts";
+import {
+  generatedScopeReader,
+  generatedValueReader,
+  type ScopeReader,
+  type ValueReader,
+} from "./generated-path-reader.ts";
 import { isRootName, type RootName } from "./scope.ts";
 
 /**
@@ -54,7 +59,8 @@ export function readPath(start: Value, segments: readonly PathSegment[]): Value 
     if (isDecimal(value)) return null;
     const member: unknown = value[segment.key];
     if (member === undefined) return null;
-    if ((typeof member === "function" || segment.key === "__proto__") && !Object.hasOwn(value, segment.key)) return null;
+    if ((typeof member === "function" || segment.key === "__proto__") && !Object.hasOwn(value, segment.key))
+      return null;
     value = member as Value;
   }
   return value;

@@ -16,7 +16,8 @@ function editDistance(a: string, b: string, limit = Infinity): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, beforePrevious[j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, beforePrevious[j - 2]! + 1);
       current.push(best);
       rowBest = Math.min(rowBest, best);
     }
@@ -48,7 +49,8 @@ export function closestName(name: string, known: Iterable<string>): string | und
       best = candidate;
       bestDistance = folded;
     }
-    if (name.length >= MIN_ABBREVIATION && candidate.toLowerCase().startsWith(name.toLowerCase())) abbreviated.add(candidate);
+    if (name.length >= MIN_ABBREVIATION && candidate.toLowerCase().startsWith(name.toLowerCase()))
+      abbreviated.add(candidate);
   }
   return best ?? (abbreviated.size === 1 ? [...abbreviated][0] : undefined);
 }

@@ -35,4 +35,3 @@ export function declaredNames(rules: readonly PreparedRule[], otherEntities: Ite
   }
   return { entities, operationsByEntity, operations };
 }
-

@@ -46,7 +46,7 @@ function scaledSum(a: number, b: number): number | undefined {
   if (pa < 0) return undefined;
   const pb = decimalPlaces(b);
   if (pb < 0) return undefined;
-  const places = Math.max(pa , pb);
+  const places = Math.max(pa, pb);
   const scale = POWERS_OF_TEN[places]!;
   const sum = Math.round(a * scale) + Math.round(b * scale);
   if (Math.abs(sum) >= SCALED_LIMIT) return undefined;
@@ -74,7 +74,8 @@ export function multiply(a: NumberValue, b: NumberValue): NumberValue {
   if (typeof a === "number" && typeof b === "number") {
     if (Number.isInteger(a) && Number.isInteger(b)) {
       const product = a * b;
-      if (Number.isSafeInteger(product) && Number.isSafeInteger(a) && Number.isSafeInteger(b)) return product === 0 ? 0 : product;
+      if (Number.isSafeInteger(product) && Number.isSafeInteger(a) && Number.isSafeInteger(b))
+        return product === 0 ? 0 : product;
     } else {
       const pa = decimalPlaces(a);
       const pb = pa < 0 ? -1 : decimalPlaces(b);
@@ -89,7 +90,13 @@ export function multiply(a: NumberValue, b: NumberValue): NumberValue {
 
 export function divide(a: NumberValue, b: NumberValue): NumberValue {
   if (isZero(b)) fail("division by zero");
-  if (typeof a === "number" && typeof b === "number" && Number.isSafeInteger(a) && Number.isSafeInteger(b) && a % b === 0) {
+  if (
+    typeof a === "number" &&
+    typeof b === "number" &&
+    Number.isSafeInteger(a) &&
+    Number.isSafeInteger(b) &&
+    a % b === 0
+  ) {
     const quotient = a / b;
     return quotient === 0 ? 0 : quotient;
   }
@@ -148,5 +155,5 @@ export function isWhole(a: NumberValue): boolean {
 /** A whole non-negative number as an index; huge values saturate, which every caller clamps. */
 export function toIndex(a: NumberValue): number {
   const n = typeof a === "number" ? a : a.toNumber();
-  return Math.min(n , Number.MAX_SAFE_INTEGER);
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
 }

@@ -8,6 +8,9 @@
 import type { BackendPattern } from "./compiled-pattern.ts";
 import { JavaScriptPattern } from "./javascript-pattern.ts";
 
-export function compileGeneralPattern(_pattern: string, source: { readonly re2Source: string; readonly javaScriptSource: string }): BackendPattern {
+export function compileGeneralPattern(
+  _pattern: string,
+  source: { readonly re2Source: string; readonly javaScriptSource: string },
+): BackendPattern {
   return new JavaScriptPattern(source.javaScriptSource);
 }

@@ -18,7 +18,9 @@ import type { Atom, ClassMember, PerlClass, Term } from "./pattern-syntax.ts";
  * linear in the subject (see isLinearSubset); the matcher runs those on JavaScript even where RE2
  * is at hand, without the cost of a call into WebAssembly.
  */
-export type PatternCheck = { ok: true; re2Source: string; javaScriptSource: string; linear: boolean } | { ok: false; reason: string };
+export type PatternCheck =
+  | { ok: true; re2Source: string; javaScriptSource: string; linear: boolean }
+  | { ok: false; reason: string };
 
 /** A pattern has at most this many code points. */
 const MAX_PATTERN_CODE_POINTS = 1000;
@@ -47,7 +49,12 @@ export function checkPortablePattern(pattern: string): PatternCheck {
   if (codePoints.length > MAX_PATTERN_CODE_POINTS) return tooLong();
   try {
     const alternatives = new PatternReader(codePoints).readPattern();
-    return { ok: true, re2Source: re2Source(alternatives), javaScriptSource: javaScriptSource(alternatives), linear: isLinearSubset(alternatives) };
+    return {
+      ok: true,
+      re2Source: re2Source(alternatives),
+      javaScriptSource: javaScriptSource(alternatives),
+      linear: isLinearSubset(alternatives),
+    };
   } catch (error) {
     if (error instanceof NotPortable) return { ok: false, reason: error.message };
     throw error;
@@ -141,8 +148,7 @@ class PatternReader {
       this.refuseQuantifierHere("has nothing to repeat");
       return { term: { kind: first === "^" ? "start" : "end" }, shape: PLAIN };
     }
-    const quantifierFirst =
-      first === "*" || first === "+" || first === "?" || (first === "{" && this.countsAt(start));
+    const quantifierFirst = first === "*" || first === "+" || first === "?" || (first === "{" && this.countsAt(start));
     if (quantifierFirst) refuse(`"${first}" at position ${start} has nothing to repeat`);
     const atom = this.readAtom();
     const quantified = this.readQuantifier(atom.atom, atom.shape);
@@ -156,7 +162,9 @@ class PatternReader {
     if (next === undefined) return;
     const character = show(next);
     const isQuantifier =
-      character === "*" || character === "+" || character === "?" ||
+      character === "*" ||
+      character === "+" ||
+      character === "?" ||
       (character === "{" && this.countsAt(this.position));
     if (isQuantifier) refuse(`"${character}" at position ${this.position} ${problem}`);
   }
@@ -190,11 +198,11 @@ class PatternReader {
     this.position++;
     if (this.peekIs("?")) {
       if (!this.peekIs(":", 1)) {
-        const opening = this.codePoints.slice(start, start + 3).map(show).join("");
-        refuse(
-          `"${opening}" at position ${start} starts a group that is not portable; ` +
-            "only (...) and (?:...) are",
-        );
+        const opening = this.codePoints
+          .slice(start, start + 3)
+          .map(show)
+          .join("");
+        refuse(`"${opening}" at position ${start} starts a group that is not portable; only (...) and (?:...) are`);
       }
       this.position += 2;
     }
@@ -248,9 +256,7 @@ class PatternReader {
         return items;
       }
       if (character === "[") {
-        refuse(
-          `an unescaped "[" at position ${position} inside a character class must be escaped (\\[)`,
-        );
+        refuse(`an unescaped "[" at position ${position} inside a character class must be escaped (\\[)`);
       }
       if (character === "&" && this.peekIs("&", 1)) {
         refuse(`"&&" at position ${position} (class intersection) is not portable`);
@@ -261,9 +267,7 @@ class PatternReader {
         continue;
       }
       this.position++;
-      items.push(
-        character === "-" ? { kind: "dash", position } : { kind: "char", codePoint, position },
-      );
+      items.push(character === "-" ? { kind: "dash", position } : { kind: "char", codePoint, position });
     }
   }
 
@@ -292,10 +296,7 @@ class PatternReader {
       // The maximum, or the minimum where there is none; a zero count counts as one.
       copies = inner.copies * Math.max(max ?? min, 1);
       if (copies > MAX_REPEAT) {
-        refuse(
-          `nested repetition counts multiply to ${copies} at position ${start}, ` +
-            `more than ${MAX_REPEAT}`,
-        );
+        refuse(`nested repetition counts multiply to ${copies} at position ${start}, ` + `more than ${MAX_REPEAT}`);
       }
     } else {
       return { term: atom, shape: inner };
@@ -379,16 +380,13 @@ function classMembers(items: readonly ClassItem[]): ClassMember[] {
     }
     if (item.kind === "dash") {
       if (index !== 0 && index !== items.length - 1) {
-        refuse(
-          `a literal "-" at position ${item.position} in a character class must be escaped, ` +
-            "or be first or last",
-        );
+        refuse(`a literal "-" at position ${item.position} in a character class must be escaped, or be first or last`);
       }
       members.push({ kind: "char", codePoint: 0x2d });
     } else {
-      members.push(item.kind === "char"
-        ? { kind: "char", codePoint: item.codePoint }
-        : { kind: "perl", letter: item.letter });
+      members.push(
+        item.kind === "char" ? { kind: "char", codePoint: item.codePoint } : { kind: "perl", letter: item.letter },
+      );
     }
     index++;
   }

@@ -65,7 +65,10 @@ function onEngine<T>(call: () => T): T {
 }
 
 /** Compiles a pattern outside the linear subset; throws EvaluationError once the engine has failed. */
-export function compileGeneralPattern(pattern: string, source: { readonly re2Source: string; readonly javaScriptSource: string }): BackendPattern {
+export function compileGeneralPattern(
+  pattern: string,
+  source: { readonly re2Source: string; readonly javaScriptSource: string },
+): BackendPattern {
   const named = `pattern ${JSON.stringify(pattern)}`;
   const compiled = new Re2Pattern(pattern, source.re2Source);
   try {

@@ -6,14 +6,16 @@ import type { NumberValue } from "../number/decimal.ts";
  * integers, so any magnitude is exact and the work stays small.
  */
 export function isMultipleOf(value: NumberValue, divisor: number): boolean {
-  if (typeof value === "number" && Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  if (typeof value === "number" && Number.isSafeInteger(value) && Number.isSafeInteger(divisor))
+    return value % divisor === 0;
   const a = scientific(value);
   const b = scientific(divisor);
   if (a === undefined || b === undefined || b.coefficient === 0n) return true;
   if (a.coefficient === 0n) return true;
   const shift = a.exponent - b.exponent;
   // value / divisor = (a / b) * 10^shift
-  if (shift >= 0) return ((a.coefficient % b.coefficient) * powerOfTenModulo(shift, b.coefficient)) % b.coefficient === 0n;
+  if (shift >= 0)
+    return ((a.coefficient % b.coefficient) * powerOfTenModulo(shift, b.coefficient)) % b.coefficient === 0n;
   // A coefficient of fewer digits than the shift cannot hold b * 10^-shift.
   if (-shift > a.digits) return false;
   return a.coefficient % (b.coefficient * 10n ** BigInt(-shift)) === 0n;
@@ -21,13 +23,18 @@ export function isMultipleOf(value: NumberValue, divisor: number): boolean {
 
 /** |x| as coefficient * 10^exponent with no trailing zeros in the coefficient. */
 function scientific(x: NumberValue): { coefficient: bigint; exponent: number; digits: number } | undefined {
-  const text = typeof x === "number" ? (Number.isFinite(x) ? x.toExponential() : "") : x.isFinite() ? x.toExponential() : "";
+  const text =
+    typeof x === "number" ? (Number.isFinite(x) ? x.toExponential() : "") : x.isFinite() ? x.toExponential() : "";
   const match = /^-?([0-9])(?:\.([0-9]+))?e([+-][0-9]+)$/.exec(text);
   if (match === null) return undefined;
   const fraction = match[2] ?? "";
   const all = match[1]! + fraction;
   const digits = all.replace(/0+$/, "") || "0";
-  return { coefficient: BigInt(digits), exponent: Number(match[3]) - fraction.length + (all.length - digits.length), digits: digits.length };
+  return {
+    coefficient: BigInt(digits),
+    exponent: Number(match[3]) - fraction.length + (all.length - digits.length),
+    digits: digits.length,
+  };
 }
 
 function powerOfTenModulo(exponent: number, modulus: bigint): bigint {

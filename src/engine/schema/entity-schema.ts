@@ -29,7 +29,19 @@ export interface SchemaViolation {
  * `$ref` reaches it, and it is embedded then. Values of `enum`, `const`, `example`, `default` and
  * `x-*` are data and never walked, so a `$ref` member in an example is not taken for a reference.
  */
-const SCHEMA_KEYWORDS = ["items", "additionalItems", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties"];
+const SCHEMA_KEYWORDS = [
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "not",
+  "contains",
+  "propertyNames",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+];
 const SCHEMA_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "dependentSchemas"];
 
@@ -56,7 +68,8 @@ export function embedSchema(document: JsonValue, schema: JsonValue): EmbeddedSch
     }
     for (const keyword of SCHEMA_MAP_KEYWORDS) {
       const map = Object.hasOwn(node, keyword) ? node[keyword] : undefined;
-      if (typeof map === "object" && map !== null && !Array.isArray(map)) for (const name of Object.keys(map)) visit(map[name]);
+      if (typeof map === "object" && map !== null && !Array.isArray(map))
+        for (const name of Object.keys(map)) visit(map[name]);
     }
   };
   while (pending.length > 0) visit(pending.pop());

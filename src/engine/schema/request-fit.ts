@@ -5,7 +5,14 @@ import type { JsonObject } from "../value/json-value.ts";
 import { SchemaValidator } from "./schema-validator.ts";
 import type { RequestWarning } from "./request-warning.ts";
 
-export { isSchemaEnforcement, RequestMisfitError, SCHEMA_ENFORCEMENTS, type RequestWarning, type RequestWarningCode, type SchemaEnforcement } from "./request-warning.ts";
+export {
+  isSchemaEnforcement,
+  RequestMisfitError,
+  SCHEMA_ENFORCEMENTS,
+  type RequestWarning,
+  type RequestWarningCode,
+  type SchemaEnforcement,
+} from "./request-warning.ts";
 
 /**
  * Checks requests against a plan: the entity is one the ruleset declares, some rule of that
@@ -36,11 +43,28 @@ export class RequestFit {
     const entity = request.entity as string;
     const operation = request.operation as string;
     const entityKnown = this.names.entities.has(entity);
-    if (!entityKnown) warnings.push(withSuggestion({ code: "ENTITY_UNKNOWN", pointer: "/entity", message: `the ruleset declares no entity ${JSON.stringify(entity)}` }, closestName(entity, this.names.entities)));
+    if (!entityKnown)
+      warnings.push(
+        withSuggestion(
+          {
+            code: "ENTITY_UNKNOWN",
+            pointer: "/entity",
+            message: `the ruleset declares no entity ${JSON.stringify(entity)}`,
+          },
+          closestName(entity, this.names.entities),
+        ),
+      );
     const operations = entityKnown ? this.names.operationsByEntity.get(entity) : this.names.operations;
     if (!operations?.has(operation)) {
-      const message = entityKnown ? `no rule of ${entity} names the operation ${JSON.stringify(operation)}` : `no rule names the operation ${JSON.stringify(operation)}`;
-      warnings.push(withSuggestion({ code: "OPERATION_UNKNOWN", pointer: "/operation", message }, operations === undefined ? undefined : closestName(operation, operations)));
+      const message = entityKnown
+        ? `no rule of ${entity} names the operation ${JSON.stringify(operation)}`
+        : `no rule names the operation ${JSON.stringify(operation)}`;
+      warnings.push(
+        withSuggestion(
+          { code: "OPERATION_UNKNOWN", pointer: "/operation", message },
+          operations === undefined ? undefined : closestName(operation, operations),
+        ),
+      );
     }
     const validator = entityKnown ? this.validator(entity) : undefined;
     if (validator !== undefined) {
@@ -63,11 +87,21 @@ export class RequestFit {
 const fits = new WeakMap<EvaluationPlan, RequestFit>();
 
 /** How `data` or `original`, when the request has it, does not fit the entity's schema. */
-function dataWarnings(validator: SchemaValidator, request: JsonObject, member: "data" | "original", warnings: RequestWarning[]): void {
+function dataWarnings(
+  validator: SchemaValidator,
+  request: JsonObject,
+  member: "data" | "original",
+  warnings: RequestWarning[],
+): void {
   const value = request[member];
   if (value === undefined || value === null) return;
   for (const violation of validator.validate(value)) {
-    warnings.push(withSuggestion({ code: "DATA_INVALID", pointer: `/${member}${violation.pointer}`, message: violation.message }, violation.didYouMean));
+    warnings.push(
+      withSuggestion(
+        { code: "DATA_INVALID", pointer: `/${member}${violation.pointer}`, message: violation.message },
+        violation.didYouMean,
+      ),
+    );
   }
 }
 

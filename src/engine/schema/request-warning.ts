@@ -30,7 +30,8 @@ export class RequestMisfitError extends Error {
   readonly code = "REQUEST_MISFIT" as const;
   override readonly name = "RequestMisfitError";
   constructor(readonly warnings: readonly RequestWarning[]) {
-    super(`the request does not fit the ruleset: ${warnings.map((warning) => `${warning.pointer ?? ""} ${warning.message}`.trim()).join("; ")}`);
+    super(
+      `the request does not fit the ruleset: ${warnings.map((warning) => `${warning.pointer ?? ""} ${warning.message}`.trim()).join("; ")}`,
+    );
   }
 }
-

@@ -90,13 +90,24 @@ export class SchemaFit {
     if (node.anyOf !== undefined || node.oneOf !== undefined || node.not !== undefined) return undecided;
     const { types, nullable } = node;
     const target = node.ref === undefined ? undefined : this.definitions.get(node.ref);
-    const parts = [...(target === undefined ? [] : [this.of(target)]), ...(node.allOf ?? []).map((part) => this.of(part))];
+    const parts = [
+      ...(target === undefined ? [] : [this.of(target)]),
+      ...(node.allOf ?? []).map((part) => this.of(part)),
+    ];
     const ownValue = valueCheck(node);
     const string = stringCheck(node);
     const numeric = numberCheck(node);
     const list = this.arrayCheck(node);
     const object = this.objectCheck(node);
-    if (types !== undefined && parts.length === 0 && ownValue === undefined && string === undefined && numeric === undefined && list === undefined && object === undefined) {
+    if (
+      types !== undefined &&
+      parts.length === 0 &&
+      ownValue === undefined &&
+      string === undefined &&
+      numeric === undefined &&
+      list === undefined &&
+      object === undefined
+    ) {
       cell.types = types;
       cell.nullable = nullable;
     }
@@ -125,7 +136,15 @@ export class SchemaFit {
     const prefix = node.prefixItems?.map((item) => this.of(item));
     const rest = node.items === undefined || node.items.rejectsAll ? undefined : this.of(node.items);
     const closed = node.items?.rejectsAll === true;
-    if (minItems === undefined && maxItems === undefined && !uniqueItems && prefix === undefined && rest === undefined && !closed) return undefined;
+    if (
+      minItems === undefined &&
+      maxItems === undefined &&
+      !uniqueItems &&
+      prefix === undefined &&
+      rest === undefined &&
+      !closed
+    )
+      return undefined;
     const prefixLength = prefix?.length ?? 0;
     return (list, depth) => {
       if (minItems !== undefined && list.length < minItems) return false;
@@ -154,9 +173,11 @@ export class SchemaFit {
     const closed = others?.rejectsAll === true;
     const other = others === undefined || closed ? undefined : this.of(others);
     const members = properties !== undefined || patterns !== undefined || others !== undefined;
-    if (required === undefined && minProperties === undefined && maxProperties === undefined && !members) return undefined;
+    if (required === undefined && minProperties === undefined && maxProperties === undefined && !members)
+      return undefined;
     return (object, depth) => {
-      if (required !== undefined) for (let i = 0; i < required.length; i++) if (!hasOwnMember.call(object, required[i]!)) return false;
+      if (required !== undefined)
+        for (let i = 0; i < required.length; i++) if (!hasOwnMember.call(object, required[i]!)) return false;
       if (minProperties !== undefined || maxProperties !== undefined) {
         let size = 0;
         for (const name in object) if (Object.hasOwn(object, name)) size++;
@@ -216,7 +237,8 @@ function valueCheck(node: SchemaNode): ((value: unknown) => boolean) | undefined
 
 function stringCheck(node: SchemaNode): ((text: string) => boolean) | undefined {
   const { format, minLength, maxLength, pattern } = node;
-  if (format === undefined && minLength === undefined && maxLength === undefined && pattern === undefined) return undefined;
+  if (format === undefined && minLength === undefined && maxLength === undefined && pattern === undefined)
+    return undefined;
   return (text) => {
     if (format !== undefined && !format.test(text)) return false;
     if (minLength !== undefined || maxLength !== undefined) {
@@ -230,7 +252,14 @@ function stringCheck(node: SchemaNode): ((text: string) => boolean) | undefined 
 
 function numberCheck(node: SchemaNode): ((value: NumberValue) => boolean) | undefined {
   const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = node;
-  if (minimum === undefined && maximum === undefined && exclusiveMinimum === undefined && exclusiveMaximum === undefined && multipleOf === undefined) return undefined;
+  if (
+    minimum === undefined &&
+    maximum === undefined &&
+    exclusiveMinimum === undefined &&
+    exclusiveMaximum === undefined &&
+    multipleOf === undefined
+  )
+    return undefined;
   return (value) =>
     (minimum === undefined || compare(value, minimum) >= 0) &&
     (exclusiveMinimum === undefined || compare(value, exclusiveMinimum) > 0) &&

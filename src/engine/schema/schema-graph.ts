@@ -78,7 +78,9 @@ export class SchemaGraph {
     const own = (keyword: string): unknown => (Object.hasOwn(s, keyword) ? s[keyword] : undefined);
 
     const type = own("type");
-    const types = (Array.isArray(type) ? type : [type]).filter((name): name is JsonType => typeof name === "string" && JSON_TYPES.has(name));
+    const types = (Array.isArray(type) ? type : [type]).filter(
+      (name): name is JsonType => typeof name === "string" && JSON_TYPES.has(name),
+    );
     if (types.length > 0) node.types = types;
     node.nullable = own("nullable") === true;
     const ref = own("$ref");
@@ -145,7 +147,8 @@ export class SchemaGraph {
       node.patternProperties = [];
       for (const source of Object.keys(patternProperties)) {
         const pattern = compilePattern(source);
-        if (pattern !== undefined) node.patternProperties.push({ pattern, node: this.compile(patternProperties[source]) });
+        if (pattern !== undefined)
+          node.patternProperties.push({ pattern, node: this.compile(patternProperties[source]) });
       }
     }
     node.additionalProperties = this.compileOptional(own("additionalProperties"));

@@ -48,7 +48,6 @@ const MAX_DEPTH = 256;
 const DEPTH_SPAN = 1024;
 const DEFAULT_LIMIT = 50;
 
-
 /** The state of one validation: what was found so far, where the walk is, which nodes apply. */
 class Walk {
   readonly violations: SchemaViolation[] = [];
@@ -69,7 +68,9 @@ class Walk {
     let pointer = "";
     for (const token of this.path) pointer += `/${escapePointerToken(String(token))}`;
     if (member !== undefined) pointer += `/${escapePointerToken(member)}`;
-    this.violations.push(didYouMean === undefined ? { pointer, keyword, message } : { pointer, keyword, message, didYouMean });
+    this.violations.push(
+      didYouMean === undefined ? { pointer, keyword, message } : { pointer, keyword, message, didYouMean },
+    );
   }
 }
 
@@ -144,7 +145,13 @@ export class SchemaValidator {
     if (node === ANYTHING) return;
     // Only a `$ref` target or a node that composes others (allOf, anyOf, oneOf, not) can lead back to
     // itself without going deeper into the value, so only those are tracked.
-    if (viaRef || node.allOf !== undefined || node.anyOf !== undefined || node.oneOf !== undefined || node.not !== undefined) {
+    if (
+      viaRef ||
+      node.allOf !== undefined ||
+      node.anyOf !== undefined ||
+      node.oneOf !== undefined ||
+      node.not !== undefined
+    ) {
       // A schema that re-enters itself without going deeper into the value is satisfied there.
       const key = node.id * DEPTH_SPAN + place.depth;
       if (walk.active.has(key)) return;
@@ -177,8 +184,15 @@ export class SchemaValidator {
       walk.report("const", `expected ${shown(node.constValue)}, got ${shown(value)}`);
     }
     if (node.enumValues !== undefined && !node.enumValues.some((allowed) => valuesEqual(value as Value, allowed))) {
-      const names = typeof value === "string" ? node.enumValues.filter((allowed): allowed is string => typeof allowed === "string") : [];
-      walk.report("enum", `${shown(value)} is not one of ${listed(node.enumValues)}`, typeof value === "string" ? closestName(value, names) : undefined);
+      const names =
+        typeof value === "string"
+          ? node.enumValues.filter((allowed): allowed is string => typeof allowed === "string")
+          : [];
+      walk.report(
+        "enum",
+        `${shown(value)} is not one of ${listed(node.enumValues)}`,
+        typeof value === "string" ? closestName(value, names) : undefined,
+      );
     }
     if (typeof value === "string") this.checkString(walk, value, node);
     else if (isNumberValue(value)) this.checkNumber(walk, value, node);
@@ -191,42 +205,58 @@ export class SchemaValidator {
       let matching = 0;
       for (const branch of node.oneOf) if (this.matches(walk, place, branch) && ++matching > 1) break;
       if (matching === 0) walk.report("oneOf", noneMatched(node.oneOf.length));
-      else if (matching > 1) walk.report("oneOf", `matches more than one of the ${node.oneOf.length} allowed shapes, but must match exactly one`);
+      else if (matching > 1)
+        walk.report(
+          "oneOf",
+          `matches more than one of the ${node.oneOf.length} allowed shapes, but must match exactly one`,
+        );
     }
-    if (node.not !== undefined && !walk.full && this.matches(walk, place, node.not)) walk.report("not", "matches a shape that is not allowed here");
+    if (node.not !== undefined && !walk.full && this.matches(walk, place, node.not))
+      walk.report("not", "matches a shape that is not allowed here");
   }
 
   private checkString(walk: Walk, value: string, node: SchemaNode): void {
-    if (node.format !== undefined && !node.format.test(value)) walk.report("format", `${shown(value)} is not ${node.format.expected}`);
+    if (node.format !== undefined && !node.format.test(value))
+      walk.report("format", `${shown(value)} is not ${node.format.expected}`);
     if (node.minLength !== undefined || node.maxLength !== undefined) {
       const length = codePointLength(value);
-      if (node.minLength !== undefined && length < node.minLength) walk.report("minLength", `expected at least ${characters(node.minLength)}, got ${length}`);
-      if (node.maxLength !== undefined && length > node.maxLength) walk.report("maxLength", `expected at most ${characters(node.maxLength)}, got ${length}`);
+      if (node.minLength !== undefined && length < node.minLength)
+        walk.report("minLength", `expected at least ${characters(node.minLength)}, got ${length}`);
+      if (node.maxLength !== undefined && length > node.maxLength)
+        walk.report("maxLength", `expected at most ${characters(node.maxLength)}, got ${length}`);
     }
-    if (node.pattern !== undefined && !node.pattern.test(value)) walk.report("pattern", `${shown(value)} does not match the pattern ${node.pattern.source}`);
+    if (node.pattern !== undefined && !node.pattern.test(value))
+      walk.report("pattern", `${shown(value)} does not match the pattern ${node.pattern.source}`);
   }
 
   private checkNumber(walk: Walk, value: NumberValue, node: SchemaNode): void {
     const text = (): string => canonicalNumberText(value);
-    if (node.minimum !== undefined && compare(value, node.minimum) < 0) walk.report("minimum", `expected at least ${number(node.minimum)}, got ${text()}`);
+    if (node.minimum !== undefined && compare(value, node.minimum) < 0)
+      walk.report("minimum", `expected at least ${number(node.minimum)}, got ${text()}`);
     if (node.exclusiveMinimum !== undefined && compare(value, node.exclusiveMinimum) <= 0) {
       walk.report("exclusiveMinimum", `expected more than ${number(node.exclusiveMinimum)}, got ${text()}`);
     }
-    if (node.maximum !== undefined && compare(value, node.maximum) > 0) walk.report("maximum", `expected at most ${number(node.maximum)}, got ${text()}`);
+    if (node.maximum !== undefined && compare(value, node.maximum) > 0)
+      walk.report("maximum", `expected at most ${number(node.maximum)}, got ${text()}`);
     if (node.exclusiveMaximum !== undefined && compare(value, node.exclusiveMaximum) >= 0) {
       walk.report("exclusiveMaximum", `expected less than ${number(node.exclusiveMaximum)}, got ${text()}`);
     }
-    if (node.multipleOf !== undefined && !isMultipleOf(value, node.multipleOf)) walk.report("multipleOf", `expected a multiple of ${number(node.multipleOf)}, got ${text()}`);
+    if (node.multipleOf !== undefined && !isMultipleOf(value, node.multipleOf))
+      walk.report("multipleOf", `expected a multiple of ${number(node.multipleOf)}, got ${text()}`);
   }
 
   private checkArray(walk: Walk, value: readonly unknown[], node: SchemaNode): void {
-    if (node.minItems !== undefined && value.length < node.minItems) walk.report("minItems", `expected at least ${items(node.minItems)}, got ${value.length}`);
-    if (node.maxItems !== undefined && value.length > node.maxItems) walk.report("maxItems", `expected at most ${items(node.maxItems)}, got ${value.length}`);
+    if (node.minItems !== undefined && value.length < node.minItems)
+      walk.report("minItems", `expected at least ${items(node.minItems)}, got ${value.length}`);
+    if (node.maxItems !== undefined && value.length > node.maxItems)
+      walk.report("maxItems", `expected at most ${items(node.maxItems)}, got ${value.length}`);
     const prefix = node.prefixItems?.length ?? 0;
-    if (node.items?.rejectsAll === true && value.length > prefix) walk.report("items", `expected at most ${items(prefix)}, got ${value.length}`);
+    if (node.items?.rejectsAll === true && value.length > prefix)
+      walk.report("items", `expected at most ${items(prefix)}, got ${value.length}`);
     if (node.uniqueItems && value.length > 1) {
       const duplicate = firstDuplicate(value);
-      if (duplicate !== undefined) walk.report("uniqueItems", `items ${duplicate[0]} and ${duplicate[1]} are equal, but the items must be unique`);
+      if (duplicate !== undefined)
+        walk.report("uniqueItems", `items ${duplicate[0]} and ${duplicate[1]} are equal, but the items must be unique`);
     }
   }
 
@@ -234,15 +264,20 @@ export class SchemaValidator {
     if (node.required !== undefined) {
       for (const name of node.required) {
         if (Object.hasOwn(value, name)) continue;
-        const misspelt = this.unknownMembers(place, value).find((member) => closestName(member, place.knownNames!) === name);
+        const misspelt = this.unknownMembers(place, value).find(
+          (member) => closestName(member, place.knownNames!) === name,
+        );
         if (misspelt === undefined) walk.report("required", `'${name}' is required`, undefined, name);
-        else walk.report("required", `'${name}' is required ('${misspelt}' looks like a misspelling of it)`, name, name);
+        else
+          walk.report("required", `'${name}' is required ('${misspelt}' looks like a misspelling of it)`, name, name);
       }
     }
     if (node.minProperties !== undefined || node.maxProperties !== undefined) {
       const size = Object.keys(value).length;
-      if (node.minProperties !== undefined && size < node.minProperties) walk.report("minProperties", `expected at least ${members(node.minProperties)}, got ${size}`);
-      if (node.maxProperties !== undefined && size > node.maxProperties) walk.report("maxProperties", `expected at most ${members(node.maxProperties)}, got ${size}`);
+      if (node.minProperties !== undefined && size < node.minProperties)
+        walk.report("minProperties", `expected at least ${members(node.minProperties)}, got ${size}`);
+      if (node.maxProperties !== undefined && size > node.maxProperties)
+        walk.report("maxProperties", `expected at most ${members(node.maxProperties)}, got ${size}`);
     }
   }
 
@@ -256,7 +291,9 @@ export class SchemaValidator {
     }
     place.knownNames = known;
     place.unknownMembers = Object.keys(value).filter(
-      (member) => !known.has(member) && !place.applied.some((node) => node.patternProperties?.some((entry) => entry.pattern.test(member)) === true),
+      (member) =>
+        !known.has(member) &&
+        !place.applied.some((node) => node.patternProperties?.some((entry) => entry.pattern.test(member)) === true),
     );
     return place.unknownMembers;
   }
@@ -270,7 +307,15 @@ export class SchemaValidator {
 
   private validateMembers(walk: Walk, value: Record<string, unknown>, place: Place): void {
     const applied = place.applied;
-    if (!applied.some((node) => node.properties !== undefined || node.patternProperties !== undefined || node.additionalProperties !== undefined)) return;
+    if (
+      !applied.some(
+        (node) =>
+          node.properties !== undefined ||
+          node.patternProperties !== undefined ||
+          node.additionalProperties !== undefined,
+      )
+    )
+      return;
     for (const member of Object.keys(value)) {
       if (walk.full) return;
       const memberNodes: SchemaNode[] = [];
@@ -296,7 +341,12 @@ export class SchemaValidator {
         }
       }
       if (closedBy !== undefined) {
-        walk.report("additionalProperties", `unknown member '${member}'`, closestName(member, closedBy.properties?.keys() ?? []), member);
+        walk.report(
+          "additionalProperties",
+          `unknown member '${member}'`,
+          closestName(member, closedBy.properties?.keys() ?? []),
+          member,
+        );
       } else if (memberNodes.length > 0) {
         walk.path.push(member);
         this.validateAt(walk, value[member], memberNodes, place.depth + 1);
@@ -306,7 +356,9 @@ export class SchemaValidator {
   }
 
   private validateItems(walk: Walk, value: readonly unknown[], place: Place): void {
-    const applied = place.applied.filter((node) => node.prefixItems !== undefined || (node.items !== undefined && !node.items.rejectsAll));
+    const applied = place.applied.filter(
+      (node) => node.prefixItems !== undefined || (node.items !== undefined && !node.items.rejectsAll),
+    );
     if (applied.length === 0) return;
     for (let index = 0; index < value.length; index++) {
       if (walk.full) return;
@@ -322,9 +374,6 @@ export class SchemaValidator {
     }
   }
 }
-
-
-
 
 /** The index pair of the first item equal to an earlier one (numbers compare numerically, members in any order). */
 function firstDuplicate(list: readonly unknown[]): [number, number] | undefined {

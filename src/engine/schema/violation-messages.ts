@@ -20,7 +20,10 @@ export function typeMessage(types: readonly JsonType[], nullable: boolean, value
   const expected = types.map((type) => TYPE_NAMES[type]);
   if (nullable && !types.includes("null")) expected.push("null");
   // A number with a fraction where only integers fit: the number says more than "a number".
-  const got = isNumberValue(value) && types.includes("integer") && !types.includes("number") ? canonicalNumberText(value) : kindOf(value);
+  const got =
+    isNumberValue(value) && types.includes("integer") && !types.includes("number")
+      ? canonicalNumberText(value)
+      : kindOf(value);
   return `expected ${alternatives(expected)}, got ${got}`;
 }
 

@@ -14,7 +14,9 @@ export function codePointLength(text: string): number {
 /** `length` code points from `start`, cut at the end of the string. */
 export function codePointSlice(text: string, start: number, length: number): string {
   if (!SURROGATE.test(text)) return text.slice(start, start + length);
-  return Array.from(text).slice(start, start + length).join("");
+  return Array.from(text)
+    .slice(start, start + length)
+    .join("");
 }
 
 export function reverseCodePoints(text: string): string {

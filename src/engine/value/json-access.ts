@@ -31,6 +31,7 @@ export function truthy(value: JsonValue | undefined): boolean {
  * objects inherit.
  */
 export function setMember<Member>(object: { [key: string]: Member }, key: string, value: Member): void {
-  if (key === "__proto__") Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
   else object[key] = value;
 }

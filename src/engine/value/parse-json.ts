@@ -3,7 +3,9 @@ import type { JsonObject, JsonValue } from "./json-value.ts";
 /** Why a JSON text with a number such as 1e999 is refused, in every host's words. */
 export const NUMBER_TOO_LARGE = "a number is too large for a double";
 
-export type ParsedJson = { ok: true; value: JsonValue } | { ok: false; reason: "not-json" | "number-too-large"; message: string };
+export type ParsedJson =
+  | { ok: true; value: JsonValue }
+  | { ok: false; reason: "not-json" | "number-too-large"; message: string };
 
 /**
  * JSON text to a value, refusing what JSON numbers cannot mean here: JavaScript reads `1e999` as
@@ -14,7 +16,11 @@ export function parseJson(text: string): ParsedJson {
   try {
     value = JSON.parse(text) as JsonValue;
   } catch (error) {
-    return { ok: false, reason: "not-json", message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      reason: "not-json",
+      message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (hasNonFiniteNumber(value)) return { ok: false, reason: "number-too-large", message: NUMBER_TOO_LARGE };
   return { ok: true, value };

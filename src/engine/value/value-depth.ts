@@ -17,6 +17,7 @@ export function isDeeperThan(value: unknown, limit: number): boolean {
     for (let index = 0; index < value.length; index++) if (isDeeperThan(value[index], limit - 1)) return true;
     return false;
   }
-  for (const key in value) if (Object.hasOwn(value, key) && isDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
+  for (const key in value)
+    if (Object.hasOwn(value, key) && isDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
   return false;
 }

@@ -20,13 +20,25 @@ export async function writeNpmPackage(out: string): Promise<string> {
   const project = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; license: string };
   const staging = mkdtempSync(join(tmpdir(), "rule-server-npm-"));
   try {
-    const [engine, client, packages] = await Promise.all([bundleBrowserModule(), bundleClientModule(), browserModulePackages()]);
+    const [engine, client, packages] = await Promise.all([
+      bundleBrowserModule(),
+      bundleClientModule(),
+      browserModulePackages(),
+    ]);
     writeFileSync(join(staging, "engine.js"), engine);
     writeFileSync(join(staging, "client.js"), client);
-    writeFileSync(join(staging, "engine.d.ts"), moduleDeclarations(join(ROOT, "src", "browser", "rule-cascade.ts"), { title: `Types of rule-server/engine (rule-server ${project.version}).` }));
+    writeFileSync(
+      join(staging, "engine.d.ts"),
+      moduleDeclarations(join(ROOT, "src", "browser", "rule-cascade.ts"), {
+        title: `Types of rule-server/engine (rule-server ${project.version}).`,
+      }),
+    );
     writeFileSync(
       join(staging, "client.d.ts"),
-      moduleDeclarations(join(ROOT, "src", "client", "index.ts"), { title: `Types of rule-server/client (rule-server ${project.version}).`, externals: { [join(ROOT, "src", "browser", "rule-cascade.ts")]: ENGINE_SPECIFIER } }),
+      moduleDeclarations(join(ROOT, "src", "client", "index.ts"), {
+        title: `Types of rule-server/client (rule-server ${project.version}).`,
+        externals: { [join(ROOT, "src", "browser", "rule-cascade.ts")]: ENGINE_SPECIFIER },
+      }),
     );
     writeFileSync(join(staging, "package.json"), `${JSON.stringify(npmPackageManifest(project), null, 2)}\n`);
     copyFileSync(join(import.meta.dir, "README.md"), join(staging, "README.md"));
@@ -36,11 +48,23 @@ export async function writeNpmPackage(out: string): Promise<string> {
     const destination = join(resolve(out), "npm");
     mkdirSync(destination, { recursive: true });
     // No scripts to run and nothing to fetch: npm only packs what is staged.
-    const pack = spawnSync("npm", ["pack", "--ignore-scripts", "--offline", "--json", "--pack-destination", destination], { cwd: staging, encoding: "utf8" });
-    if (pack.status !== 0) throw new PackagingError("NPM_PACK_FAILED", `npm pack failed (exit ${pack.status}): ${pack.stdout}${pack.stderr}${pack.error?.message ?? ""}`);
+    const pack = spawnSync(
+      "npm",
+      ["pack", "--ignore-scripts", "--offline", "--json", "--pack-destination", destination],
+      { cwd: staging, encoding: "utf8" },
+    );
+    if (pack.status !== 0)
+      throw new PackagingError(
+        "NPM_PACK_FAILED",
+        `npm pack failed (exit ${pack.status}): ${pack.stdout}${pack.stderr}${pack.error?.message ?? ""}`,
+      );
     const [packed] = JSON.parse(pack.stdout) as { filename: string }[];
     const file = join(destination, npmPackageFileName(project.version));
-    if (packed?.filename !== npmPackageFileName(project.version)) throw new PackagingError("NPM_PACK_FAILED", `npm pack wrote ${packed?.filename}, not ${npmPackageFileName(project.version)}`);
+    if (packed?.filename !== npmPackageFileName(project.version))
+      throw new PackagingError(
+        "NPM_PACK_FAILED",
+        `npm pack wrote ${packed?.filename}, not ${npmPackageFileName(project.version)}`,
+      );
     return file;
   } finally {
     rmSync(staging, { recursive: true, force: true });

@@ -48,7 +48,8 @@ export function ruleReads(manifest: JsonObject, entity: string, operation: strin
     const paths: ReadPath[] = [];
     const params = new Set<string>();
     const forEach = typeof rule.forEach === "string" ? ["data", ...pointerPath(rule.forEach), ANY_INDEX] : undefined;
-    const typeFields = typeof target.type === "string" ? Object.keys(bound).filter((pointer) => bound[pointer] === target.type) : [];
+    const typeFields =
+      typeof target.type === "string" ? Object.keys(bound).filter((pointer) => bound[pointer] === target.type) : [];
     const visit = (node: JsonObject, itemBound: boolean): void => {
       if (typeof node.var !== "string") return;
       const [root, ...rest] = node.var.split(".");
@@ -56,13 +57,25 @@ export function ruleReads(manifest: JsonObject, entity: string, operation: strin
       else if (root === "item") {
         // An `item` bound by a collection operator is read through the collection's own list, which is a read already.
         if (!itemBound && forEach !== undefined) paths.push([...forEach, ...rest]);
-      } else if (root === "value") for (const pointer of typeFields) paths.push(["data", ...pointerPath(pointer), ...rest]);
+      } else if (root === "value")
+        for (const pointer of typeFields) paths.push(["data", ...pointerPath(pointer), ...rest]);
       else if (root !== "field" && root !== "arg" && root !== undefined) paths.push([root, ...rest]);
     };
     for (const expression of expressions) walkExpression(expression, visit);
     for (const name of reached.functions) walkExpression(objectAt(functions[name]).body, visit);
-    const assigns = listAt(rule.assign).map((assignment) => ["data", ...pointerPath(stringAt(objectAt(assignment).field))]);
-    reads.push({ id: stringAt(rule.id), kind: stringAt(rule.kind), entry: rule, reads: paths, assigns, params, functions: reached.functions });
+    const assigns = listAt(rule.assign).map((assignment) => [
+      "data",
+      ...pointerPath(stringAt(objectAt(assignment).field)),
+    ]);
+    reads.push({
+      id: stringAt(rule.id),
+      kind: stringAt(rule.kind),
+      entry: rule,
+      reads: paths,
+      assigns,
+      params,
+      functions: reached.functions,
+    });
   }
   return reads;
 }
@@ -72,7 +85,10 @@ export function ruleReads(manifest: JsonObject, entity: string, operation: strin
  * compute rule assigned from one (followed until nothing more is reached), by rule id.
  */
 export function maskedReads(reads: readonly RuleReads[], masked: readonly string[]): Map<string, MaskedRead> {
-  const tainted: { path: ReadPath; pointer: string; via?: string }[] = masked.map((pointer) => ({ path: pointerPath(pointer), pointer }));
+  const tainted: { path: ReadPath; pointer: string; via?: string }[] = masked.map((pointer) => ({
+    path: pointerPath(pointer),
+    pointer,
+  }));
   const found = new Map<string, MaskedRead>();
   let grew = true;
   while (grew) {
@@ -83,7 +99,8 @@ export function maskedReads(reads: readonly RuleReads[], masked: readonly string
       if (hit === undefined) continue;
       found.set(rule.id, { rule: rule.id, pointer: hit.pointer, ...(hit.via === undefined ? {} : { via: hit.via }) });
       // What it assigns is computed from what the replay cannot see.
-      for (const path of rule.assigns) tainted.push({ path, pointer: `/${path.map(escapeToken).join("/")}`, via: rule.id });
+      for (const path of rule.assigns)
+        tainted.push({ path, pointer: `/${path.map(escapeToken).join("/")}`, via: rule.id });
       grew = true;
     }
   }

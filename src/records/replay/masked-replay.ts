@@ -17,7 +17,13 @@ export interface MaskedRuleRefusal extends MaskedRead {
  * that read a masked member do what the record says they did, and those rules; or the rules that
  * read one and cannot keep their outcome.
  */
-export type MaskedReplayPlan = { readonly ruleset: LoadedRuleset; readonly kept: ReadonlySet<string>; readonly unknownActions: readonly MaskedRead[] } | { readonly refused: readonly MaskedRuleRefusal[] };
+export type MaskedReplayPlan =
+  | {
+      readonly ruleset: LoadedRuleset;
+      readonly kept: ReadonlySet<string>;
+      readonly unknownActions: readonly MaskedRead[];
+    }
+  | { readonly refused: readonly MaskedRuleRefusal[] };
 
 /** What one manifest, the manifest that made the records, an entity, an operation and a mask make of the rules. */
 interface MaskedAnalysis {
@@ -46,7 +52,14 @@ export class MaskedReplay {
 
   plan(record: JsonObject, ruleset: LoadedRuleset, channel: Channel, masked: readonly string[]): MaskedReplayPlan {
     const request = objectAt(record.request);
-    const analysis = this.analysis(ruleset, stringAt(record.checksum), channel, stringAt(request.entity), stringAt(request.operation), masked);
+    const analysis = this.analysis(
+      ruleset,
+      stringAt(record.checksum),
+      channel,
+      stringAt(request.entity),
+      stringAt(request.operation),
+      masked,
+    );
     if (analysis.refused.length > 0) return { refused: analysis.refused };
     const outcomes = new Map<string, RecordedOutcome>();
     const unknownActions: MaskedRead[] = [];
@@ -55,10 +68,21 @@ export class MaskedReplay {
       if (outcome === undefined) unknownActions.push(read);
       outcomes.set(rule.id, outcome ?? "quiet");
     }
-    return { ruleset: this.outcomes.with(ruleset.manifest(channel), outcomes), kept: new Set(outcomes.keys()), unknownActions };
+    return {
+      ruleset: this.outcomes.with(ruleset.manifest(channel), outcomes),
+      kept: new Set(outcomes.keys()),
+      unknownActions,
+    };
   }
 
-  private analysis(ruleset: LoadedRuleset, checksum: string, channel: Channel, entity: string, operation: string, masked: readonly string[]): MaskedAnalysis {
+  private analysis(
+    ruleset: LoadedRuleset,
+    checksum: string,
+    channel: Channel,
+    entity: string,
+    operation: string,
+    masked: readonly string[],
+  ): MaskedAnalysis {
     const key = [ruleset.checksum, checksum, channel, entity, operation, ...masked].join("\u0000");
     let analysis = this.analyses.get(key);
     if (analysis === undefined) {
@@ -79,7 +103,15 @@ export class MaskedReplay {
   }
 
   /** How the rules changed since the record was made; undefined when the rules that made it are unknown. */
-  private changesSince(checksum: string, ruleset: LoadedRuleset, manifest: JsonObject, reads: readonly RuleReads[], channel: Channel, entity: string, operation: string): RuleChanges | undefined {
+  private changesSince(
+    checksum: string,
+    ruleset: LoadedRuleset,
+    manifest: JsonObject,
+    reads: readonly RuleReads[],
+    channel: Channel,
+    entity: string,
+    operation: string,
+  ): RuleChanges | undefined {
     const made = checksum === ruleset.checksum ? ruleset : this.recorded.get(checksum);
     if (made === undefined || !made.channels.includes(channel)) return undefined;
     const madeManifest = made.manifest(channel);
@@ -89,6 +121,13 @@ export class MaskedReplay {
 
 /** The findings and effects of the kept rules as the record has them; the others as evaluated. */
 export function withRecordedOutcomes(result: JsonObject, record: JsonObject, kept: ReadonlySet<string>): JsonObject {
-  const ofRules = (entries: JsonValue | undefined, keptOnes: boolean): JsonObject[] => listAt(entries).map(objectAt).filter((entry) => kept.has(stringAt(entry.rule)) === keptOnes);
-  return { ...result, findings: [...ofRules(result.findings, false), ...ofRules(record.findings, true)], effects: [...ofRules(result.effects, false), ...ofRules(record.effects, true)] };
+  const ofRules = (entries: JsonValue | undefined, keptOnes: boolean): JsonObject[] =>
+    listAt(entries)
+      .map(objectAt)
+      .filter((entry) => kept.has(stringAt(entry.rule)) === keptOnes);
+  return {
+    ...result,
+    findings: [...ofRules(result.findings, false), ...ofRules(record.findings, true)],
+    effects: [...ofRules(result.effects, false), ...ofRules(record.effects, true)],
+  };
 }

@@ -39,13 +39,22 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
     summary.unreplayable[reason] = (summary.unreplayable[reason] ?? 0) + 1;
     return true;
   };
-  if (record === undefined || rulesetId === undefined || !isJsonObject(record.request) || typeof record.decision !== "string") return unreplayable("malformed");
+  if (
+    record === undefined ||
+    rulesetId === undefined ||
+    !isJsonObject(record.request) ||
+    typeof record.decision !== "string"
+  )
+    return unreplayable("malformed");
   const ruleset = options.rulesets.get(rulesetId);
   if (ruleset === undefined) return unreplayable("ruleset-unknown");
   const channel = record.channel === "client" ? "client" : "server";
   // A masked member is never evaluated as data: the rules that read one do what the record says.
   const masked = listAt(record.masked).map(String);
-  const plan = masked.length > 0 && ruleset.channels.includes(channel) ? options.masked.plan(record, ruleset, channel, masked) : undefined;
+  const plan =
+    masked.length > 0 && ruleset.channels.includes(channel)
+      ? options.masked.plan(record, ruleset, channel, masked)
+      : undefined;
   if (plan !== undefined && "refused" in plan) return maskedInput(summary, plan.refused, unreplayable);
   const evaluating = plan?.ruleset ?? ruleset;
   let result: EvaluationResult;
@@ -57,9 +66,16 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
   }
   // An action of a denied record never ran: the record cannot say what it would send now.
   if (plan !== undefined && plan.unknownActions.length > 0 && result.decision === "allow") {
-    return maskedInput(summary, plan.unknownActions.map((read) => ({ ...read, because: "outcome-not-recorded" })), unreplayable);
+    return maskedInput(
+      summary,
+      plan.unknownActions.map((read) => ({ ...read, because: "outcome-not-recorded" })),
+      unreplayable,
+    );
   }
-  const outcome = plan === undefined || plan.kept.size === 0 ? (result as unknown as JsonObject) : withRecordedOutcomes(result as unknown as JsonObject, record, plan.kept);
+  const outcome =
+    plan === undefined || plan.kept.size === 0
+      ? (result as unknown as JsonObject)
+      : withRecordedOutcomes(result as unknown as JsonObject, record, plan.kept);
   const before = firedRules(record);
   const after = firedRules(outcome);
   const nowFires = [...after].filter((rule) => !before.has(rule));
@@ -78,7 +94,12 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
   for (const rule of nowFires) (summary.rules[rule] ??= { nowFires: 0, noLongerFires: 0 }).nowFires++;
   for (const rule of noLongerFires) (summary.rules[rule] ??= { nowFires: 0, noLongerFires: 0 }).noLongerFires++;
   const differing = new Set([...nowFires, ...noLongerFires]);
-  const explained = options.explain === true ? evaluating.evaluate(record.request, channel, { explain: "full" }).explanation!.rules.filter((rule) => differing.has(rule.rule)) : undefined;
+  const explained =
+    options.explain === true
+      ? evaluating
+          .evaluate(record.request, channel, { explain: "full" })
+          .explanation!.rules.filter((rule) => differing.has(rule.rule))
+      : undefined;
   summary.changes.push({
     line,
     ...(typeof record.requestId === "string" ? { requestId: record.requestId } : {}),
@@ -92,7 +113,11 @@ export function replayLine(text: string, line: number, options: ReplayOptions, s
 }
 
 /** Counts a record left unreplayed because rules read a masked member, by rule, with the pointer and why. */
-function maskedInput(summary: ReplaySummary, refused: readonly MaskedRuleRefusal[], unreplayable: (reason: UnreplayableReason) => true): true {
+function maskedInput(
+  summary: ReplaySummary,
+  refused: readonly MaskedRuleRefusal[],
+  unreplayable: (reason: UnreplayableReason) => true,
+): true {
   for (const { rule, pointer, via, because } of refused) {
     const counted = (summary.maskedInput[rule] ??= { records: 0, pointers: [], because: [] });
     counted.records++;
@@ -131,15 +156,24 @@ function firedRules(outcome: JsonObject): Set<string> {
  * The same rules give them in the same order, so an equal outcome is found without sorting.
  */
 function sameOutcome(record: JsonObject, result: JsonObject): boolean {
-  if (sameInOrder(listAt(record.findings), listAt(result.findings), "rule", "code") && sameInOrder(listAt(record.effects), listAt(result.effects), "field", "rule")) {
+  if (
+    sameInOrder(listAt(record.findings), listAt(result.findings), "rule", "code") &&
+    sameInOrder(listAt(record.effects), listAt(result.effects), "field", "rule")
+  ) {
     const names = listAt(record.commands);
     const commands = listAt(result.commands);
-    if (names.length === commands.length && names.every((name, index) => name === objectAt(commands[index]).name)) return true;
+    if (names.length === commands.length && names.every((name, index) => name === objectAt(commands[index]).name))
+      return true;
   }
   return sameSorted(record, result);
 }
 
-function sameInOrder(recorded: readonly JsonValue[], actual: readonly JsonValue[], first: string, second: string): boolean {
+function sameInOrder(
+  recorded: readonly JsonValue[],
+  actual: readonly JsonValue[],
+  first: string,
+  second: string,
+): boolean {
   if (recorded.length !== actual.length) return false;
   for (let index = 0; index < recorded.length; index++) {
     const a = objectAt(recorded[index]);
@@ -151,13 +185,20 @@ function sameInOrder(recorded: readonly JsonValue[], actual: readonly JsonValue[
 
 /** The comparison whatever the order, for outcomes the quick one found different. */
 function sameSorted(record: JsonObject, result: JsonObject): boolean {
-  const findings = (outcome: JsonObject): string[] => listAt(outcome.findings).map((finding) => `${stringAt(objectAt(finding).rule)}\u0000${stringAt(objectAt(finding).code)}`).sort();
-  const effects = (outcome: JsonObject): string[] => listAt(outcome.effects).map((effect) => `${stringAt(objectAt(effect).field)}\u0000${stringAt(objectAt(effect).rule)}`).sort();
+  const findings = (outcome: JsonObject): string[] =>
+    listAt(outcome.findings)
+      .map((finding) => `${stringAt(objectAt(finding).rule)}\u0000${stringAt(objectAt(finding).code)}`)
+      .sort();
+  const effects = (outcome: JsonObject): string[] =>
+    listAt(outcome.effects)
+      .map((effect) => `${stringAt(objectAt(effect).field)}\u0000${stringAt(objectAt(effect).rule)}`)
+      .sort();
   const commands = (names: readonly JsonValue[]): string => names.map(String).join("\u0000");
   return (
     same(findings(record), findings(result)) &&
     same(effects(record), effects(result)) &&
-    commands(listAt(record.commands)) === commands(listAt(result.commands).map((command) => objectAt(command).name ?? null))
+    commands(listAt(record.commands)) ===
+      commands(listAt(result.commands).map((command) => objectAt(command).name ?? null))
   );
 }
 

@@ -19,7 +19,9 @@ const FAILING: JsonValue = { op: "add", args: ["masked", 1] };
  */
 export function recordedOutcome(record: JsonObject, rule: JsonObject): RecordedOutcome | undefined {
   const id = rule.id;
-  const findings = listAt(record.findings).map(objectAt).filter((finding) => finding.rule === id);
+  const findings = listAt(record.findings)
+    .map(objectAt)
+    .filter((finding) => finding.rule === id);
   if (findings.some((finding) => finding.code === EVALUATION_ERROR_CODE)) return "failed";
   if (rule.kind === "action") {
     if (record.decision !== "allow") return undefined;
@@ -46,14 +48,25 @@ function recordedRule(rule: JsonObject, outcome: RecordedOutcome): JsonObject {
   const failing = outcome === "failed" ? FAILING : false;
   switch (rule.kind) {
     case "validation":
-      return { ...kept, target, when: outcome !== "quiet", assert: failing, finding: { ...objectAt(rule.finding), args: {} } };
+      return {
+        ...kept,
+        target,
+        when: outcome !== "quiet",
+        assert: failing,
+        finding: { ...objectAt(rule.finding), args: {} },
+      };
     // A compute or state rule that fired: its effects are taken from the record, so it only fails or not.
     case "compute":
       return { ...kept, target, when: failing, assign: [] };
     case "state":
       return { ...kept, target, when: failing, effects: [] };
     default:
-      return { ...kept, target, when: failing || outcome === "fired", commands: listAt(rule.commands).map((command) => ({ ...objectAt(command), idempotencyKey: [], payload: {} })) };
+      return {
+        ...kept,
+        target,
+        when: failing || outcome === "fired",
+        commands: listAt(rule.commands).map((command) => ({ ...objectAt(command), idempotencyKey: [], payload: {} })),
+      };
   }
 }
 

@@ -43,5 +43,17 @@ export interface ReplaySummary {
 }
 
 export function emptySummary(): ReplaySummary {
-  return { records: 0, logLines: 0, replayed: 0, unchanged: 0, allowToDeny: 0, denyToAllow: 0, changed: 0, unreplayable: {}, rules: {}, maskedInput: {}, changes: [] };
+  return {
+    records: 0,
+    logLines: 0,
+    replayed: 0,
+    unchanged: 0,
+    allowToDeny: 0,
+    denyToAllow: 0,
+    changed: 0,
+    unreplayable: {},
+    rules: {},
+    maskedInput: {},
+    changes: [],
+  };
 }

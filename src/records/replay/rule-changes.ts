@@ -20,12 +20,22 @@ export class RuleChanges {
   /** The fields assigned by compute rules that changed, were added or were removed. */
   private readonly changedAssignments: ReadPath[] = [];
 
-  constructor(recorded: readonly RuleReads[], current: readonly RuleReads[], recordedManifest: JsonObject, currentManifest: JsonObject, entity: string) {
+  constructor(
+    recorded: readonly RuleReads[],
+    current: readonly RuleReads[],
+    recordedManifest: JsonObject,
+    currentManifest: JsonObject,
+    entity: string,
+  ) {
     const before = new Map(recorded.map((rule) => [rule.id, rule]));
     const after = new Set(current.map((rule) => rule.id));
     // A member one manifest lacks compares as null: absent in both is the same.
-    const sameMember = (member: string, name: string): boolean => canonicalJson(objectAt(recordedManifest[member])[name] ?? null) === canonicalJson(objectAt(currentManifest[member])[name] ?? null);
-    const sameBindings = canonicalJson(objectAt(recordedManifest.fieldTypes)[entity] ?? null) === canonicalJson(objectAt(currentManifest.fieldTypes)[entity] ?? null);
+    const sameMember = (member: string, name: string): boolean =>
+      canonicalJson(objectAt(recordedManifest[member])[name] ?? null) ===
+      canonicalJson(objectAt(currentManifest[member])[name] ?? null);
+    const sameBindings =
+      canonicalJson(objectAt(recordedManifest.fieldTypes)[entity] ?? null) ===
+      canonicalJson(objectAt(currentManifest.fieldTypes)[entity] ?? null);
     for (const rule of current) {
       const old = before.get(rule.id);
       const same =
@@ -44,7 +54,8 @@ export class RuleChanges {
   /** Why `rule` cannot keep its recorded outcome, or undefined when it can. */
   refusal(rule: RuleReads): MaskedRefusal | undefined {
     if (this.changed.has(rule.id)) return "rule-changed";
-    if (rule.reads.some((path) => this.changedAssignments.some((assigned) => overlaps(path, assigned)))) return "input-changed";
+    if (rule.reads.some((path) => this.changedAssignments.some((assigned) => overlaps(path, assigned))))
+      return "input-changed";
     return undefined;
   }
 }

@@ -9,5 +9,7 @@ import type { CronSchedule } from "./cron-schedule.ts";
 export function dayMatches(schedule: CronSchedule, year: number, month: number, day: number): boolean {
   const byDayOfMonth = schedule.daysOfMonth.includes(day);
   const byDayOfWeek = schedule.daysOfWeek.includes(dayOfWeek(year, month, day));
-  return schedule.dayOfMonthRestricted && schedule.dayOfWeekRestricted ? byDayOfMonth || byDayOfWeek : byDayOfMonth && byDayOfWeek;
+  return schedule.dayOfMonthRestricted && schedule.dayOfWeekRestricted
+    ? byDayOfMonth || byDayOfWeek
+    : byDayOfMonth && byDayOfWeek;
 }

@@ -17,7 +17,11 @@ export interface WallClockMinute {
  * the next allowed month, skips days that do not match and jumps to the next allowed hour and
  * minute, so even a schedule that matches once in years is found in a few thousand steps.
  */
-export function nextWallClockMatch(schedule: CronSchedule, from: WallClockMinute, lastYear: number): WallClockMinute | undefined {
+export function nextWallClockMatch(
+  schedule: CronSchedule,
+  from: WallClockMinute,
+  lastYear: number,
+): WallClockMinute | undefined {
   let { year, month, day, hour } = from;
   let minute = from.minute + 1;
   while (year <= lastYear) {

@@ -17,7 +17,10 @@ export function parseCronField(spec: CronFieldSpec, text: string): CronFieldResu
     if (item === "") return { ok: false, reason: `${spec.name} '${text}' has an empty list item` };
     const match = ITEM.exec(item);
     if (match === null) {
-      return { ok: false, reason: `${spec.name} item '${item}' is not '*', a number, a range a-b or a step (*/n, a-b/n, a/n)` };
+      return {
+        ok: false,
+        reason: `${spec.name} item '${item}' is not '*', a number, a range a-b or a step (*/n, a-b/n, a/n)`,
+      };
     }
     const base = match[1]!;
     const stepText = match[2];
@@ -28,20 +31,27 @@ export function parseCronField(spec: CronFieldSpec, text: string): CronFieldResu
       start = Number(first);
       end = last === undefined ? (stepText === undefined ? start : spec.max) : Number(last);
       for (const value of [start, end]) {
-        if (value < spec.min || value > spec.max) return { ok: false, reason: `${spec.name} ${value} is out of range ${spec.min}-${spec.max}` };
+        if (value < spec.min || value > spec.max)
+          return { ok: false, reason: `${spec.name} ${value} is out of range ${spec.min}-${spec.max}` };
       }
-      if (start > end) return { ok: false, reason: `${spec.name} range ${start}-${end} is reversed; its start must not be greater than its end` };
+      if (start > end)
+        return {
+          ok: false,
+          reason: `${spec.name} range ${start}-${end} is reversed; its start must not be greater than its end`,
+        };
     }
     const step = stepText === undefined ? 1 : Number(stepText);
     if (step < 1) return { ok: false, reason: `${spec.name} step in '${item}' must be at least 1` };
-    for (let value = start; value <= end; value += step) allowed.add(spec.name === "day-of-week" && value === 7 ? 0 : value);
+    for (let value = start; value <= end; value += step)
+      allowed.add(spec.name === "day-of-week" && value === 7 ? 0 : value);
   }
   return { ok: true, values: [...allowed].sort((a, b) => a - b), unrestricted: text.startsWith("*") };
 }
 
 /** A reason for syntax other cron dialects accept and this one does not, or for a stray character. */
 function unsupportedSyntax(spec: CronFieldSpec, text: string): string | undefined {
-  if (/[A-Za-z]{3}/.test(text)) return `${spec.name} '${text}' uses a name; names such as JAN or MON are not supported, use numbers`;
+  if (/[A-Za-z]{3}/.test(text))
+    return `${spec.name} '${text}' uses a name; names such as JAN or MON are not supported, use numbers`;
   if (text.includes("?")) return `${spec.name} '${text}' uses '?', which is not supported; use '*'`;
   if (text.includes("#")) return `${spec.name} '${text}' uses '#' (nth weekday of the month), which is not supported`;
   if (/[LlWw]/.test(text)) return `${spec.name} '${text}' uses 'L' or 'W', which are not supported`;

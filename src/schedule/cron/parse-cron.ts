@@ -11,10 +11,17 @@ import { parseCronField } from "./parse-cron-field.ts";
  */
 export function parseCron(text: string): ParseCronResult {
   const trimmed = text.replace(/^[ \t]+|[ \t]+$/g, "");
-  if (trimmed === "") return refuse("the expression is empty; a schedule has five fields: minute hour day-of-month month day-of-week");
+  if (trimmed === "")
+    return refuse("the expression is empty; a schedule has five fields: minute hour day-of-month month day-of-week");
   const stray = /[^\t\x20-\x7e]/.exec(trimmed);
-  if (stray !== null) return refuse(`the expression contains ${describeCharacter(stray[0])}; only spaces or tabs may separate its fields`);
-  if (trimmed.startsWith("@")) return refuse(`macros such as ${trimmed.split(/[ \t]/)[0]} are not supported; write the five fields, for example '0 0 * * *'`);
+  if (stray !== null)
+    return refuse(
+      `the expression contains ${describeCharacter(stray[0])}; only spaces or tabs may separate its fields`,
+    );
+  if (trimmed.startsWith("@"))
+    return refuse(
+      `macros such as ${trimmed.split(/[ \t]/)[0]} are not supported; write the five fields, for example '0 0 * * *'`,
+    );
   const texts = trimmed.split(/[ \t]+/);
   if (texts.length !== CRON_FIELDS.length) {
     return refuse(`expected five fields (minute hour day-of-month month day-of-week) but found ${texts.length}`);
@@ -27,7 +34,13 @@ export function parseCron(text: string): ParseCronResult {
     values.push(field.values);
     unrestricted.push(field.unrestricted);
   }
-  const [minutes, hours, daysOfMonth, months, daysOfWeek] = values as [number[], number[], number[], number[], number[]];
+  const [minutes, hours, daysOfMonth, months, daysOfWeek] = values as [
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+  ];
   const schedule = {
     text: trimmed,
     minutes,

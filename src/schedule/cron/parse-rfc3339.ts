@@ -9,7 +9,14 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:(
 export function parseRfc3339(text: string): Date | undefined {
   const match = RFC3339.exec(text);
   if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 60) return undefined;
   let offsetMinutes = 0;
@@ -20,5 +27,7 @@ export function parseRfc3339(text: string): Date | undefined {
     offsetMinutes = (match[9] === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutePart);
   }
   const fraction = match[7] === undefined ? 0 : Math.floor(Number(`0${match[7]}`) * 1000);
-  return new Date(utcMilliseconds(year, month, day, hour, minute, Math.min(second, 59)) + fraction - offsetMinutes * 60_000);
+  return new Date(
+    utcMilliseconds(year, month, day, hour, minute, Math.min(second, 59)) + fraction - offsetMinutes * 60_000,
+  );
 }

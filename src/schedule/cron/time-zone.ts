@@ -29,9 +29,18 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 export function instantsOfWallClock(wall: Omit<WallClock, "second">, zone: string): number[] {
   const asUtc = utcMilliseconds(wall.year, wall.month, wall.day, wall.hour, wall.minute);
-  const candidates = [...new Set([asUtc - offsetAt(asUtc - DAY, zone), asUtc - offsetAt(asUtc + DAY, zone)])].sort((a, b) => a - b);
+  const candidates = [...new Set([asUtc - offsetAt(asUtc - DAY, zone), asUtc - offsetAt(asUtc + DAY, zone)])].sort(
+    (a, b) => a - b,
+  );
   return candidates.filter((instant) => {
     const shown = wallClockAt(instant, zone);
-    return shown.year === wall.year && shown.month === wall.month && shown.day === wall.day && shown.hour === wall.hour && shown.minute === wall.minute && shown.second === 0;
+    return (
+      shown.year === wall.year &&
+      shown.month === wall.month &&
+      shown.day === wall.day &&
+      shown.hour === wall.hour &&
+      shown.minute === wall.minute &&
+      shown.second === 0
+    );
   });
 }

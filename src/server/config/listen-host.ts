@@ -10,5 +10,8 @@ export function listenHost(value: string): string | undefined {
   if (isIP(unbracketed) !== 0) return unbracketed;
   if (unbracketed !== value || value.length > 253) return undefined;
   const labels = value.endsWith(".") ? value.slice(0, -1).split(".") : value.split(".");
-  return labels.every((label) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label)) && !/^[0-9.]+$/.test(value) ? value : undefined;
+  return labels.every((label) => /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label)) &&
+    !/^[0-9.]+$/.test(value)
+    ? value
+    : undefined;
 }

@@ -49,43 +49,65 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     const text = env[name];
     if (text === undefined || text === "") return fallback;
     const value = Number(text);
-    if (!/^[0-9]+$/.test(text.trim()) || !valid(value)) problems.push(`${name} must be ${what}, got ${JSON.stringify(text)}`);
+    if (!/^[0-9]+$/.test(text.trim()) || !valid(value))
+      problems.push(`${name} must be ${what}, got ${JSON.stringify(text)}`);
     return value;
   };
   /** A switch: 1 or true, 0 or false; unset or empty is `fallback`. */
   const flag = (name: string, fallback: boolean): boolean => {
     const text = env[name];
     if (text === undefined || text === "") return fallback;
-    if (!["0", "1", "false", "true"].includes(text)) problems.push(`${name} must be 0 or 1, got ${JSON.stringify(text)}`);
+    if (!["0", "1", "false", "true"].includes(text))
+      problems.push(`${name} must be 0 or 1, got ${JSON.stringify(text)}`);
     return text === "1" || text === "true";
   };
   const port = integer("PORT", 8080, (n) => n >= 0 && n <= 65535, "an integer from 0 to 65535");
   const hostText = env.HOST;
   const hostname = hostText === undefined || hostText === "" ? undefined : listenHost(hostText);
-  if (hostText !== undefined && hostText !== "" && hostname === undefined) problems.push(`HOST must be an IP address or a host name, got ${JSON.stringify(hostText)}`);
+  if (hostText !== undefined && hostText !== "" && hostname === undefined)
+    problems.push(`HOST must be an IP address or a host name, got ${JSON.stringify(hostText)}`);
   const workers = integer("RULE_SERVER_WORKERS", 0, (n) => Number.isSafeInteger(n), "a non-negative integer");
   const processes = readProcessesSetting(env.RULE_SERVER_PROCESSES, process.platform);
   if (!processes.ok) problems.push(processes.problem);
-  const evaluationTimeoutMs = integer("RULE_EVALUATION_TIMEOUT_MS", 5000, (n) => n > 0 && Number.isSafeInteger(n), "a positive integer");
-  const batchMaxItems = integer("RULE_SERVER_BATCH_MAX_ITEMS", DEFAULT_BATCH_LIMITS.maxItems, isBatchMaxItems, "a positive integer");
-  const batchMaxBytes = integer("RULE_SERVER_BATCH_MAX_BYTES", DEFAULT_BATCH_LIMITS.maxBytes, isBatchMaxBytes, `a positive integer of at most ${HTTP_BODY_CEILING} (128 MiB)`);
+  const evaluationTimeoutMs = integer(
+    "RULE_EVALUATION_TIMEOUT_MS",
+    5000,
+    (n) => n > 0 && Number.isSafeInteger(n),
+    "a positive integer",
+  );
+  const batchMaxItems = integer(
+    "RULE_SERVER_BATCH_MAX_ITEMS",
+    DEFAULT_BATCH_LIMITS.maxItems,
+    isBatchMaxItems,
+    "a positive integer",
+  );
+  const batchMaxBytes = integer(
+    "RULE_SERVER_BATCH_MAX_BYTES",
+    DEFAULT_BATCH_LIMITS.maxBytes,
+    isBatchMaxBytes,
+    `a positive integer of at most ${HTTP_BODY_CEILING} (128 MiB)`,
+  );
   let drainSeconds = 5;
   const drainText = env.DRAIN_SECONDS;
   if (drainText !== undefined && drainText !== "") {
     drainSeconds = Number(drainText);
-    if (!/^\s*[0-9]+(\.[0-9]+)?\s*$/.test(drainText) || !Number.isFinite(drainSeconds)) problems.push(`DRAIN_SECONDS must be a non-negative number, got ${JSON.stringify(drainText)}`);
+    if (!/^\s*[0-9]+(\.[0-9]+)?\s*$/.test(drainText) || !Number.isFinite(drainSeconds))
+      problems.push(`DRAIN_SECONDS must be a non-negative number, got ${JSON.stringify(drainText)}`);
   }
   const refresh = readRefresh(env, problems);
   const token = env.RULE_SERVER_TOKEN === "" ? undefined : env.RULE_SERVER_TOKEN;
   const allowOpen = env.RULE_SERVER_ALLOW_OPEN === "1" || env.RULE_SERVER_ALLOW_OPEN === "true";
   // Worded for the person starting the binary: they set variables, not createServer options.
   if (token === undefined && !allowOpen) {
-    problems.push("RULE_SERVER_TOKEN is not set: set it to the bearer token clients must send, or set RULE_SERVER_ALLOW_OPEN=1 to serve every endpoint without a token (private networks only)");
+    problems.push(
+      "RULE_SERVER_TOKEN is not set: set it to the bearer token clients must send, or set RULE_SERVER_ALLOW_OPEN=1 to serve every endpoint without a token (private networks only)",
+    );
   }
   const explorer = flag("RULE_SERVER_EXPLORER", true);
   const enforcementText = env.RULE_SERVER_SCHEMA_ENFORCEMENT;
   const schemaEnforcement = enforcementText === undefined || enforcementText === "" ? "warn" : enforcementText;
-  if (!isSchemaEnforcement(schemaEnforcement)) problems.push(`RULE_SERVER_SCHEMA_ENFORCEMENT must be off, warn or reject, got ${JSON.stringify(enforcementText)}`);
+  if (!isSchemaEnforcement(schemaEnforcement))
+    problems.push(`RULE_SERVER_SCHEMA_ENFORCEMENT must be off, warn or reject, got ${JSON.stringify(enforcementText)}`);
   const decisionRecordsRequired = flag("RULE_SERVER_DECISION_RECORDS_REQUIRED", false);
   const maskProblem = recordMaskProblem(env.RULE_SERVER_DECISION_MASK);
   if (maskProblem !== undefined) problems.push(maskProblem);
@@ -122,7 +144,9 @@ function readRefresh(env: Readonly<Record<string, string | undefined>>, problems
     case "interval": {
       const text = env.RULES_REFRESH_INTERVAL;
       if (text === undefined || text === "") {
-        problems.push("RULES_REFRESH=interval needs RULES_REFRESH_INTERVAL (30s, 5m, 1h, 1500ms or a number of seconds)");
+        problems.push(
+          "RULES_REFRESH=interval needs RULES_REFRESH_INTERVAL (30s, 5m, 1h, 1500ms or a number of seconds)",
+        );
         return { mode: "manual" };
       }
       const interval = parseRefreshInterval(text);

@@ -1,5 +1,12 @@
 import type { BatchItem } from "./batch-request.ts";
-import { answerRequest, evaluationFailed, refusal, type AnswerOptions, type EvaluationReply, type RulesetFinder } from "./evaluation-reply.ts";
+import {
+  answerRequest,
+  evaluationFailed,
+  refusal,
+  type AnswerOptions,
+  type EvaluationReply,
+  type RulesetFinder,
+} from "./evaluation-reply.ts";
 
 /**
  * One item of a batch answered on this thread: refused for its own faults, or answered by the

@@ -8,7 +8,10 @@ import { HttpError } from "../http/http-error.ts";
  * One item of `POST /evaluations/batch`: the request it stands for, `defaults` merged in, or why
  * the item itself is refused before any evaluation (its `id`, a number too large for a double).
  */
-export type BatchItem = { readonly id?: string | number } & ({ readonly request: JsonValue; readonly refusal?: undefined } | { readonly refusal: HttpError });
+export type BatchItem = { readonly id?: string | number } & (
+  | { readonly request: JsonValue; readonly refusal?: undefined }
+  | { readonly refusal: HttpError }
+);
 
 /**
  * The items of a batch body, in order. The batch is refused as a single request would be (not
@@ -27,7 +30,8 @@ export function readBatchRequest(text: string, maxItems: number): BatchItem[] {
   const items = body.items;
   if (!Array.isArray(items)) throw new HttpError(400, "'items' must be a list");
   if (items.length === 0) throw new HttpError(400, "'items' must not be empty");
-  if (items.length > maxItems) throw new HttpError(413, `the batch has ${items.length} items, more than the limit of ${maxItems}`);
+  if (items.length > maxItems)
+    throw new HttpError(413, `the batch has ${items.length} items, more than the limit of ${maxItems}`);
   const defaults = body.defaults ?? undefined;
   if (defaults !== undefined && !isJsonObject(defaults)) throw new HttpError(400, "'defaults' must be an object");
   const shared = defaults === undefined ? undefined : withoutId(defaults);
@@ -49,7 +53,9 @@ function readItem(item: JsonValue, defaults: JsonObject | undefined): BatchItem 
   }
   const request = defaults === undefined && !Object.hasOwn(item, "id") ? item : merged(defaults, item);
   // The batch was parsed whole: 1e999 in an item reads as Infinity, refused for that item alone.
-  const read: BatchItem = hasNonFiniteNumber(request) ? { refusal: new HttpError(400, REQUEST_REFUSALS.numberTooLarge) } : { request };
+  const read: BatchItem = hasNonFiniteNumber(request)
+    ? { refusal: new HttpError(400, REQUEST_REFUSALS.numberTooLarge) }
+    : { request };
   return id === undefined ? read : { id, ...read };
 }
 

@@ -29,7 +29,10 @@ export class DecisionRecords {
     private readonly metrics: ServerMetrics,
   ) {
     // A file that cannot be opened fails in here already, and is reported at once.
-    this.sink = new DecisionRecordSink(target, { failed: (count, problem) => this.failed(count, problem), recovered: () => this.recovered() });
+    this.sink = new DecisionRecordSink(target, {
+      failed: (count, problem) => this.failed(count, problem),
+      recovered: () => this.recovered(),
+    });
   }
 
   /** Undefined when records are off; throws ConfigurationError for a mask that does not read. */
@@ -60,7 +63,9 @@ export class DecisionRecords {
   requireAvailable(): void {
     if (!this.refusesEvaluations) return;
     this.metrics.countRecordFailures(1);
-    throw new HttpError(503, RECORDS_UNWRITABLE, { detail: "this server answers evaluations only with a record (RULE_SERVER_DECISION_RECORDS_REQUIRED)" });
+    throw new HttpError(503, RECORDS_UNWRITABLE, {
+      detail: "this server answers evaluations only with a record (RULE_SERVER_DECISION_RECORDS_REQUIRED)",
+    });
   }
 
   /** Writes the record of each reply that has one. */
@@ -79,7 +84,8 @@ export class DecisionRecords {
     this.sink.reopen();
     if (this.sink.available) this.logger.info("decision records reopened", { path: this.target.path });
     // A failure that starts here has been logged by `failed`; one that goes on is said again.
-    else if (wasFailing) this.logger.warn("decision records file could not be reopened", this.problemFields(this.sink.lastProblem));
+    else if (wasFailing)
+      this.logger.warn("decision records file could not be reopened", this.problemFields(this.sink.lastProblem));
   }
 
   /** Now, as ISO 8601 text: made once per millisecond rather than for every record. */
@@ -97,17 +103,29 @@ export class DecisionRecords {
     if (this.failing) return;
     this.failing = true;
     const fields = this.problemFields(problem);
-    if (this.required) this.logger.error("decision records cannot be written; evaluations are answered 503, and /readyz too, until they can", fields);
+    if (this.required)
+      this.logger.error(
+        "decision records cannot be written; evaluations are answered 503, and /readyz too, until they can",
+        fields,
+      );
     else this.logger.warn("decision records cannot be written; evaluations are answered without them", fields);
   }
 
   private recovered(): void {
     this.failing = false;
-    this.logger.info("decision records are written again", { path: this.target.kind === "file" ? this.target.path : "stdout" });
+    this.logger.info("decision records are written again", {
+      path: this.target.kind === "file" ? this.target.path : "stdout",
+    });
   }
 
   private problemFields(problem: RecordWriteProblem): Record<string, unknown> {
-    return { path: this.target.kind === "file" ? this.target.path : "stdout", step: problem.step, code: problem.code, error: problem.message, required: this.required };
+    return {
+      path: this.target.kind === "file" ? this.target.path : "stdout",
+      step: problem.step,
+      code: problem.code,
+      error: problem.message,
+      required: this.required,
+    };
   }
 }
 

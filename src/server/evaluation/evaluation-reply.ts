@@ -57,10 +57,16 @@ export interface AnswerOptions {
 }
 
 /** The options of each request under one enforcement, made once (the event loop's and each worker's). */
-export function answerOptionsFor(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): (explain: ExplainMode | undefined) => AnswerOptions {
+export function answerOptionsFor(
+  schemaEnforcement: SchemaEnforcement,
+  recordMask?: RecordMask,
+): (explain: ExplainMode | undefined) => AnswerOptions {
   const records = recordMask === undefined ? {} : { recordMask };
   const plain: AnswerOptions = { schemaEnforcement, ...records };
-  const explained = { rules: { explain: "rules", schemaEnforcement, ...records }, full: { explain: "full", schemaEnforcement, ...records } } as const;
+  const explained = {
+    rules: { explain: "rules", schemaEnforcement, ...records },
+    full: { explain: "full", schemaEnforcement, ...records },
+  } as const;
   return (explain) => (explain === undefined ? plain : explained[explain]);
 }
 
@@ -77,7 +83,13 @@ const tally: EvaluationTally = { rules: 0 };
  */
 export function answerEvaluation(text: string, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
   const parsed = parseJson(text);
-  if (!parsed.ok) return refusal(new HttpError(400, parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON"));
+  if (!parsed.ok)
+    return refusal(
+      new HttpError(
+        400,
+        parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON",
+      ),
+    );
   return answerRequest(parsed.value, find, options, text);
 }
 
@@ -87,7 +99,12 @@ export function answerEvaluation(text: string, find: RulesetFinder, options: Ans
  * answered exactly as the same request on its own. `received` is the body's text, for its record
  * (an item of a batch has none of its own).
  */
-export function answerRequest(body: JsonValue, find: RulesetFinder, options: AnswerOptions, received?: string): EvaluationReply {
+export function answerRequest(
+  body: JsonValue,
+  find: RulesetFinder,
+  options: AnswerOptions,
+  received?: string,
+): EvaluationReply {
   let ruleset: string | undefined;
   try {
     const request = checkedRequest(body);
@@ -95,7 +112,10 @@ export function answerRequest(body: JsonValue, find: RulesetFinder, options: Ans
     const version = (request.version as string | null | undefined) ?? undefined;
     const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
     const channel = (request.channel as "server" | "client" | null | undefined) ?? "server";
-    const result = options.explain === undefined && options.schemaEnforcement === "off" ? loaded.evaluateChecked(request, channel, tally) : evaluateWithOptions(loaded, request, channel, options);
+    const result =
+      options.explain === undefined && options.schemaEnforcement === "off"
+        ? loaded.evaluateChecked(request, channel, tally)
+        : evaluateWithOptions(loaded, request, channel, options);
     const findings: string[] = new Array(result.findings.length);
     for (let index = 0; index < findings.length; index++) findings[index] = result.findings[index]!.code;
     const summary: EvaluationSummary = {
@@ -111,7 +131,13 @@ export function answerRequest(body: JsonValue, find: RulesetFinder, options: Ans
     };
     const json = JSON.stringify(result);
     if (options.recordMask === undefined) return { status: 200, body: json, ruleset, summary };
-    return { status: 200, body: json, ruleset, summary, record: decisionRecordJson(request, result, channel, options.recordMask, received) };
+    return {
+      status: 200,
+      body: json,
+      ruleset,
+      summary,
+      record: decisionRecordJson(request, result, channel, options.recordMask, received),
+    };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     return refusal(error, ruleset);
@@ -121,7 +147,13 @@ export function answerRequest(body: JsonValue, find: RulesetFinder, options: Ans
 /** The reply of a request refused with `error`; under `reject`, with the codes of the warnings that refused it. */
 export function refusal(error: HttpError, ruleset?: string): EvaluationReply {
   const refused = error.options.members?.warnings as readonly RequestWarning[] | undefined;
-  if (refused !== undefined) return { status: error.status, body: problemBody(error), ruleset, refusedWarnings: refused.map((warning) => warning.code) };
+  if (refused !== undefined)
+    return {
+      status: error.status,
+      body: problemBody(error),
+      ruleset,
+      refusedWarnings: refused.map((warning) => warning.code),
+    };
   return { status: error.status, body: problemBody(error), ruleset };
 }
 
@@ -131,12 +163,18 @@ export function evaluationFailed(message: string): HttpError {
 }
 
 /** An evaluation with an explanation or a schema check; a request refused under `reject` is a 422 listing why. */
-function evaluateWithOptions(loaded: LoadedRuleset, request: JsonObject, channel: "server" | "client", options: AnswerOptions): EvaluationResult {
+function evaluateWithOptions(
+  loaded: LoadedRuleset,
+  request: JsonObject,
+  channel: "server" | "client",
+  options: AnswerOptions,
+): EvaluationResult {
   try {
     // The answer options are the evaluation's options, made once per thread (answerOptionsFor): nothing to build per request.
     return loaded.evaluateChecked(request, channel, tally, options);
   } catch (error) {
-    if (error instanceof RequestMisfitError) throw new HttpError(422, "the request does not fit the ruleset", { members: { warnings: error.warnings } });
+    if (error instanceof RequestMisfitError)
+      throw new HttpError(422, "the request does not fit the ruleset", { members: { warnings: error.warnings } });
     throw error;
   }
 }
@@ -145,7 +183,8 @@ function evaluateWithOptions(loaded: LoadedRuleset, request: JsonObject, channel
 function checkedRequest(body: JsonValue): JsonObject {
   if (!isJsonObject(body)) throw new HttpError(400, REQUEST_REFUSALS.notAnObject);
   if (typeof body.ruleset !== "string") throw new HttpError(400, "'ruleset' must be a string");
-  if (body.version !== undefined && body.version !== null && typeof body.version !== "string") throw new HttpError(400, "'version' must be a string");
+  if (body.version !== undefined && body.version !== null && typeof body.version !== "string")
+    throw new HttpError(400, "'version' must be a string");
   const channel = body.channel ?? "server";
   if (channel !== "server" && channel !== "client") throw new HttpError(400, REQUEST_REFUSALS.channel);
   const problem = requestShapeProblem(body);

@@ -14,7 +14,11 @@ export interface RulesetEvaluator {
   /** Answers a request body (within the size limit) against a snapshot's rulesets. */
   evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode): EvaluationReply | Promise<EvaluationReply>;
   /** Answers every item of a batch, in order; an item's failure is its own reply, never a rejection. */
-  evaluateBatch(snapshot: RulesSnapshot, items: readonly BatchItem[], explain?: ExplainMode): EvaluationReply[] | Promise<EvaluationReply[]>;
+  evaluateBatch(
+    snapshot: RulesSnapshot,
+    items: readonly BatchItem[],
+    explain?: ExplainMode,
+  ): EvaluationReply[] | Promise<EvaluationReply[]>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;
   /** Ends the evaluator after the evaluations in flight. */
@@ -25,12 +29,14 @@ export interface RulesetEvaluator {
 export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): RulesetEvaluator {
   const options = answerOptionsFor(schemaEnforcement, recordMask);
   return {
-    evaluate: (snapshot, body, explain) => answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain)),
+    evaluate: (snapshot, body, explain) =>
+      answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain)),
     evaluateBatch: (snapshot, items, explain) => {
       const find = (id: string) => snapshot.rulesets.get(id)?.ruleset;
       const itemOptions = options(explain);
       const replies: EvaluationReply[] = new Array(items.length);
-      for (let index = 0; index < items.length; index++) replies[index] = answerBatchItem(items[index]!, find, itemOptions);
+      for (let index = 0; index < items.length; index++)
+        replies[index] = answerBatchItem(items[index]!, find, itemOptions);
       return replies;
     },
     useSnapshot: async () => undefined,

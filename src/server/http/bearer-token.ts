@@ -21,7 +21,8 @@ export class BearerToken {
 
   /** Throws a 401 HttpError unless the request carries the token. */
   require(request: Request): void {
-    if (!this.accepts(request)) throw new HttpError(401, "a valid bearer token is required", { headers: { "WWW-Authenticate": "Bearer" } });
+    if (!this.accepts(request))
+      throw new HttpError(401, "a valid bearer token is required", { headers: { "WWW-Authenticate": "Bearer" } });
   }
 }
 
@@ -40,7 +41,19 @@ function bearerCredentials(header: string | null): string | undefined {
 
 /** Whitespace inside the credentials (`\S` in the RFC 6750 grammar's terms) makes the header invalid. */
 function isSpaceOrControl(code: number): boolean {
-  return code <= 32 || code === 0x7f || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code <= 32 ||
+    code === 0x7f ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /**
@@ -49,6 +62,7 @@ function isSpaceOrControl(code: number): boolean {
  */
 function sameInConstantTime(candidate: string, expected: string): boolean {
   let difference = candidate.length ^ expected.length;
-  for (let i = 0; i < expected.length; i++) difference |= expected.charCodeAt(i) ^ candidate.charCodeAt(i % Math.max(candidate.length, 1));
+  for (let i = 0; i < expected.length; i++)
+    difference |= expected.charCodeAt(i) ^ candidate.charCodeAt(i % Math.max(candidate.length, 1));
   return difference === 0;
 }

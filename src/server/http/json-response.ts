@@ -14,13 +14,24 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
  * the request's If-None-Match matches, otherwise 200 with the body in the coding the client
  * prefers. The ETag is the same whatever the coding (DECISIONS.md, Extensions).
  */
-export function conditionalResponse(request: Request, body: CompressibleBody, headers: Record<string, string> & { ETag: string }, contentType = JSON_TYPE): Response {
-  if (ifNoneMatchMatches(request.headers.get("if-none-match"), headers.ETag)) return new Response(null, { status: 304, headers: { ...headers, Vary: "Accept-Encoding" } });
+export function conditionalResponse(
+  request: Request,
+  body: CompressibleBody,
+  headers: Record<string, string> & { ETag: string },
+  contentType = JSON_TYPE,
+): Response {
+  if (ifNoneMatchMatches(request.headers.get("if-none-match"), headers.ETag))
+    return new Response(null, { status: 304, headers: { ...headers, Vary: "Accept-Encoding" } });
   return encodedResponse(request, body, headers, contentType);
 }
 
 /** 200 with a precomputed body, compressed as `Accept-Encoding` allows; `headers` is the request's own object. */
-export function encodedResponse(request: Request, body: CompressibleBody, headers: Record<string, string>, contentType = JSON_TYPE): Response {
+export function encodedResponse(
+  request: Request,
+  body: CompressibleBody,
+  headers: Record<string, string>,
+  contentType = JSON_TYPE,
+): Response {
   headers.Vary = "Accept-Encoding";
   const coding = body.codingFor(preferredCoding(request.headers.get("accept-encoding")));
   if (coding !== "identity") headers["Content-Encoding"] = coding;

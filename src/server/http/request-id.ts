@@ -4,7 +4,9 @@
  * process and a counter: unique across replicas in practice, and cheaper than a UUID per request.
  */
 const MAX_LENGTH = 128;
-const PROCESS_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+const PROCESS_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) =>
+  byte.toString(16).padStart(2, "0"),
+).join("");
 let counter = 0;
 
 /** The request id to answer and log: the given one when it is valid, a new one otherwise. */
@@ -35,7 +37,10 @@ export interface RequestIdentity {
 }
 
 /** `headers` and `X-Request-Id`, for the answer a handler returns (not for one it throws). */
-export function headersWithRequestId(identity: RequestIdentity, headers: Readonly<Record<string, string>>): Record<string, string> {
+export function headersWithRequestId(
+  identity: RequestIdentity,
+  headers: Readonly<Record<string, string>>,
+): Record<string, string> {
   identity.inAnswer = true;
   return { ...headers, "X-Request-Id": identity.id };
 }

@@ -20,7 +20,11 @@ export interface RouteDefinition {
   readonly quiet?: boolean;
 }
 
-export type ContextFactory = (params: Record<string, string>, logFields: Record<string, unknown>, identity: RequestIdentity) => RouteContext;
+export type ContextFactory = (
+  params: Record<string, string>,
+  logFields: Record<string, unknown>,
+  identity: RequestIdentity,
+) => RouteContext;
 
 /** What every request passes through besides its handler: the log, the metrics, the drain. */
 export interface RequestServices {
@@ -32,22 +36,43 @@ export interface RequestServices {
 
 type BunRouteHandler = (request: Request) => Promise<Response>;
 
-export function buildRouteTable(definitions: Readonly<Record<string, RouteDefinition>>, context: ContextFactory, services: RequestServices): Record<string, BunRouteHandler> {
+export function buildRouteTable(
+  definitions: Readonly<Record<string, RouteDefinition>>,
+  context: ContextFactory,
+  services: RequestServices,
+): Record<string, BunRouteHandler> {
   const table: Record<string, BunRouteHandler> = {};
   for (const [pattern, definition] of Object.entries(definitions)) {
-    const allow = [...(definition.GET ? ["GET", "HEAD"] : []), ...(definition.POST ? ["POST"] : []), ...(definition.preflight ? ["OPTIONS"] : [])].join(", ");
+    const allow = [
+      ...(definition.GET ? ["GET", "HEAD"] : []),
+      ...(definition.POST ? ["POST"] : []),
+      ...(definition.preflight ? ["OPTIONS"] : []),
+    ].join(", ");
     const parameters = parameterPositions(pattern);
     const quiet = definition.quiet ?? false;
     const metrics = services.metrics.route(pattern);
     const dispatch: Dispatch = (request, path, logFields, identity) => {
       const params = decodeParams(parameters, path);
       if (request.method === "OPTIONS" && definition.preflight) return preflightResponse();
-      const handler = request.method === "GET" || request.method === "HEAD" ? definition.GET : request.method === "POST" ? definition.POST : undefined;
+      const handler =
+        request.method === "GET" || request.method === "HEAD"
+          ? definition.GET
+          : request.method === "POST"
+            ? definition.POST
+            : undefined;
       if (!handler) throw new HttpError(405, `${request.method} is not allowed here`, { headers: { Allow: allow } });
       return handler(request, context(params, logFields, identity));
     };
     // A path without parameters is the pattern itself, so the URL need not be read.
-    table[pattern] = (request) => handleLogged(request, parameters.length === 0 ? pattern : pathOf(request.url), quiet, metrics, services, dispatch);
+    table[pattern] = (request) =>
+      handleLogged(
+        request,
+        parameters.length === 0 ? pattern : pathOf(request.url),
+        quiet,
+        metrics,
+        services,
+        dispatch,
+      );
   }
   return table;
 }
@@ -61,13 +86,25 @@ export function notFoundHandler(services: RequestServices): (request: Request) =
   return (request) => handleLogged(request, pathOf(request.url), false, metrics, services, dispatch);
 }
 
-type Dispatch = (request: Request, path: string, logFields: Record<string, unknown>, identity: RequestIdentity) => Response | Promise<Response>;
+type Dispatch = (
+  request: Request,
+  path: string,
+  logFields: Record<string, unknown>,
+  identity: RequestIdentity,
+) => Response | Promise<Response>;
 
 /**
  * Every request: its id (echoed or made), the handler, the id and (while draining)
  * `Connection: close` on the answer, the metrics, and the log line unless the route is quiet.
  */
-async function handleLogged(request: Request, path: string, quiet: boolean, metrics: RouteMetrics, services: RequestServices, dispatch: Dispatch): Promise<Response> {
+async function handleLogged(
+  request: Request,
+  path: string,
+  quiet: boolean,
+  metrics: RouteMetrics,
+  services: RequestServices,
+  dispatch: Dispatch,
+): Promise<Response> {
   const started = performance.now();
   const headers = request.headers;
   const requestId = requestIdOf(headers.get("x-request-id"));
@@ -87,7 +124,12 @@ async function handleLogged(request: Request, path: string, quiet: boolean, metr
     identity.inAnswer = false;
     if (error instanceof HttpError) response = problemResponse(error);
     else {
-      services.logger.error("request failed", { method: request.method, path, requestId, error: error instanceof Error ? error.message : String(error) });
+      services.logger.error("request failed", {
+        method: request.method,
+        path,
+        requestId,
+        error: error instanceof Error ? error.message : String(error),
+      });
       response = problemResponse(new HttpError(500, "the server failed to answer this request"));
     }
   }

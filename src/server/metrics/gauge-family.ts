@@ -12,6 +12,8 @@ export class GaugeFamily implements MetricFamily {
 
   render(lines: string[]): void {
     familyHeader(lines, this.name, this.type, this.help);
-    lines.push(`${this.name}${labelSet(Object.keys(this.labels), Object.values(this.labels))} ${sampleValue(this.read())}`);
+    lines.push(
+      `${this.name}${labelSet(Object.keys(this.labels), Object.values(this.labels))} ${sampleValue(this.read())}`,
+    );
   }
 }

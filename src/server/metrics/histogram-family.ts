@@ -54,7 +54,12 @@ export class HistogramFamily implements MetricFamily {
 
   /** Every cell as plain data, for the process that sums the family over processes. */
   samples(): HistogramSample[] {
-    return [...this.cells.values()].map((cell) => ({ labels: cell.labels, bucketCounts: [...cell.bucketCounts], sum: cell.sum, count: cell.count }));
+    return [...this.cells.values()].map((cell) => ({
+      labels: cell.labels,
+      bucketCounts: [...cell.bucketCounts],
+      sum: cell.sum,
+      count: cell.count,
+    }));
   }
 
   /** Renders the family with other processes' samples added to it, bucket by bucket, label set by label set. */
@@ -93,9 +98,17 @@ export interface HistogramTotal {
 export function addHistogramSample(sums: Map<string, HistogramTotal>, sample: HistogramSample): void {
   const key = sample.labels.map(([, value]) => value).join("\u0000");
   const total = sums.get(key);
-  if (total === undefined) sums.set(key, { labels: sample.labels, bucketCounts: [...sample.bucketCounts], sum: sample.sum, count: sample.count });
+  if (total === undefined)
+    sums.set(key, {
+      labels: sample.labels,
+      bucketCounts: [...sample.bucketCounts],
+      sum: sample.sum,
+      count: sample.count,
+    });
   else {
-    sample.bucketCounts.forEach((count, index) => (total.bucketCounts[index] = (total.bucketCounts[index] ?? 0) + count));
+    sample.bucketCounts.forEach(
+      (count, index) => (total.bucketCounts[index] = (total.bucketCounts[index] ?? 0) + count),
+    );
     total.sum += sample.sum;
     total.count += sample.count;
   }

@@ -8,7 +8,11 @@ export function processMetrics(otherResidentBytes: () => number = () => 0): Gaug
   // performance.timeOrigin is when this process started, in milliseconds since the epoch.
   const startSeconds = Math.round(performance.timeOrigin) / 1000;
   return [
-    new GaugeFamily("process_resident_memory_bytes", "Resident memory size in bytes.", () => process.memoryUsage.rss() + otherResidentBytes()),
+    new GaugeFamily(
+      "process_resident_memory_bytes",
+      "Resident memory size in bytes.",
+      () => process.memoryUsage.rss() + otherResidentBytes(),
+    ),
     new GaugeFamily(
       "process_cpu_seconds_total",
       "Total user and system CPU time spent in seconds.",
@@ -19,6 +23,10 @@ export function processMetrics(otherResidentBytes: () => number = () => 0): Gaug
       {},
       "counter",
     ),
-    new GaugeFamily("process_start_time_seconds", "Start time of the process since the Unix epoch in seconds.", () => startSeconds),
+    new GaugeFamily(
+      "process_start_time_seconds",
+      "Start time of the process since the Unix epoch in seconds.",
+      () => startSeconds,
+    ),
   ];
 }

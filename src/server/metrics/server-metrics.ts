@@ -56,14 +56,31 @@ export class ServerMetrics {
   ) {}
 
   /** A supervisor counts here the serving processes it started again; made at once, so the series exists at 0. */
-  private readonly processRestarts = new CounterFamily("rule_server_serving_process_restarts_total", "Serving processes started again after one stopped (RULE_SERVER_PROCESSES above 1).", []);
+  private readonly processRestarts = new CounterFamily(
+    "rule_server_serving_process_restarts_total",
+    "Serving processes started again after one stopped (RULE_SERVER_PROCESSES above 1).",
+    [],
+  );
   private readonly processRestartCell = this.processRestarts.cell([]);
   /** While a supervisor renders the sum: the resident memory of its serving processes. */
   private othersResidentBytes = 0;
 
-  private readonly requests = new CounterFamily("rule_server_requests_total", "HTTP requests answered, by route pattern, method and status.", ["route", "method", "status"]);
-  private readonly duration = new HistogramFamily("rule_server_request_duration_seconds", "Time from receiving a request to its answer, by route pattern.", ["route"], DURATION_BUCKETS);
-  private readonly evaluations = new CounterFamily("rule_server_evaluations_total", "Evaluations that ran, by ruleset and decision.", ["ruleset", "decision"]);
+  private readonly requests = new CounterFamily(
+    "rule_server_requests_total",
+    "HTTP requests answered, by route pattern, method and status.",
+    ["route", "method", "status"],
+  );
+  private readonly duration = new HistogramFamily(
+    "rule_server_request_duration_seconds",
+    "Time from receiving a request to its answer, by route pattern.",
+    ["route"],
+    DURATION_BUCKETS,
+  );
+  private readonly evaluations = new CounterFamily(
+    "rule_server_evaluations_total",
+    "Evaluations that ran, by ruleset and decision.",
+    ["ruleset", "decision"],
+  );
   private readonly evaluationCells = new TwoLabelCounters(this.evaluations);
   private readonly withoutRules = new CounterFamily(
     "rule_server_evaluations_without_rules_total",
@@ -75,9 +92,21 @@ export class ServerMetrics {
     "Requests that did not fit the ruleset (schema enforcement warn or reject), by ruleset and warning code.",
     ["ruleset", "code"],
   );
-  private readonly reloads = new CounterFamily("rule_server_reloads_total", "Reloads attempted, by trigger and outcome (reloaded or refused).", ["trigger", "outcome"]);
-  private readonly workerReplacements = new CounterFamily("rule_server_worker_replacements_total", "Evaluation workers replaced, by reason (timeout or exit).", ["reason"]);
-  private readonly recordFailures = new CounterFamily("rule_server_decision_records_failed_total", "Decision records that could not be written: records lost (their evaluations were answered), and evaluations answered 503 because records were required and could not be written.", []);
+  private readonly reloads = new CounterFamily(
+    "rule_server_reloads_total",
+    "Reloads attempted, by trigger and outcome (reloaded or refused).",
+    ["trigger", "outcome"],
+  );
+  private readonly workerReplacements = new CounterFamily(
+    "rule_server_worker_replacements_total",
+    "Evaluation workers replaced, by reason (timeout or exit).",
+    ["reason"],
+  );
+  private readonly recordFailures = new CounterFamily(
+    "rule_server_decision_records_failed_total",
+    "Decision records that could not be written: records lost (their evaluations were answered), and evaluations answered 503 because records were required and could not be written.",
+    [],
+  );
   private readonly families: readonly MetricFamily[] = [
     this.requests,
     this.duration,
@@ -88,13 +117,23 @@ export class ServerMetrics {
     this.workerReplacements,
     this.recordFailures,
     new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served()?.rulesets.size ?? 0),
-    new GaugeFamily("rule_server_rules_loaded_timestamp_seconds", "When the rules being served were loaded, in seconds since the Unix epoch.", () => {
-      const served = this.served();
-      return served === undefined ? 0 : Date.parse(served.loadedAt) / 1000;
+    new GaugeFamily(
+      "rule_server_rules_loaded_timestamp_seconds",
+      "When the rules being served were loaded, in seconds since the Unix epoch.",
+      () => {
+        const served = this.served();
+        return served === undefined ? 0 : Date.parse(served.loadedAt) / 1000;
+      },
+    ),
+    new GaugeFamily("rule_server_build_info", "The version of rule-server; the value is always 1.", () => 1, {
+      version: ENGINE_VERSION,
     }),
-    new GaugeFamily("rule_server_build_info", "The version of rule-server; the value is always 1.", () => 1, { version: ENGINE_VERSION }),
     this.processRestarts,
-    new GaugeFamily("rule_server_serving_processes", "Processes serving HTTP: 1, or those the supervisor runs (RULE_SERVER_PROCESSES).", () => this.servingProcesses()),
+    new GaugeFamily(
+      "rule_server_serving_processes",
+      "Processes serving HTTP: 1, or those the supervisor runs (RULE_SERVER_PROCESSES).",
+      () => this.servingProcesses(),
+    ),
     ...processMetrics(() => this.othersResidentBytes),
   ];
 
@@ -163,8 +202,16 @@ export class ServerMetrics {
     this.othersResidentBytes = others.reduce((sum, state) => sum + state.residentBytes, 0);
     try {
       for (const family of this.families) {
-        if (family instanceof CounterFamily) family.renderSum(lines, others.map((state) => state.counters[family.name] ?? []));
-        else if (family instanceof HistogramFamily) family.renderSum(lines, others.map((state) => state.histograms[family.name] ?? []));
+        if (family instanceof CounterFamily)
+          family.renderSum(
+            lines,
+            others.map((state) => state.counters[family.name] ?? []),
+          );
+        else if (family instanceof HistogramFamily)
+          family.renderSum(
+            lines,
+            others.map((state) => state.histograms[family.name] ?? []),
+          );
         else family.render(lines);
       }
     } finally {

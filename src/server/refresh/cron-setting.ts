@@ -6,11 +6,14 @@ import { nextFireTimes, parseCron, validateTimeZone } from "../../schedule/cron/
  * gap never does). Undefined when it is fine, otherwise the reason.
  */
 export function cronSettingProblem(expression: string | undefined, timeZone: string): string | undefined {
-  if (expression === undefined || expression.trim() === "") return "RULES_REFRESH=cron needs RULES_REFRESH_CRON (a five-field cron expression)";
-  if (!validateTimeZone(timeZone)) return `RULES_REFRESH_TZ: ${JSON.stringify(timeZone)} is not a time zone this platform knows`;
+  if (expression === undefined || expression.trim() === "")
+    return "RULES_REFRESH=cron needs RULES_REFRESH_CRON (a five-field cron expression)";
+  if (!validateTimeZone(timeZone))
+    return `RULES_REFRESH_TZ: ${JSON.stringify(timeZone)} is not a time zone this platform knows`;
   const parsed = parseCron(expression);
   if (!parsed.ok) return `RULES_REFRESH_CRON: ${parsed.reason}`;
-  if (nextFireTimes(parsed.schedule, timeZone, new Date(), 1).length === 0) return `RULES_REFRESH_CRON: ${JSON.stringify(expression)} never fires in ${timeZone}`;
+  if (nextFireTimes(parsed.schedule, timeZone, new Date(), 1).length === 0)
+    return `RULES_REFRESH_CRON: ${JSON.stringify(expression)} never fires in ${timeZone}`;
   return undefined;
 }
 

@@ -17,7 +17,10 @@ import { countReply } from "../evaluation/count-reply.ts";
  * as `POST /evaluations` would answer it on its own, in its place. The request metrics count the
  * batch once; each item that was evaluated counts as an evaluation.
  */
-export const batchEvaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity, batchLimits, records }) => {
+export const batchEvaluations: RouteHandler = async (
+  request,
+  { snapshot, token, evaluator, metrics, logFields, identity, batchLimits, records },
+) => {
   token.require(request);
   requireJsonBody(request);
   records?.requireAvailable();
@@ -28,7 +31,10 @@ export const batchEvaluations: RouteHandler = async (request, { snapshot, token,
   const replies = answer instanceof Promise ? await answer : answer;
   records?.write(identity.id, replies);
   countItems(replies, metrics, logFields);
-  return new Response(batchReplyBody(items, replies), { status: 200, headers: headersWithRequestId(identity, RESULT_HEADERS) });
+  return new Response(batchReplyBody(items, replies), {
+    status: 200,
+    headers: headersWithRequestId(identity, RESULT_HEADERS),
+  });
 };
 
 /**
@@ -36,7 +42,11 @@ export const batchEvaluations: RouteHandler = async (request, { snapshot, token,
  * `errors` (items answered with a problem), `warnings` when any item had some, and `ruleset` when
  * every item that named one named the same.
  */
-function countItems(replies: readonly EvaluationReply[], metrics: ServerMetrics, logFields: Record<string, unknown>): void {
+function countItems(
+  replies: readonly EvaluationReply[],
+  metrics: ServerMetrics,
+  logFields: Record<string, unknown>,
+): void {
   const decisions: Record<string, number> = { allow: 0, deny: 0 };
   let errors = 0;
   let warningCount = 0;

@@ -15,7 +15,10 @@ export const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Contr
  * evaluator, see evaluation/evaluation-reply.ts) the body's content, the ruleset and version, the evaluation.
  * The reply's summary (computed by whichever thread evaluated) goes to the log line and the metrics.
  */
-export const evaluations: RouteHandler = async (request, { snapshot, token, evaluator, metrics, logFields, identity, records }) => {
+export const evaluations: RouteHandler = async (
+  request,
+  { snapshot, token, evaluator, metrics, logFields, identity, records },
+) => {
   token.require(request);
   requireJsonBody(request);
   records?.requireAvailable();
@@ -29,5 +32,8 @@ export const evaluations: RouteHandler = async (request, { snapshot, token, eval
   else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
   const warnings = countReply(reply, metrics);
   if (warnings !== undefined) logFields.warnings = warnings.length;
-  return new Response(reply.body, { status: reply.status, headers: headersWithRequestId(identity, reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS) });
+  return new Response(reply.body, {
+    status: reply.status,
+    headers: headersWithRequestId(identity, reply.status === 200 ? RESULT_HEADERS : PROBLEM_HEADERS),
+  });
 };

@@ -44,7 +44,12 @@ async function sendFile(request: Request, name: string): Promise<Response> {
   const file = (await servedFiles()).get(name);
   if (file === undefined) throw new HttpError(404, `the explorer has no file ${name}`);
   // Revalidated on every load, so a new version of the server shows its new page at once.
-  return conditionalResponse(request, file.body, { ...EXPLORER_SECURITY_HEADERS, "Cache-Control": "no-cache", ETag: file.etag }, file.contentType);
+  return conditionalResponse(
+    request,
+    file.body,
+    { ...EXPLORER_SECURITY_HEADERS, "Cache-Control": "no-cache", ETag: file.etag },
+    file.contentType,
+  );
 }
 
 /** `GET /explorer`: the page is at `/explorer/`, so that its relative addresses resolve beside it. */

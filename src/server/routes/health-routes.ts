@@ -17,10 +17,14 @@ export const health: RouteHandler = () => jsonResponse({ status: "ok" }, 200, { 
 export const readiness: RouteHandler = (request, { snapshot, draining, lastReload, token, records }) => {
   const reason = draining || records?.refusesEvaluations !== true ? undefined : RECORDS_UNWRITABLE;
   // `pid`: which process answered, since with RULE_SERVER_PROCESSES several serve the port.
-  const body: Record<string, unknown> = { status: draining ? "draining" : reason === undefined ? "ready" : "not-ready" };
+  const body: Record<string, unknown> = {
+    status: draining ? "draining" : reason === undefined ? "ready" : "not-ready",
+  };
   if (reason !== undefined) body.reason = reason;
   Object.assign(body, { loadedAt: snapshot.loadedAt, rulesets: snapshot.rulesets.size, pid: process.pid });
-  if (lastReload !== undefined) body.lastReload = lastReload.problems === undefined || token.accepts(request) ? lastReload : withoutProblems(lastReload);
+  if (lastReload !== undefined)
+    body.lastReload =
+      lastReload.problems === undefined || token.accepts(request) ? lastReload : withoutProblems(lastReload);
   return jsonResponse(body, body.status === "ready" ? 200 : 503, { "Cache-Control": "no-store" });
 };
 

@@ -18,16 +18,24 @@ export const manifest: RouteHandler = (request, { snapshot, token, params }) => 
   const channel = query.get("channel") ?? "client";
   if (channel !== "client" && channel !== "server") throw new HttpError(400, `'channel' must be "client" or "server"`);
   const checksum = query.get("checksum");
-  if (checksum !== null && !CHECKSUM.test(checksum)) throw new HttpError(400, "'checksum' must be sha256: followed by 64 lower-case hex digits");
+  if (checksum !== null && !CHECKSUM.test(checksum))
+    throw new HttpError(400, "'checksum' must be sha256: followed by 64 lower-case hex digits");
   if (channel === "server") token.require(request);
   const served = findRuleset(snapshot, params.id!);
   const current = served.entry.checksum;
   if (checksum !== null && checksum !== current) {
-    throw new HttpError(409, `ruleset ${served.entry.id} is now served with another checksum`, { headers: { "Cache-Control": "no-store" }, members: { checksum: current } });
+    throw new HttpError(409, `ruleset ${served.entry.id} is now served with another checksum`, {
+      headers: { "Cache-Control": "no-store" },
+      members: { checksum: current },
+    });
   }
   const headers =
     channel === "client"
-      ? { ETag: entityTag(`${current}-client`), "Cache-Control": snapshot.cachePolicy.cacheControl(served.entry.id, checksum !== null), ...PUBLIC_CORS_HEADERS }
+      ? {
+          ETag: entityTag(`${current}-client`),
+          "Cache-Control": snapshot.cachePolicy.cacheControl(served.entry.id, checksum !== null),
+          ...PUBLIC_CORS_HEADERS,
+        }
       : { ETag: entityTag(`${current}-server`), "Cache-Control": PRIVATE_CACHE_CONTROL };
   return conditionalResponse(request, served.manifestBodies[channel], headers);
 };
@@ -36,7 +44,10 @@ export const manifest: RouteHandler = (request, { snapshot, token, params }) => 
 export const bundle: RouteHandler = (request, { snapshot, token, params }) => {
   token.require(request);
   const served = findRuleset(snapshot, params.id!);
-  return conditionalResponse(request, served.bundleBody, { ETag: entityTag(`${served.entry.checksum}-bundle`), "Cache-Control": PRIVATE_CACHE_CONTROL });
+  return conditionalResponse(request, served.bundleBody, {
+    ETag: entityTag(`${served.entry.checksum}-bundle`),
+    "Cache-Control": PRIVATE_CACHE_CONTROL,
+  });
 };
 
 /**
@@ -52,5 +63,9 @@ export const ruleDetails: RouteHandler = (request, { snapshot, token, params }) 
     token.require(request);
     return conditionalResponse(request, rule.body, { ETag: tag, "Cache-Control": PRIVATE_CACHE_CONTROL });
   }
-  return conditionalResponse(request, rule.body, { ETag: tag, "Cache-Control": snapshot.cachePolicy.cacheControl(served.entry.id, false), ...PUBLIC_CORS_HEADERS });
+  return conditionalResponse(request, rule.body, {
+    ETag: tag,
+    "Cache-Control": snapshot.cachePolicy.cacheControl(served.entry.id, false),
+    ...PUBLIC_CORS_HEADERS,
+  });
 };

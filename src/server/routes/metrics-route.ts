@@ -4,5 +4,7 @@ import { EXPOSITION_CONTENT_TYPE } from "../metrics/exposition-text.ts";
 /** `GET /metrics`: the Prometheus exposition, protected like an evaluation (open in open mode); with several processes, the whole server's. */
 export const metricsExposition: RouteHandler = async (request, { token, metrics }) => {
   token.require(request);
-  return new Response(await metrics.exposition(), { headers: { "Content-Type": EXPOSITION_CONTENT_TYPE, "Cache-Control": "no-store" } });
+  return new Response(await metrics.exposition(), {
+    headers: { "Content-Type": EXPOSITION_CONTENT_TYPE, "Cache-Control": "no-store" },
+  });
 };

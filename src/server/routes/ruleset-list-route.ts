@@ -22,7 +22,8 @@ export const rulesetList: RouteHandler = (request, { snapshot }) => {
 function parseScope(scope: string): { level?: string; id: string }[] {
   return scope.split("/").map((segment) => {
     const match = SEGMENT.exec(segment);
-    if (!match) throw new HttpError(400, "'scope' must be a path of scope ids such as acme/payments or organization:payments");
+    if (!match)
+      throw new HttpError(400, "'scope' must be a path of scope ids such as acme/payments or organization:payments");
     return match[1] === undefined ? { id: match[2]! } : { level: match[1], id: match[2]! };
   });
 }
@@ -31,5 +32,9 @@ function matchesScope(wanted: readonly { level?: string; id: string }[]): (entry
   return (entry) =>
     entry.scope !== undefined &&
     entry.scope.length >= wanted.length &&
-    wanted.every((segment, index) => entry.scope![index]!.id === segment.id && (segment.level === undefined || entry.scope![index]!.level === segment.level));
+    wanted.every(
+      (segment, index) =>
+        entry.scope![index]!.id === segment.id &&
+        (segment.level === undefined || entry.scope![index]!.level === segment.level),
+    );
 }

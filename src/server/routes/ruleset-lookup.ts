@@ -8,8 +8,14 @@ export function findRuleset(snapshot: RulesSnapshot, id: string, version?: strin
 }
 
 /** The ruleset found for an id, at the version asked for (any when none is); 404 otherwise. */
-export function requireVersion<T>(found: T | undefined, id: string, version: string | undefined, versionOf: (found: T) => string): T {
+export function requireVersion<T>(
+  found: T | undefined,
+  id: string,
+  version: string | undefined,
+  versionOf: (found: T) => string,
+): T {
   if (found === undefined) throw new HttpError(404, `no ruleset ${id} is served`);
-  if (version !== undefined && versionOf(found) !== version) throw new HttpError(404, `ruleset ${id} is served at version ${versionOf(found)}, not ${version}`);
+  if (version !== undefined && versionOf(found) !== version)
+    throw new HttpError(404, `ruleset ${id} is served at version ${versionOf(found)}, not ${version}`);
   return found;
 }

@@ -15,9 +15,15 @@ export interface LastReload {
   readonly problems?: readonly LoadProblem[];
 }
 
-export function refusedReload(at: Date, trigger: ReloadTrigger, problems: readonly LoadProblem[], rulesDir: string): LastReload {
+export function refusedReload(
+  at: Date,
+  trigger: ReloadTrigger,
+  problems: readonly LoadProblem[],
+  rulesDir: string,
+): LastReload {
   // /readyz is public: name files by their place in the rules directory, not by the host's paths.
-  const place = <Place extends { readonly file: string }>(at: Place | undefined): Place | undefined => (at === undefined ? undefined : { ...at, file: relative(rulesDir, at.file) });
+  const place = <Place extends { readonly file: string }>(at: Place | undefined): Place | undefined =>
+    at === undefined ? undefined : { ...at, file: relative(rulesDir, at.file) };
   const listed = problems.map((problem): LoadProblem => {
     const { referencedAt, firstDefinedAt } = problem;
     return {

@@ -27,7 +27,9 @@ export class RulesSnapshot {
     /** Counts the snapshots of one server: evaluations name the one they run against. */
     readonly generation = 0,
   ) {
-    this.entries = [...rulesets.values()].map((served) => served.entry).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.entries = [...rulesets.values()]
+      .map((served) => served.entry)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.listBody = CompressibleBody.ofJson({ rulesets: this.entries });
   }
 }
@@ -36,7 +38,9 @@ export class RulesSnapshot {
 export class SnapshotError extends Error {
   override readonly name = "SnapshotError";
   constructor(readonly problems: readonly LoadProblem[]) {
-    super(`${problems.length} problem(s) in the rules directory: ${problems.map((problem) => `${problem.file ? `${basename(problem.file)}: ` : ""}${problem.code} ${problem.message}`).join("; ")}`);
+    super(
+      `${problems.length} problem(s) in the rules directory: ${problems.map((problem) => `${problem.file ? `${basename(problem.file)}: ` : ""}${problem.code} ${problem.message}`).join("; ")}`,
+    );
   }
 }
 
@@ -45,13 +49,22 @@ export class SnapshotError extends Error {
  * `check` passes is what is served; throws SnapshotError on any problem. With `runTests`
  * (RULE_SERVER_RUN_TESTS), a ruleset whose golden tests fail is a problem too.
  */
-export function loadSnapshot(directory: string, operators: CustomOperators, generation = 0, now: Date = new Date(), runTests = false): RulesSnapshot {
+export function loadSnapshot(
+  directory: string,
+  operators: CustomOperators,
+  generation = 0,
+  now: Date = new Date(),
+  runTests = false,
+): RulesSnapshot {
   const loaded = loadRulesDirectory(directory, { operators, runTests });
   if (loaded.problems.length > 0) throw new SnapshotError(loaded.problems);
   const served = new Map<string, ServedRuleset>();
   const bundles = new Map<string, JsonObject>();
   for (const { ruleset, bundle, source } of loaded.rulesets) {
-    served.set(ruleset.id, serveRuleset(bundle, ruleset, source === undefined ? undefined : sourceListing(source.document as JsonObject)));
+    served.set(
+      ruleset.id,
+      serveRuleset(bundle, ruleset, source === undefined ? undefined : sourceListing(source.document as JsonObject)),
+    );
     bundles.set(ruleset.id, bundle);
   }
   const missingOperators = [...served.values()]

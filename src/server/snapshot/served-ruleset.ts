@@ -25,7 +25,10 @@ export function sourceListing(document: JsonObject): SourceListing {
   const metadata = objectAt(document.metadata);
   return {
     title: stringAt(metadata.title),
-    scope: listAt(document.scope).map((level) => ({ level: stringAt(objectAt(level).level), id: stringAt(objectAt(level).id) })),
+    scope: listAt(document.scope).map((level) => ({
+      level: stringAt(objectAt(level).level),
+      id: stringAt(objectAt(level).id),
+    })),
     status: typeof metadata.status === "string" ? metadata.status : "draft",
   };
 }
@@ -49,7 +52,11 @@ export interface ServedRuleset {
 const bytes = (value: JsonValue): CompressibleBody => CompressibleBody.ofJson(value);
 
 /** `listing` is what a compiled ruleset's source says of it (sourceListing), undefined for one read from a bundle. */
-export function serveRuleset(bundle: JsonObject, ruleset: LoadedRuleset, listing: SourceListing | undefined): ServedRuleset {
+export function serveRuleset(
+  bundle: JsonObject,
+  ruleset: LoadedRuleset,
+  listing: SourceListing | undefined,
+): ServedRuleset {
   const server = ruleset.manifest("server");
   const client = ruleset.manifest("client");
   const clientRuleIds = new Set(listAt(client.rules).map((rule) => stringAt(objectAt(rule).id)));

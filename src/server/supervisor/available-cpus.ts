@@ -66,7 +66,8 @@ function cgroupMounts(mountinfo: string): CgroupMount[] {
     const root = unescapeMountPath(fields[3] ?? "/");
     const mountPoint = unescapeMountPath(fields[4] ?? "");
     if (type === "cgroup2") mounts.push({ version: 2, root, mountPoint });
-    else if (type === "cgroup" && (superOptions ?? "").split(",").includes("cpu")) mounts.push({ version: 1, root, mountPoint });
+    else if (type === "cgroup" && (superOptions ?? "").split(",").includes("cpu"))
+      mounts.push({ version: 1, root, mountPoint });
   }
   return mounts;
 }
@@ -99,11 +100,18 @@ function cgroupQuota(read: ReadText): number | undefined {
   for (const mount of cgroupMounts(mountinfo)) {
     const path = cgroupPath(cgroups, mount.version);
     if (path === undefined) continue;
-    const inside = path === mount.root || path.startsWith(mount.root.endsWith("/") ? mount.root : `${mount.root}/`) ? path.slice(mount.root.length) : "";
+    const inside =
+      path === mount.root || path.startsWith(mount.root.endsWith("/") ? mount.root : `${mount.root}/`)
+        ? path.slice(mount.root.length)
+        : "";
     let directory = join(mount.mountPoint, inside);
-    if (read(join(directory, mount.version === 2 ? "cgroup.controllers" : "cpu.cfs_period_us")) === undefined) directory = mount.mountPoint;
+    if (read(join(directory, mount.version === 2 ? "cgroup.controllers" : "cpu.cfs_period_us")) === undefined)
+      directory = mount.mountPoint;
     for (;;) {
-      const quota = mount.version === 2 ? quotaV2(read(join(directory, "cpu.max"))) : quotaV1(read(join(directory, "cpu.cfs_quota_us")), read(join(directory, "cpu.cfs_period_us")));
+      const quota =
+        mount.version === 2
+          ? quotaV2(read(join(directory, "cpu.max")))
+          : quotaV1(read(join(directory, "cpu.cfs_quota_us")), read(join(directory, "cpu.cfs_period_us")));
       if (quota !== undefined && (tightest === undefined || quota < tightest)) tightest = quota;
       if (directory === mount.mountPoint || directory === dirname(directory)) break;
       directory = dirname(directory);

@@ -6,7 +6,10 @@ import { flushStandardOutput } from "../../standard-output/standard-output.ts";
  * 4 KiB, and processes write their lines in larger batches. The bytes go on as they came, never
  * decoded: every request's line passes here. Resolves when the process closes its output.
  */
-export async function relayLines(stream: ReadableStream<Uint8Array>, write: (lines: Uint8Array) => void = passOn): Promise<void> {
+export async function relayLines(
+  stream: ReadableStream<Uint8Array>,
+  write: (lines: Uint8Array) => void = passOn,
+): Promise<void> {
   let partial: Uint8Array | undefined;
   for await (const chunk of stream) {
     const end = chunk.lastIndexOf(NEWLINE);

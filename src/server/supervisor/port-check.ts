@@ -6,11 +6,17 @@
  */
 export function portInUse(port: number, hostname: string | undefined): string | undefined {
   try {
-    const probe = Bun.serve({ port, ...(hostname === undefined ? {} : { hostname }), fetch: () => new Response(null, { status: 503 }) });
+    const probe = Bun.serve({
+      port,
+      ...(hostname === undefined ? {} : { hostname }),
+      fetch: () => new Response(null, { status: 503 }),
+    });
     void probe.stop(true);
     return undefined;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    return code === "EADDRINUSE" ? `port ${port} is in use: another server listens on it` : `cannot listen on port ${port}: ${error instanceof Error ? error.message : String(error)}`;
+    return code === "EADDRINUSE"
+      ? `port ${port} is in use: another server listens on it`
+      : `cannot listen on port ${port}: ${error instanceof Error ? error.message : String(error)}`;
   }
 }

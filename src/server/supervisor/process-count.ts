@@ -20,11 +20,17 @@ export function resolveProcesses(
   if (setting.kind === "count") return { count: setting.count, logger: loggerFor(setting.count) };
   if (platform !== "linux") {
     const logger = loggerFor(1);
-    logger.info("RULE_SERVER_PROCESSES=auto: 1 process, since only Linux lets processes share a port", { processes: 1 });
+    logger.info("RULE_SERVER_PROCESSES=auto: 1 process, since only Linux lets processes share a port", {
+      processes: 1,
+    });
     return { count: 1, logger };
   }
   const found = cpus();
   const logger = loggerFor(found.cpus);
-  logger.info(`RULE_SERVER_PROCESSES=auto: ${found.cpus} ${found.cpus === 1 ? "process" : "processes"}`, { processes: found.cpus, cpuAffinity: found.affinity, cpuQuota: found.quota ?? null });
+  logger.info(`RULE_SERVER_PROCESSES=auto: ${found.cpus} ${found.cpus === 1 ? "process" : "processes"}`, {
+    processes: found.cpus,
+    cpuAffinity: found.affinity,
+    cpuQuota: found.quota ?? null,
+  });
   return { count: found.cpus, logger };
 }

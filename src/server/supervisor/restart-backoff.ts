@@ -10,7 +10,9 @@ export const MAX_DELAY_MS = 5000;
 export const QUICK_STOP_MS = 10_000;
 export const MAX_QUICK_STOPS = 5;
 
-export type RestartDecision = { readonly restart: true; readonly delayMs: number } | { readonly restart: false; readonly quickStops: number };
+export type RestartDecision =
+  | { readonly restart: true; readonly delayMs: number }
+  | { readonly restart: false; readonly quickStops: number };
 
 export class RestartBackoff {
   private quickStops = 0;

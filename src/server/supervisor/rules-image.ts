@@ -32,7 +32,13 @@ export function imageOf(snapshot: RulesSnapshot): RulesImage {
     if (bundle === undefined) throw new Error(`the snapshot has no bundle for ruleset ${id}`);
     rulesets.push(served.listing === undefined ? { bundle } : { bundle, listing: served.listing });
   }
-  return { generation: snapshot.generation, loadedAt: snapshot.loadedAt, rulesets, cachePolicy: snapshot.cachePolicy.rules, missingOperators: snapshot.missingOperators };
+  return {
+    generation: snapshot.generation,
+    loadedAt: snapshot.loadedAt,
+    rulesets,
+    cachePolicy: snapshot.cachePolicy.rules,
+    missingOperators: snapshot.missingOperators,
+  };
 }
 
 /** The snapshot a serving process serves: built as the supervisor's was, from the same bundles. */
@@ -45,5 +51,12 @@ export function snapshotOf(image: RulesImage, operators: CustomOperators): Rules
     bundles.set(ruleset.id, bundle);
   }
   const cachePolicy = new CachePolicy(image.cachePolicy.fallback, new Map(image.cachePolicy.byRuleset));
-  return new RulesSnapshot(served, cachePolicy, image.loadedAt, image.missingOperators.map((missing) => ({ ruleset: missing.ruleset, operators: [...missing.operators] })), bundles, image.generation);
+  return new RulesSnapshot(
+    served,
+    cachePolicy,
+    image.loadedAt,
+    image.missingOperators.map((missing) => ({ ruleset: missing.ruleset, operators: [...missing.operators] })),
+    bundles,
+    image.generation,
+  );
 }

@@ -3,7 +3,11 @@ import { readEnvironment, type EnvironmentOptions } from "../config/read-environ
 import { ConfigurationError } from "../config/server-options.ts";
 import { HttpError } from "../http/http-error.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
-import { batchStandardOutput, flushStandardOutput, writeToStandardOutput } from "../../standard-output/standard-output.ts";
+import {
+  batchStandardOutput,
+  flushStandardOutput,
+  writeToStandardOutput,
+} from "../../standard-output/standard-output.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { RuleServer } from "../rule-server.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
@@ -35,7 +39,9 @@ export function runServingProcess(): Promise<number> {
   try {
     options = readEnvironment(process.env);
   } catch (error) {
-    logger.fatal("invalid configuration", { problems: error instanceof ConfigurationError ? error.problems : [String(error)] });
+    logger.fatal("invalid configuration", {
+      problems: error instanceof ConfigurationError ? error.problems : [String(error)],
+    });
     return Promise.resolve(1);
   }
   return new Promise<number>((resolve) => new ServingProcess(options, log, logger, resolve).begin());
@@ -109,15 +115,15 @@ class ServingProcess {
 
   /** Runs `step` after the steps before it; a step that fails ends this process, and the supervisor starts another. */
   private enqueue(step: () => unknown): void {
-    this.queue = this.queue
-      .then(step)
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.logger.fatal("this serving process cannot go on", { error: error instanceof Error ? error.message : String(error) });
-          this.finish(1);
-        },
-      );
+    this.queue = this.queue.then(step).then(
+      () => undefined,
+      (error: unknown) => {
+        this.logger.fatal("this serving process cannot go on", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        this.finish(1);
+      },
+    );
   }
 
   private async start(port: number, image: RulesImage, lastReload: LastReload | undefined): Promise<void> {
@@ -125,7 +131,10 @@ class ServingProcess {
     const rules = snapshotOf(image, NO_CUSTOM_OPERATORS);
     this.current = rules;
     // Only the supervisor checks the files: the schedule is its own.
-    this.server = new RuleServer({ ...this.options, port, refresh: { mode: "manual" }, log: this.log }, { metrics: this.metrics, serving: { rules } });
+    this.server = new RuleServer(
+      { ...this.options, port, refresh: { mode: "manual" }, log: this.log },
+      { metrics: this.metrics, serving: { rules } },
+    );
     const listening = await this.server.listen();
     if (lastReload !== undefined) await this.server.adopt(lastReload);
     // Its `serving process listening` line goes out before the supervisor can say that all listen.
@@ -170,14 +179,22 @@ class ServingProcess {
         this.scrapes.delete(scrape);
         reject(new HttpError(503, "the supervisor did not sum the metrics in time; try again"));
       }, SCRAPE_TIMEOUT_MS);
-      const settle = <T>(then: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        this.scrapes.delete(scrape);
-        then(value);
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          this.scrapes.delete(scrape);
+          then(value);
+        };
+      const waiting = {
+        resolve: settle(resolve),
+        reject: settle((error: Error) =>
+          reject(new HttpError(503, `the metrics of the whole server cannot be summed: ${error.message}`)),
+        ),
       };
-      const waiting = { resolve: settle(resolve), reject: settle((error: Error) => reject(new HttpError(503, `the metrics of the whole server cannot be summed: ${error.message}`))) };
       this.scrapes.set(scrape, waiting);
-      if (!this.send({ kind: "scrape", scrape, state: this.metrics.state() })) waiting.reject(new Error("the supervisor cannot be reached"));
+      if (!this.send({ kind: "scrape", scrape, state: this.metrics.state() }))
+        waiting.reject(new Error("the supervisor cannot be reached"));
     });
   }
 

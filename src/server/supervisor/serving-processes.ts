@@ -100,7 +100,13 @@ export class ServingProcesses implements Supervision {
     this.port = this.address.port;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ServingProcessesError(`the serving processes did not all listen within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          reject(
+            new ServingProcessesError(`the serving processes did not all listen within ${START_TIMEOUT_MS / 1000} s`),
+          ),
+        START_TIMEOUT_MS,
+      );
     });
     try {
       // With PORT=0 the first process picks the port, and the others join it there.
@@ -214,7 +220,9 @@ export class ServingProcesses implements Supervision {
     };
     member = spawned;
     this.members.add(spawned);
-    void child.exited.then((status) => this.exited(spawned, status, child.signalCode === null ? null : String(child.signalCode)));
+    void child.exited.then((status) =>
+      this.exited(spawned, status, child.signalCode === null ? null : String(child.signalCode)),
+    );
     return spawned;
   }
 
@@ -227,7 +235,12 @@ export class ServingProcesses implements Supervision {
         }
         member.started = true;
         member.startGeneration = this.image.generation;
-        this.send(member, { kind: "start", port: this.port, image: this.image, ...(this.lastReload === undefined ? {} : { lastReload: this.lastReload }) });
+        this.send(member, {
+          kind: "start",
+          port: this.port,
+          image: this.image,
+          ...(this.lastReload === undefined ? {} : { lastReload: this.lastReload }),
+        });
         return;
       case "listening":
         member.listening = true;
@@ -267,12 +280,23 @@ export class ServingProcesses implements Supervision {
     const decision = this.backoff.stopped(ranMs);
     if (!decision.restart) {
       this.phase = "failed";
-      this.logger.fatal("serving processes keep stopping right after they start; the server stops", { stops: decision.quickStops, withinSeconds: QUICK_STOP_MS / 1000, lastStatus: status, lastSignal: signal });
+      this.logger.fatal("serving processes keep stopping right after they start; the server stops", {
+        stops: decision.quickStops,
+        withinSeconds: QUICK_STOP_MS / 1000,
+        lastStatus: status,
+        lastSignal: signal,
+      });
       this.stopAll();
       return;
     }
     this.metrics.countProcessRestart();
-    this.logger.warn("a serving process stopped; another is started", { servingPid: member.child.pid, status, signal, ranSeconds: Math.round(ranMs / 100) / 10, restartInMs: decision.delayMs });
+    this.logger.warn("a serving process stopped; another is started", {
+      servingPid: member.child.pid,
+      status,
+      signal,
+      ranSeconds: Math.round(ranMs / 100) / 10,
+      restartInMs: decision.delayMs,
+    });
     const timer = setTimeout(() => {
       this.restartTimers.delete(timer);
       if (this.phase === "serving") this.spawn();
@@ -339,7 +363,10 @@ export class ServingProcesses implements Supervision {
         }),
     );
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.all(replies), new Promise<void>((resolve) => (timer = setTimeout(resolve, GATHER_TIMEOUT_MS)))]);
+    await Promise.race([
+      Promise.all(replies),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, GATHER_TIMEOUT_MS))),
+    ]);
     clearTimeout(timer);
     for (const member of asked) member.gathers.delete(gather);
     const states: MetricsState[] = [this.retired.state()];

@@ -20,9 +20,18 @@ export class SupervisedServer {
       () => this.processes.served,
       () => this.processes.running,
     );
-    this.processes = new ServingProcesses(processes, options.workers ?? 0, { port: options.port ?? 8080, hostname: options.hostname }, new Logger(log), metrics);
+    this.processes = new ServingProcesses(
+      processes,
+      options.workers ?? 0,
+      { port: options.port ?? 8080, hostname: options.hostname },
+      new Logger(log),
+      metrics,
+    );
     // The supervisor evaluates nothing: workers would only take memory, and the serving processes write the decision records.
-    this.server = new RuleServer({ ...options, workers: 0, decisionRecords: "off", log }, { metrics, supervisor: this.processes });
+    this.server = new RuleServer(
+      { ...options, workers: 0, decisionRecords: "off", log },
+      { metrics, supervisor: this.processes },
+    );
   }
 
   get rulesDir(): string {

@@ -4,7 +4,11 @@
  * time. Custom operators come from a module every worker imports: functions cannot cross threads.
  */
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
-import { customOperatorsFrom, NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expression/custom-operators.ts";
+import {
+  customOperatorsFrom,
+  NO_CUSTOM_OPERATORS,
+  type CustomOperators,
+} from "../../engine/expression/custom-operators.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { answerEvaluation, answerOptionsFor } from "../evaluation/evaluation-reply.ts";
 import { readMessage, replyMessage, type FromWorker, type ToWorker } from "./worker-messages.ts";
@@ -24,7 +28,10 @@ self.onmessage = async (event: MessageEvent<string>) => {
     case "init":
       try {
         if (message.operatorsModule) operators = customOperatorsFrom((await import(message.operatorsModule)).operators);
-        answerOptions = answerOptionsFor(message.schemaEnforcement, message.recordMask === undefined ? undefined : parseRecordMask(message.recordMask));
+        answerOptions = answerOptionsFor(
+          message.schemaEnforcement,
+          message.recordMask === undefined ? undefined : parseRecordMask(message.recordMask),
+        );
         post(JSON.stringify({ kind: "ready" }));
       } catch (error) {
         post(JSON.stringify({ kind: "failed", message: error instanceof Error ? error.message : String(error) }));
@@ -41,20 +48,38 @@ self.onmessage = async (event: MessageEvent<string>) => {
       }
       generations.set(message.generation, rulesets);
       // Keep the two newest: evaluations that started on the previous snapshot finish on it.
-      for (const generation of [...generations.keys()].sort((a, b) => a - b).slice(0, -2)) generations.delete(generation);
+      for (const generation of [...generations.keys()].sort((a, b) => a - b).slice(0, -2))
+        generations.delete(generation);
       post(JSON.stringify({ kind: "loaded", generation: message.generation } satisfies FromWorker));
       return;
     }
     case "evaluate": {
       const rulesets = generations.get(message.generation);
       if (!rulesets) {
-        post(JSON.stringify({ kind: "error", job: message.job, message: `this worker has no snapshot ${message.generation}` }));
+        post(
+          JSON.stringify({
+            kind: "error",
+            job: message.job,
+            message: `this worker has no snapshot ${message.generation}`,
+          }),
+        );
         return;
       }
       try {
-        post(replyMessage(message.job, answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain))));
+        post(
+          replyMessage(
+            message.job,
+            answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain)),
+          ),
+        );
       } catch (error) {
-        post(JSON.stringify({ kind: "error", job: message.job, message: error instanceof Error ? error.message : String(error) }));
+        post(
+          JSON.stringify({
+            kind: "error",
+            job: message.job,
+            message: error instanceof Error ? error.message : String(error),
+          }),
+        );
       }
     }
   }

@@ -8,7 +8,12 @@ import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluatio
  * and their replies, the body exactly as the client sent it or will receive it.
  */
 export type ToWorker =
-  | { readonly kind: "init"; readonly operatorsModule?: string; readonly schemaEnforcement: SchemaEnforcement; readonly recordMask?: string }
+  | {
+      readonly kind: "init";
+      readonly operatorsModule?: string;
+      readonly schemaEnforcement: SchemaEnforcement;
+      readonly recordMask?: string;
+    }
   | { readonly kind: "snapshot"; readonly generation: number; readonly bundles: readonly unknown[] }
   | { readonly kind: "evaluate"; readonly job: number; readonly generation: number; readonly explain?: ExplainMode };
 
@@ -19,20 +24,39 @@ export type FromWorker =
   | { readonly kind: "failed"; readonly message: string }
   // The summary travels in the header, so the event loop logs and counts without reading the body.
   // With `recorded`, the decision record follows the body on a line of its own.
-  | { readonly kind: "result"; readonly job: number; readonly status: number; readonly ruleset?: string; readonly summary?: EvaluationSummary; readonly refusedWarnings?: readonly string[]; readonly recorded?: true }
+  | {
+      readonly kind: "result";
+      readonly job: number;
+      readonly status: number;
+      readonly ruleset?: string;
+      readonly summary?: EvaluationSummary;
+      readonly refusedWarnings?: readonly string[];
+      readonly recorded?: true;
+    }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
 /** An evaluation job: the header line, then the request body as received. */
 export function evaluateMessage(job: number, generation: number, body: string, explain?: ExplainMode): string {
-  const header: ToWorker = explain === undefined ? { kind: "evaluate", job, generation } : { kind: "evaluate", job, generation, explain };
+  const header: ToWorker =
+    explain === undefined ? { kind: "evaluate", job, generation } : { kind: "evaluate", job, generation, explain };
   return `${JSON.stringify(header)}\n${body}`;
 }
 
 /** A reply message: the header line, then the reply body. */
 export function replyMessage(job: number, reply: EvaluationReply): string {
-  const header: FromWorker = { kind: "result", job, status: reply.status, ruleset: reply.ruleset, summary: reply.summary, refusedWarnings: reply.refusedWarnings, ...(reply.record === undefined ? {} : { recorded: true }) };
+  const header: FromWorker = {
+    kind: "result",
+    job,
+    status: reply.status,
+    ruleset: reply.ruleset,
+    summary: reply.summary,
+    refusedWarnings: reply.refusedWarnings,
+    ...(reply.record === undefined ? {} : { recorded: true }),
+  };
   // JSON texts hold no raw line break: the body ends at the last one, and the record follows it.
-  return reply.record === undefined ? `${JSON.stringify(header)}\n${reply.body}` : `${JSON.stringify(header)}\n${reply.body}\n${reply.record}`;
+  return reply.record === undefined
+    ? `${JSON.stringify(header)}\n${reply.body}`
+    : `${JSON.stringify(header)}\n${reply.body}\n${reply.record}`;
 }
 
 /** A reply's body and, when the header says one follows, its record. */
@@ -45,5 +69,7 @@ export function replyParts(header: { readonly recorded?: true }, text: string): 
 /** Splits a message into its header and the body after the first line (empty when there is none). */
 export function readMessage<Header>(text: string): { header: Header; body: string } {
   const newline = text.indexOf("\n");
-  return newline === -1 ? { header: JSON.parse(text) as Header, body: "" } : { header: JSON.parse(text.slice(0, newline)) as Header, body: text.slice(newline + 1) };
+  return newline === -1
+    ? { header: JSON.parse(text) as Header, body: "" }
+    : { header: JSON.parse(text.slice(0, newline)) as Header, body: text.slice(newline + 1) };
 }

@@ -28,7 +28,9 @@ const PIPELINE_DEPTH = 8;
  * The worker's entry point. In a compiled executable (build.ts names it as an entry point) it is
  * found by its path in the project; otherwise next to this file.
  */
-const WORKER_ENTRY = import.meta.url.includes("$bunfs") ? "./server/workers/evaluation-worker.ts" : new URL("./evaluation-worker.ts", import.meta.url).href;
+const WORKER_ENTRY = import.meta.url.includes("$bunfs")
+  ? "./server/workers/evaluation-worker.ts"
+  : new URL("./evaluation-worker.ts", import.meta.url).href;
 
 interface Job {
   readonly id: number;
@@ -121,11 +123,19 @@ export class WorkerPool implements RulesetEvaluator {
    * one that outlives the timeout is answered 503 in its place, and the others are answered. An
    * item goes to its worker as the JSON text of its request, answered there as a single body.
    */
-  evaluateBatch(snapshot: RulesSnapshot, items: readonly BatchItem[], explain?: ExplainMode): Promise<EvaluationReply[]> {
+  evaluateBatch(
+    snapshot: RulesSnapshot,
+    items: readonly BatchItem[],
+    explain?: ExplainMode,
+  ): Promise<EvaluationReply[]> {
     return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain)));
   }
 
-  private evaluateItem(snapshot: RulesSnapshot, item: BatchItem, explain: ExplainMode | undefined): EvaluationReply | Promise<EvaluationReply> {
+  private evaluateItem(
+    snapshot: RulesSnapshot,
+    item: BatchItem,
+    explain: ExplainMode | undefined,
+  ): EvaluationReply | Promise<EvaluationReply> {
     if (item.refusal !== undefined) return refusal(item.refusal);
     let text: string;
     try {
@@ -133,9 +143,15 @@ export class WorkerPool implements RulesetEvaluator {
     } catch {
       // Nested deeper than JSON.stringify goes (JSON.parse has no such limit): answered here, by
       // the function a worker runs, rather than refused for what a single request may send.
-      return answerBatchItem(item, (id) => snapshot.rulesets.get(id)?.ruleset, answerOptionsFor(this.schemaEnforcement, this.recordMask)(explain));
+      return answerBatchItem(
+        item,
+        (id) => snapshot.rulesets.get(id)?.ruleset,
+        answerOptionsFor(this.schemaEnforcement, this.recordMask)(explain),
+      );
     }
-    return this.evaluate(snapshot, text, explain).catch((error: unknown) => refusal(error instanceof HttpError ? error : evaluationFailed(String(error))));
+    return this.evaluate(snapshot, text, explain).catch((error: unknown) =>
+      refusal(error instanceof HttpError ? error : evaluationFailed(String(error))),
+    );
   }
 
   /** Waits for the evaluations queued and in flight, then ends every worker. */
@@ -151,7 +167,14 @@ export class WorkerPool implements RulesetEvaluator {
 
   private spawn(): Promise<void> {
     const worker = new Worker(WORKER_ENTRY);
-    const pooled: PooledWorker = { worker, initialized: false, ready: false, loadedGeneration: -1, jobs: [], timer: undefined };
+    const pooled: PooledWorker = {
+      worker,
+      initialized: false,
+      ready: false,
+      loadedGeneration: -1,
+      jobs: [],
+      timer: undefined,
+    };
     this.workers.add(pooled);
     return new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<string>) => {
@@ -180,7 +203,15 @@ export class WorkerPool implements RulesetEvaluator {
             reject(new Error(`an evaluation worker could not start: ${header.message}`));
             return;
           case "result":
-            this.finish(pooled, header.job, (job) => job.resolve({ status: header.status, ruleset: header.ruleset, summary: header.summary, refusedWarnings: header.refusedWarnings, ...replyParts(header, body) }));
+            this.finish(pooled, header.job, (job) =>
+              job.resolve({
+                status: header.status,
+                ruleset: header.ruleset,
+                summary: header.summary,
+                refusedWarnings: header.refusedWarnings,
+                ...replyParts(header, body),
+              }),
+            );
             return;
           case "error":
             this.finish(pooled, header.job, (job) => job.reject(evaluationFailed(header.message)));
@@ -191,7 +222,14 @@ export class WorkerPool implements RulesetEvaluator {
         this.logger.error("an evaluation worker failed", { error: (event as ErrorEvent).message });
         this.lost(pooled, reject);
       });
-      worker.postMessage(JSON.stringify({ kind: "init", operatorsModule: this.operatorsModule, schemaEnforcement: this.schemaEnforcement, recordMask: this.recordMask?.pointers.join(",") } satisfies ToWorker));
+      worker.postMessage(
+        JSON.stringify({
+          kind: "init",
+          operatorsModule: this.operatorsModule,
+          schemaEnforcement: this.schemaEnforcement,
+          recordMask: this.recordMask?.pointers.join(","),
+        } satisfies ToWorker),
+      );
     });
   }
 
@@ -287,5 +325,9 @@ export class WorkerPool implements RulesetEvaluator {
 }
 
 function snapshotMessage(snapshot: RulesSnapshot): string {
-  return JSON.stringify({ kind: "snapshot", generation: snapshot.generation, bundles: [...snapshot.bundles.values()] } satisfies ToWorker);
+  return JSON.stringify({
+    kind: "snapshot",
+    generation: snapshot.generation,
+    bundles: [...snapshot.bundles.values()],
+  } satisfies ToWorker);
 }

@@ -8,7 +8,9 @@ import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../../engine/expressi
 import type { JsonObject } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 
-export type BundleFileRead = { ok: true; bundle: JsonObject; ruleset: LoadedRuleset } | { ok: false; problems: LoadProblem[] };
+export type BundleFileRead =
+  | { ok: true; bundle: JsonObject; ruleset: LoadedRuleset }
+  | { ok: false; problems: LoadProblem[] };
 
 /**
  * A `*.bundle.json` file as the server and `check` load it, each problem at its line: a syntax
@@ -21,13 +23,31 @@ export function readBundleFile(file: string, operators: CustomOperators = NO_CUS
     text = readFileSync(file, "utf8");
   } catch (error) {
     // The file may vanish while a volume is swapped.
-    return { ok: false, problems: [{ code: "FILE_UNREADABLE", message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, file }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          code: "FILE_UNREADABLE",
+          message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
+          file,
+        },
+      ],
+    };
   }
   const parsed = parseJson(text);
   if (!parsed.ok) {
     const placed = readJsonSource(text, file).problems.filter((problem) => problem.code === "SOURCE_INVALID");
-    const problems = placed.map(({ message, line, column }) => ({ code: "BUNDLE_INVALID", message, file, line, column }));
-    return { ok: false, problems: problems.length > 0 ? problems : [{ code: "BUNDLE_INVALID", message: parsed.message, file }] };
+    const problems = placed.map(({ message, line, column }) => ({
+      code: "BUNDLE_INVALID",
+      message,
+      file,
+      line,
+      column,
+    }));
+    return {
+      ok: false,
+      problems: problems.length > 0 ? problems : [{ code: "BUNDLE_INVALID", message: parsed.message, file }],
+    };
   }
   try {
     return { ok: true, bundle: parsed.value as JsonObject, ruleset: LoadedRuleset.fromBundle(parsed.value, operators) };

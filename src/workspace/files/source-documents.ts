@@ -30,10 +30,27 @@ export function readSourceFile(file: string, readText: (file: string) => string 
   try {
     text = readText(file);
   } catch (error) {
-    return { file, document: undefined, id: undefined, problems: [{ code: "SOURCE_INVALID", message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`, file }] };
+    return {
+      file,
+      document: undefined,
+      id: undefined,
+      problems: [
+        {
+          code: "SOURCE_INVALID",
+          message: `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
+          file,
+        },
+      ],
+    };
   }
   const read = readSource(text, file);
-  const problems = read.problems.map(({ code, message, line, column }) => ({ code, message, file, ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) }));
+  const problems = read.problems.map(({ code, message, line, column }) => ({
+    code,
+    message,
+    file,
+    ...(line === undefined ? {} : { line }),
+    ...(column === undefined ? {} : { column }),
+  }));
   if (!read.ok) return { file, document: undefined, id: rulesetId(read.salvaged), problems };
   return { file, document: read.value, id: rulesetId(read.value), problems, locate: read.locate };
 }
@@ -49,21 +66,27 @@ function rulesetId(document: JsonValue | undefined): string | undefined {
 /** The file each read document came from, for the places of compile problems. */
 export function documentSourcesOf(sources: readonly SourceFile[]): DocumentSources {
   const byDocument = new Map<JsonValue, { file: string; locate: SourceLocator }>();
-  for (const source of sources) if (source.document !== undefined && source.locate !== undefined) byDocument.set(source.document, { file: source.file, locate: source.locate });
+  for (const source of sources)
+    if (source.document !== undefined && source.locate !== undefined)
+      byDocument.set(source.document, { file: source.file, locate: source.locate });
   return (document) => byDocument.get(document);
 }
 
 /** Ruleset id to the problems of the files naming it that were refused, so their children are told why. */
 export function refusedSourcesOf(sources: readonly SourceFile[]): Map<string, readonly LoadProblem[]> {
   const refused = new Map<string, readonly LoadProblem[]>();
-  for (const source of sources) if (source.id !== undefined && source.document === undefined && !refused.has(source.id)) refused.set(source.id, source.problems);
+  for (const source of sources)
+    if (source.id !== undefined && source.document === undefined && !refused.has(source.id))
+      refused.set(source.id, source.problems);
   return refused;
 }
 
 /** Ruleset id to document, for the sources that parsed and name an id. The first file wins a repeated id. */
 export function registryOf(sources: readonly SourceFile[]): Map<string, JsonValue> {
   const registry = new Map<string, JsonValue>();
-  for (const source of sources) if (source.id !== undefined && source.document !== undefined && !registry.has(source.id)) registry.set(source.id, source.document);
+  for (const source of sources)
+    if (source.id !== undefined && source.document !== undefined && !registry.has(source.id))
+      registry.set(source.id, source.document);
   return registry;
 }
 

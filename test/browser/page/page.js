@@ -6,4 +6,5 @@ import { reportJobs } from "/run-jobs.js";
 
 await reportJobs(api, { operators: conformanceOperators }, "main");
 const worker = new Worker("/worker.js", { type: "module" });
-worker.onerror = (event) => void fetch("/report/worker", { method: "POST", body: JSON.stringify({ failed: `worker error: ${event.message}` }) });
+worker.onerror = (event) =>
+  void fetch("/report/worker", { method: "POST", body: JSON.stringify({ failed: `worker error: ${event.message}` }) });

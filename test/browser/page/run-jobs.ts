@@ -8,7 +8,13 @@ import type * as BrowserModule from "../../../src/browser/rule-cascade.ts";
 
 export interface Jobs {
   readonly sources: BrowserModule.JsonValue[];
-  readonly jobs: { readonly source: number; readonly channel?: BrowserModule.Channel; readonly request: BrowserModule.JsonValue; readonly explain?: BrowserModule.ExplainMode; readonly schemaEnforcement?: BrowserModule.SchemaEnforcement }[];
+  readonly jobs: {
+    readonly source: number;
+    readonly channel?: BrowserModule.Channel;
+    readonly request: BrowserModule.JsonValue;
+    readonly explain?: BrowserModule.ExplainMode;
+    readonly schemaEnforcement?: BrowserModule.SchemaEnforcement;
+  }[];
 }
 
 export type JobOutcome = { result: BrowserModule.EvaluationResult } | { error: DescribedError };
@@ -21,7 +27,11 @@ interface DescribedError {
   warnings?: unknown;
 }
 
-export async function runJobs(api: typeof BrowserModule, options: BrowserModule.LoadOptions, { sources, jobs }: Jobs): Promise<JobOutcome[]> {
+export async function runJobs(
+  api: typeof BrowserModule,
+  options: BrowserModule.LoadOptions,
+  { sources, jobs }: Jobs,
+): Promise<JobOutcome[]> {
   const loaded: ({ ruleset: BrowserModule.Ruleset } | { error: DescribedError })[] = [];
   for (const source of sources) {
     try {
@@ -34,8 +44,16 @@ export async function runJobs(api: typeof BrowserModule, options: BrowserModule.
     const entry = loaded[job.source]!;
     if ("error" in entry) return { error: entry.error };
     try {
-      const options = { ...(job.explain === undefined ? {} : { explain: job.explain }), ...(job.schemaEnforcement === undefined ? {} : { schemaEnforcement: job.schemaEnforcement }) };
-      return { result: Object.keys(options).length === 0 ? entry.ruleset.evaluate(job.request, job.channel) : entry.ruleset.evaluate(job.request, job.channel, options) };
+      const options = {
+        ...(job.explain === undefined ? {} : { explain: job.explain }),
+        ...(job.schemaEnforcement === undefined ? {} : { schemaEnforcement: job.schemaEnforcement }),
+      };
+      return {
+        result:
+          Object.keys(options).length === 0
+            ? entry.ruleset.evaluate(job.request, job.channel)
+            : entry.ruleset.evaluate(job.request, job.channel, options),
+      };
     } catch (error) {
       return { error: describeError(error) };
     }
@@ -48,8 +66,13 @@ function describeError(error: unknown): DescribedError {
 }
 
 /** Fetches the jobs, runs them and posts the outcomes (or why it could not) to the test as `name`. */
-export async function reportJobs(api: typeof BrowserModule, options: BrowserModule.LoadOptions, name: string): Promise<void> {
-  const report = (value: unknown): Promise<Response> => fetch(`/report/${name}`, { method: "POST", body: JSON.stringify(value) });
+export async function reportJobs(
+  api: typeof BrowserModule,
+  options: BrowserModule.LoadOptions,
+  name: string,
+): Promise<void> {
+  const report = (value: unknown): Promise<Response> =>
+    fetch(`/report/${name}`, { method: "POST", body: JSON.stringify(value) });
   try {
     const jobs = (await (await fetch("/jobs.json")).json()) as Jobs;
     await report(await runJobs(api, options, jobs));

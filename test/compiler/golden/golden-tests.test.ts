@@ -11,23 +11,46 @@ import { CASES_DIR } from "../../support/golden-files.ts";
  * decision, findings from exactly the expected rules matched member by member, effects as a subset,
  * command names in order.
  */
-const shop = LoadedRuleset.fromBundle(JSON.parse(readFileSync(join(CASES_DIR, "interop", "shop", "shop-order.bundle.json"), "utf8")));
+const shop = LoadedRuleset.fromBundle(
+  JSON.parse(readFileSync(join(CASES_DIR, "interop", "shop", "shop-order.bundle.json"), "utf8")),
+);
 const tooMany = { data: { quantity: 150, unitPrice: 2.5, express: true, customer: { email: "a@b.c" } } };
 const base = { name: "t", entity: "Order", operation: "create", given: tooMany };
-const run = (expect: JsonObject, extra: JsonObject = {}): readonly string[] => runGoldenTests(shop, [{ ...base, ...extra, expect }])[0]!.failures;
+const run = (expect: JsonObject, extra: JsonObject = {}): readonly string[] =>
+  runGoldenTests(shop, [{ ...base, ...extra, expect }])[0]!.failures;
 
 test("a test whose expectations all hold passes", () =>
-  expect(run({ decision: "deny", findings: [{ rule: "order.quantity.max", code: "ORD-QTY-001", blocking: true }], effects: [{ type: "value", field: "/total", value: 375 }], commands: [] })).toEqual([]));
+  expect(
+    run({
+      decision: "deny",
+      findings: [{ rule: "order.quantity.max", code: "ORD-QTY-001", blocking: true }],
+      effects: [{ type: "value", field: "/total", value: 375 }],
+      commands: [],
+    }),
+  ).toEqual([]));
 
-test("another decision fails", () => expect(run({ decision: "allow", findings: [{ rule: "order.quantity.max" }] })).toEqual(['decision is "deny", expected "allow"']));
+test("another decision fails", () =>
+  expect(run({ decision: "allow", findings: [{ rule: "order.quantity.max" }] })).toEqual([
+    'decision is "deny", expected "allow"',
+  ]));
 
-test("findings must come from exactly the expected rules", () => expect(run({ decision: "deny", findings: [] })[0]).toContain("findings come from [order.quantity.max]"));
+test("findings must come from exactly the expected rules", () =>
+  expect(run({ decision: "deny", findings: [] })[0]).toContain("findings come from [order.quantity.max]"));
 
-test("each expected finding member must match", () => expect(run({ decision: "deny", findings: [{ rule: "order.quantity.max", message: "wrong" }] })[0]).toContain("no finding matches"));
+test("each expected finding member must match", () =>
+  expect(run({ decision: "deny", findings: [{ rule: "order.quantity.max", message: "wrong" }] })[0]).toContain(
+    "no finding matches",
+  ));
 
 test("effects are a subset: an unexpected effect is fine, a missing one fails", () => {
   expect(run({ decision: "deny", findings: [{ rule: "order.quantity.max" }], effects: [] })).toEqual([]);
-  expect(run({ decision: "deny", findings: [{ rule: "order.quantity.max" }], effects: [{ type: "value", field: "/total", value: 1 }] })[0]).toContain("missing effect");
+  expect(
+    run({
+      decision: "deny",
+      findings: [{ rule: "order.quantity.max" }],
+      effects: [{ type: "value", field: "/total", value: 1 }],
+    })[0],
+  ).toContain("missing effect");
 });
 
 test("command names must match in order", () => {
@@ -41,4 +64,7 @@ test("the channel of a test selects the manifest", () => {
   expect(run({ decision: "allow", findings: [], commands: [] }, { given: good, channel: "client" })).toEqual([]);
 });
 
-test("a test whose request is malformed fails with the reason", () => expect(run({ decision: "allow", findings: [] }, { given: { data: { a: 1 }, view: 5 } })[0]).toContain("'view' must be an object"));
+test("a test whose request is malformed fails with the reason", () =>
+  expect(run({ decision: "allow", findings: [] }, { given: { data: { a: 1 }, view: 5 } })[0]).toContain(
+    "'view' must be an object",
+  ));

@@ -39,7 +39,11 @@ for (const file of caseFiles) {
       test(c.name, () => {
         const problems = validateRulesetDocument(c.document);
         const referenceValid = oracle(c.document);
-        expect({ reference: referenceValid, ours: problems.length === 0, errors: referenceValid ? [] : oracle.errors }).toMatchObject({
+        expect({
+          reference: referenceValid,
+          ours: problems.length === 0,
+          errors: referenceValid ? [] : oracle.errors,
+        }).toMatchObject({
           reference: c.valid,
           ours: c.valid,
         });
@@ -94,22 +98,41 @@ describe("problems", () => {
   };
 
   test("are phrased in plain English", () => {
-    const problems = validateRulesetDocument({ ...minimal, foo: 1, rules: [{ ...rule, severity: "fatal", assert: { op: "xor", args: [] } }] });
+    const problems = validateRulesetDocument({
+      ...minimal,
+      foo: 1,
+      rules: [{ ...rule, severity: "fatal", assert: { op: "xor", args: [] } }],
+    });
     expect(problems).toEqual([
       { code: "SCHEMA_INVALID", message: "unknown member `foo`", path: "/foo", part: "key" },
-      { code: "SCHEMA_INVALID", message: "`xor` is not an operator (a core operator, or x- and a name for a custom one): did you mean `or`?", path: "/rules/0/assert/op", part: "value" },
-      { code: "SCHEMA_INVALID", message: "`severity` must be one of info, warning, error, not `fatal`", path: "/rules/0/severity", part: "value" },
+      {
+        code: "SCHEMA_INVALID",
+        message: "`xor` is not an operator (a core operator, or x- and a name for a custom one): did you mean `or`?",
+        path: "/rules/0/assert/op",
+        part: "value",
+      },
+      {
+        code: "SCHEMA_INVALID",
+        message: "`severity` must be one of info, warning, error, not `fatal`",
+        path: "/rules/0/severity",
+        part: "value",
+      },
     ]);
   });
 
   test("suggest the operator another engine's name stands for, and the value a short form stands for", () => {
     const suggestions = (op: string, severity: string): string[] =>
-      validateRulesetDocument({ ...minimal, rules: [{ ...rule, severity, assert: { op, args: [1, 2] } }] }).map((problem) => problem.message);
+      validateRulesetDocument({ ...minimal, rules: [{ ...rule, severity, assert: { op, args: [1, 2] } }] }).map(
+        (problem) => problem.message,
+      );
     expect(suggestions("lessOrEqual", "warn")).toEqual([
       "`lessOrEqual` is not an operator (a core operator, or x- and a name for a custom one): did you mean `lte`?",
       "`severity` must be one of info, warning, error, not `warn`: did you mean `warning`?",
     ]);
-    expect(suggestions("greaterThan", "err")).toEqual([expect.stringMatching(/did you mean `gt`\?$/), expect.stringMatching(/not `err`: did you mean `error`\?$/)]);
+    expect(suggestions("greaterThan", "err")).toEqual([
+      expect.stringMatching(/did you mean `gt`\?$/),
+      expect.stringMatching(/not `err`: did you mean `error`\?$/),
+    ]);
     expect(suggestions("<=", "error")[0]).toEndWith("did you mean `lte`?");
     expect(suggestions("equals", "error")[0]).toEndWith("did you mean `eq`?");
     expect(suggestions("notEqual", "error")[0]).toEndWith("did you mean `ne`?");
@@ -120,32 +143,65 @@ describe("problems", () => {
 
   test("name the kind that requires or forbids a member", () => {
     const { finding: _finding, ...withoutFinding } = rule;
-    const problems = validateRulesetDocument({ ...minimal, rules: [{ ...withoutFinding, effects: [{ field: "/a", set: { visible: true } }] }] });
+    const problems = validateRulesetDocument({
+      ...minimal,
+      rules: [{ ...withoutFinding, effects: [{ field: "/a", set: { visible: true } }] }],
+    });
     expect(problems).toEqual([
-      { code: "SCHEMA_INVALID", message: "`effects` is not allowed when kind is validation", path: "/rules/0/effects", part: "key" },
-      { code: "SCHEMA_INVALID", message: "`finding` is required when kind is validation", path: "/rules/0/finding", part: "key" },
+      {
+        code: "SCHEMA_INVALID",
+        message: "`effects` is not allowed when kind is validation",
+        path: "/rules/0/effects",
+        part: "key",
+      },
+      {
+        code: "SCHEMA_INVALID",
+        message: "`finding` is required when kind is validation",
+        path: "/rules/0/finding",
+        part: "key",
+      },
     ]);
   });
 
   test("report a missing kind once, not as the constraints of every kind", () => {
     const { kind: _kind, ...withoutKind } = rule;
-    expect(validateRulesetDocument({ ...minimal, rules: [withoutKind] })).toEqual([{ code: "SCHEMA_INVALID", message: "`kind` is required", path: "/rules/0/kind", part: "key" }]);
+    expect(validateRulesetDocument({ ...minimal, rules: [withoutKind] })).toEqual([
+      { code: "SCHEMA_INVALID", message: "`kind` is required", path: "/rules/0/kind", part: "key" },
+    ]);
   });
 
   test("report a missing member once, as missing", () => {
     const { metadata: _metadata, ...withoutMetadata } = minimal;
-    expect(validateRulesetDocument(withoutMetadata)).toEqual([{ code: "SCHEMA_INVALID", message: "`metadata` is required", path: "/metadata", part: "key" }]);
+    expect(validateRulesetDocument(withoutMetadata)).toEqual([
+      { code: "SCHEMA_INVALID", message: "`metadata` is required", path: "/metadata", part: "key" },
+    ]);
   });
 
   test("say in words what a string must look like, never as a regular expression", () => {
     expect(validateRulesetDocument({ ...minimal, metadata: { ...minimal.metadata, id: "Acme" } })).toEqual([
-      { code: "SCHEMA_INVALID", message: "`id` must be an id of lower-case letters, digits and -, in parts joined by dots (acme.orders), not `Acme`", path: "/metadata/id", part: "value" },
+      {
+        code: "SCHEMA_INVALID",
+        message:
+          "`id` must be an id of lower-case letters, digits and -, in parts joined by dots (acme.orders), not `Acme`",
+        path: "/metadata/id",
+        part: "value",
+      },
     ]);
   });
 
   test("escape member names in paths (RFC 6901)", () => {
-    const problems = validateRulesetDocument({ ...minimal, entities: { Order: { schema: { $ref: "x" }, fieldTypes: { "/a/b": "not-a-name" } } } });
-    expect(problems).toEqual([{ code: "SCHEMA_INVALID", message: "`/a/b` must be a name: a letter, then letters, digits or _, not `not-a-name`", path: "/entities/Order/fieldTypes/~1a~1b", part: "value" }]);
+    const problems = validateRulesetDocument({
+      ...minimal,
+      entities: { Order: { schema: { $ref: "x" }, fieldTypes: { "/a/b": "not-a-name" } } },
+    });
+    expect(problems).toEqual([
+      {
+        code: "SCHEMA_INVALID",
+        message: "`/a/b` must be a name: a letter, then letters, digits or _, not `not-a-name`",
+        path: "/entities/Order/fieldTypes/~1a~1b",
+        part: "value",
+      },
+    ]);
   });
 
   test("a valid document is left unchanged (defaults are annotations)", () => {

@@ -20,7 +20,10 @@ const dir = join(import.meta.dir, "..", "..", "cases", "sources");
 const files = readdirSync(dir)
   .filter((name) => name.endsWith(".json"))
   .sort()
-  .map((name) => ({ name, cases: (JSON.parse(readFileSync(join(dir, name), "utf8")) as { cases: SourceCase[] }).cases }));
+  .map((name) => ({
+    name,
+    cases: (JSON.parse(readFileSync(join(dir, name), "utf8")) as { cases: SourceCase[] }).cases,
+  }));
 
 test("the corpus is there", () => {
   expect(files.reduce((sum, file) => sum + file.cases.length, 0)).toBeGreaterThanOrEqual(80);
@@ -46,7 +49,10 @@ for (const file of files) {
         const refused = expected.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE");
         expect(read.ok).toBe(!refused);
         if (read.ok) expect(read.value).toEqual(sourceCase.value as never);
-        if ("value" in sourceCase && read.ok) expect(Object.is(read.value, sourceCase.value) || JSON.stringify(read.value) === JSON.stringify(sourceCase.value)).toBe(true);
+        if ("value" in sourceCase && read.ok)
+          expect(
+            Object.is(read.value, sourceCase.value) || JSON.stringify(read.value) === JSON.stringify(sourceCase.value),
+          ).toBe(true);
       });
     }
   });
@@ -70,7 +76,12 @@ describe("nesting", () => {
 
 describe("the interop sources", () => {
   const interop = join(import.meta.dir, "..", "..", "cases", "interop");
-  for (const file of ["shop/shop-order.ruleset.yaml", "library/library-base.ruleset.yaml", "library/library-loans.ruleset.yaml", "library/loan.schema.json"]) {
+  for (const file of [
+    "shop/shop-order.ruleset.yaml",
+    "library/library-base.ruleset.yaml",
+    "library/library-loans.ruleset.yaml",
+    "library/loan.schema.json",
+  ]) {
     test(`${file} reads without a problem, unquoted versions included`, () => {
       const read = readSource(readFileSync(join(interop, file), "utf8"), file);
       expect(read.problems).toEqual([]);

@@ -8,7 +8,14 @@ import { mendIndentation } from "../../../src/compiler/source/yaml-indentation.t
  * that it is bounded.
  */
 const parse = (text: string): Document.Parsed[] =>
-  parseAllDocuments(text, { schema: "core", version: "1.2", uniqueKeys: false, logLevel: "silent", prettyErrors: true, lineCounter: new LineCounter() }) as Document.Parsed[];
+  parseAllDocuments(text, {
+    schema: "core",
+    version: "1.2",
+    uniqueKeys: false,
+    logLevel: "silent",
+    prettyErrors: true,
+    lineCounter: new LineCounter(),
+  }) as Document.Parsed[];
 
 function mendCounting(text: string): { mended: ReturnType<typeof mendIndentation>; parses: number } {
   let parses = 0;
@@ -19,7 +26,17 @@ function mendCounting(text: string): { mended: ReturnType<typeof mendIndentation
   return { mended, parses };
 }
 
-const RULE = ["rules:", "  - id: a", "    severity: error", "    finding:", "      code: A-1", "      message: a", "  - id: b", "    severity: error", ""];
+const RULE = [
+  "rules:",
+  "  - id: a",
+  "    severity: error",
+  "    finding:",
+  "      code: A-1",
+  "      message: a",
+  "  - id: b",
+  "    severity: error",
+  "",
+];
 
 describe("mending", () => {
   test("the mended text is the author's with only the slipped line re-indented", () => {
@@ -59,7 +76,11 @@ describe("left to the parser", () => {
 describe("bounds", () => {
   test("the search parses the text at most 60 times", () => {
     // Every rule's `finding:` slipped: more slips than the search may mend.
-    const slipped = Array.from({ length: 40 }, (_, rule) => RULE.slice(1, 7).map((line, index) => (index === 2 ? ` ${line.replace("a", `a${rule}`)}` : line.replace(": a", `: a${rule}`))));
+    const slipped = Array.from({ length: 40 }, (_, rule) =>
+      RULE.slice(1, 7).map((line, index) =>
+        index === 2 ? ` ${line.replace("a", `a${rule}`)}` : line.replace(": a", `: a${rule}`),
+      ),
+    );
     const { parses } = mendCounting(["rules:", ...slipped.flat(), ""].join("\n"));
     expect(parses).toBeLessThanOrEqual(60);
   });

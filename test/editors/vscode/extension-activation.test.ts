@@ -17,7 +17,8 @@ let bundle: string;
 let emptyPath: string;
 
 beforeAll(() => {
-  if (NODE === null) throw new Error("node was not found on PATH: the extension runs in VS Code's Node.js and is tested in Node.js");
+  if (NODE === null)
+    throw new Error("node was not found on PATH: the extension runs in VS Code's Node.js and is tested in Node.js");
   const vsix = packVsix();
   work = mkdtempSync(join(tmpdir(), "rule-server-extension-"));
   bundle = join(work, "extension.js");
@@ -78,16 +79,28 @@ test("rule-server missing from PATH is one notification naming ruleServer.path, 
   expect(shown[0]!.message).toContain("`rule-server` was not found on PATH");
   expect(shown[0]!.message).toContain('set "ruleServer.path" to the rule-server executable');
   expect(shown[0]!.items).toEqual(["Open Settings", "Show Output"]);
-  expect(events).toContainEqual({ kind: "command executed", command: "workbench.action.openSettings", args: ["ruleServer.path"] });
+  expect(events).toContainEqual({
+    kind: "command executed",
+    command: "workbench.action.openSettings",
+    args: ["ruleServer.path"],
+  });
 }, 30000);
 
 test("an opened ruleset starts the server even when the workspace search finds none", () => {
-  const events = activate({ rulesetInWorkspace: false, openDocuments: [join(work, "loans.ruleset.yml")], notifications: 1 });
+  const events = activate({
+    rulesetInWorkspace: false,
+    openDocuments: [join(work, "loans.ruleset.yml")],
+    notifications: 1,
+  });
   expect(notifications(events).length).toBe(1);
 }, 30000);
 
 test("a path that does not exist, relative to the workspace folder, is named as it resolved", () => {
-  const events = activate({ rulesetInWorkspace: true, settings: { "ruleServer.path": "bin/rule-server" }, notifications: 1 });
+  const events = activate({
+    rulesetInWorkspace: true,
+    settings: { "ruleServer.path": "bin/rule-server" },
+    notifications: 1,
+  });
   expect(notifications(events)[0]!.message).toContain(`\`${join(work, "bin", "rule-server")}\` does not exist`);
 }, 30000);
 
@@ -96,16 +109,30 @@ test("a server that exits at once is reported once, with its status, the setting
   const server = join(work, "old-rule-server");
   writeFileSync(server, `#!/bin/sh\necho "$*" >> '${starts}'\necho "rule-server: unknown command lsp" >&2\nexit 2\n`);
   chmodSync(server, 0o755);
-  const events = activate({ rulesetInWorkspace: true, settings: { "ruleServer.path": server, "ruleServer.args": ["--verbose"] }, notifications: 1 });
+  const events = activate({
+    rulesetInWorkspace: true,
+    settings: { "ruleServer.path": server, "ruleServer.args": ["--verbose"] },
+    notifications: 1,
+  });
   const shown = notifications(events);
   expect(shown.length).toBe(1);
-  expect(shown[0]!.message).toContain(`the language server \`${server} --verbose lsp\` did not start (it exited with status 2)`);
+  expect(shown[0]!.message).toContain(
+    `the language server \`${server} --verbose lsp\` did not start (it exited with status 2)`,
+  );
   expect(shown[0]!.message).toContain('Check "ruleServer.path" and "ruleServer.args"');
   expect(output(events).some((line) => line.includes("rule-server: unknown command lsp"))).toBe(true);
   expect(readFileSync(starts, "utf8")).toBe("--verbose lsp\n");
 }, 30000);
 
 test("changing ruleServer.path starts the server again, from the new path", () => {
-  const events = activate({ rulesetInWorkspace: true, settings: { "ruleServer.path": "rule-server-old" }, notifications: 1, changedSettings: { "ruleServer.path": "rule-server-new" } });
-  expect(notifications(events).map((shown) => /`([^`]+)` was not found/.exec(shown.message)?.[1])).toEqual(["rule-server-old", "rule-server-new"]);
+  const events = activate({
+    rulesetInWorkspace: true,
+    settings: { "ruleServer.path": "rule-server-old" },
+    notifications: 1,
+    changedSettings: { "ruleServer.path": "rule-server-new" },
+  });
+  expect(notifications(events).map((shown) => /`([^`]+)` was not found/.exec(shown.message)?.[1])).toEqual([
+    "rule-server-old",
+    "rule-server-new",
+  ]);
 }, 30000);

@@ -7,7 +7,10 @@ import { PROJECT_ROOT } from "../../support/run-cli.ts";
  * API it declares (editors/vscode/tsconfig.json), which the project's own tsconfig.json leaves out.
  */
 test("the VS Code extension type-checks on its own", () => {
-  const check = Bun.spawnSync([join(PROJECT_ROOT, "node_modules", ".bin", "tsc"), "--noEmit", "-p", join(PROJECT_ROOT, "editors", "vscode")], { cwd: PROJECT_ROOT });
+  const check = Bun.spawnSync(
+    [join(PROJECT_ROOT, "node_modules", ".bin", "tsc"), "--noEmit", "-p", join(PROJECT_ROOT, "editors", "vscode")],
+    { cwd: PROJECT_ROOT },
+  );
   expect(check.stdout.toString() + check.stderr.toString()).toBe("");
   expect(check.exitCode).toBe(0);
 }, 30000);

@@ -40,21 +40,41 @@ test("it is named for the project's version and is a zip archive unzip finds int
 });
 
 test("it is packed with no network at all, in a network namespace of its own", () => {
-  if (NO_NETWORK === undefined) throw new Error("neither `unshare --net` nor `unshare --user --map-root-user --net` works here: this kernel or container allows no network namespace, not even inside a user namespace");
+  if (NO_NETWORK === undefined)
+    throw new Error(
+      "neither `unshare --net` nor `unshare --user --map-root-user --net` works here: this kernel or container allows no network namespace, not even inside a user namespace",
+    );
   // beforeAll packed it there; the namespace has only loopback, which is down.
   const interfaces = Bun.spawnSync([...NO_NETWORK, "cat", "/proc/net/dev"], { stdout: "pipe", stderr: "pipe" });
   expect(interfaces.exitCode).toBe(0);
-  expect(interfaces.stdout.toString().split("\n").slice(2).filter(Boolean).map((line) => line.trim().split(":")[0])).toEqual(["lo"]);
+  expect(
+    interfaces.stdout
+      .toString()
+      .split("\n")
+      .slice(2)
+      .filter(Boolean)
+      .map((line) => line.trim().split(":")[0]),
+  ).toEqual(["lo"]);
   expect(unzip("-tq", vsix).toString()).toContain("No errors detected");
 });
 
 test("it holds the VSIX manifest, the content types and the extension's files, nothing else", () => {
   const names = unzip("-Z1", vsix).toString().trim().split("\n").sort();
   expect(names).toEqual(
-    ["[Content_Types].xml", "extension.vsixmanifest", "extension/LICENSE.txt", "extension/ThirdPartyNotices.txt", "extension/dist/extension.js", "extension/package.json", "extension/readme.md"].sort(),
+    [
+      "[Content_Types].xml",
+      "extension.vsixmanifest",
+      "extension/LICENSE.txt",
+      "extension/ThirdPartyNotices.txt",
+      "extension/dist/extension.js",
+      "extension/package.json",
+      "extension/readme.md",
+    ].sort(),
   );
   const vsixManifest = entry("extension.vsixmanifest").toString("utf8");
-  expect(vsixManifest).toContain(`<Identity Language="en-US" Id="rule-server" Version="${packageJson.version}" Publisher="rule-server" />`);
+  expect(vsixManifest).toContain(
+    `<Identity Language="en-US" Id="rule-server" Version="${packageJson.version}" Publisher="rule-server" />`,
+  );
   expect(vsixManifest).toContain('<Asset Type="Microsoft.VisualStudio.Code.Manifest" Path="extension/package.json"');
   expect(entry("[Content_Types].xml").toString("utf8")).toContain('Extension=".js"');
   // The project's license in full, not the note that points at it.
@@ -84,8 +104,13 @@ test("it contributes ruleServer.path, ruleServer.args and ruleServer.trace.serve
   expect(properties["ruleServer.path"]).toMatchObject({ type: "string", default: "rule-server" });
   expect(properties["ruleServer.args"]).toMatchObject({ type: "array", items: { type: "string" }, default: [] });
   expect(properties["ruleServer.trace.server"]).toMatchObject({ enum: ["off", "messages", "verbose"], default: "off" });
-  expect(extension.capabilities.untrustedWorkspaces.restrictedConfigurations).toEqual(["ruleServer.path", "ruleServer.args"]);
-  expect(extension.contributes.commands.map((command: { command: string }) => command.command)).toEqual(["ruleServer.restart"]);
+  expect(extension.capabilities.untrustedWorkspaces.restrictedConfigurations).toEqual([
+    "ruleServer.path",
+    "ruleServer.args",
+  ]);
+  expect(extension.contributes.commands.map((command: { command: string }) => command.command)).toEqual([
+    "ruleServer.restart",
+  ]);
 });
 
 test("the bundled client holds the language client and requires only vscode and Node's built-in modules", () => {
@@ -94,9 +119,13 @@ test("the bundled client holds the language client and requires only vscode and 
   expect(client).toContain("Launching server using command");
   expect(client).toContain("textDocument/publishDiagnostics");
   expect(client).toContain("ruleServer.restart");
-  const required = [...new Set([...client.matchAll(/\brequire\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((match) => match[2]!))].sort();
+  const required = [
+    ...new Set([...client.matchAll(/\brequire\(\s*(["'`])([^"'`]+)\1\s*\)/g)].map((match) => match[2]!)),
+  ].sort();
   expect(required).toContain("vscode");
-  expect(required.filter((name) => name !== "vscode" && !builtinModules.includes(name.replace(/^node:/, "")))).toEqual([]);
+  expect(required.filter((name) => name !== "vscode" && !builtinModules.includes(name.replace(/^node:/, "")))).toEqual(
+    [],
+  );
   // No require of a computed name, which the bundler would have left for run time.
   expect(client.match(/\brequire\(\s*[^"'`\s)]/g) ?? []).toEqual([]);
   expect(client).not.toMatch(/\bimport\s*\(/);
@@ -104,7 +133,8 @@ test("the bundled client holds the language client and requires only vscode and 
 
 test("the bundled packages' license notices ship with it", () => {
   const notices = entry("extension/ThirdPartyNotices.txt").toString("utf8");
-  for (const name of ["vscode-languageclient", "vscode-languageserver-protocol", "vscode-jsonrpc"]) expect(notices).toContain(`${name} `);
+  for (const name of ["vscode-languageclient", "vscode-languageserver-protocol", "vscode-jsonrpc"])
+    expect(notices).toContain(`${name} `);
   expect(notices).toContain("MIT License");
 });
 

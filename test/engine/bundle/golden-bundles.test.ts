@@ -26,7 +26,10 @@ for (const file of files) {
         if (c.error) {
           expect(response.ok).toBe(false);
           expect(response.error.code).toBe(c.error.code);
-          if (c.error.problems) expect(response.error.problems.map((p: { code: string }) => p.code)).toEqual(c.error.problems.map((p) => p.code));
+          if (c.error.problems)
+            expect(response.error.problems.map((p: { code: string }) => p.code)).toEqual(
+              c.error.problems.map((p) => p.code),
+            );
         } else {
           if (!response.ok) throw new Error(`expected a result, got ${JSON.stringify(response.error)}`);
           expect(response.result).toEqual(c.result!);

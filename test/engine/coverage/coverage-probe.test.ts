@@ -21,7 +21,13 @@ const document = {
       kind: "validation",
       target: { entity: "Order" },
       operations: ["create"],
-      when: { op: "and", args: [{ op: "exists", args: [{ var: "data.lines" }] }, { op: "gt", args: [{ op: "len", args: [{ var: "data.lines" }] }, 0] }] },
+      when: {
+        op: "and",
+        args: [
+          { op: "exists", args: [{ var: "data.lines" }] },
+          { op: "gt", args: [{ op: "len", args: [{ var: "data.lines" }] }, 0] },
+        ],
+      },
       assert: { op: "all", args: [{ var: "data.lines" }, { op: "gt", args: [{ var: "item.quantity" }, 0] }] },
       severity: "error",
       finding: { code: "ORD-001", message: "bad" },
@@ -32,8 +38,12 @@ const document = {
 
 const loadSchema = () => ({ ok: true as const, document: { $defs: { Order: { type: "object" } } } });
 const loaded = LoadedRuleset.fromBundle(compileRuleset(document, { loadSchema }).bundle);
-const rule = loaded.manifest("server").rules as unknown as { when: { args: JsonObject[] }; assert: { args: JsonObject[] } }[];
-const request = (lines: unknown): JsonObject => ({ entity: "Order", operation: "create", data: lines === undefined ? {} : { lines } }) as JsonObject;
+const rule = loaded.manifest("server").rules as unknown as {
+  when: { args: JsonObject[] };
+  assert: { args: JsonObject[] };
+}[];
+const request = (lines: unknown): JsonObject =>
+  ({ entity: "Order", operation: "create", data: lines === undefined ? {} : { lines } }) as JsonObject;
 
 test("a node inside `all` counts once per test, true and false each when some item gave it", () => {
   const probe = new CoverageProbe(loaded, NO_CUSTOM_OPERATORS);

@@ -24,11 +24,16 @@ interface EvaluationFile {
 }
 
 function withoutDetail(result: Record<string, unknown>): Record<string, unknown> {
-  const findings = (result.findings as Record<string, unknown>[] | undefined)?.map(({ detail: _detail, ...finding }) => finding);
+  const findings = (result.findings as Record<string, unknown>[] | undefined)?.map(
+    ({ detail: _detail, ...finding }) => finding,
+  );
   return findings ? { ...result, findings } : result;
 }
 
-const sessions = [true, false].map((codeGeneration) => ({ codeGeneration, session: new EngineSession({ operators: conformanceOperators, codeGeneration }) }));
+const sessions = [true, false].map((codeGeneration) => ({
+  codeGeneration,
+  session: new EngineSession({ operators: conformanceOperators, codeGeneration }),
+}));
 const files = goldenJsonFiles("evaluations");
 
 test("the evaluation corpus is there", () => {
@@ -42,7 +47,11 @@ for (const { codeGeneration, session } of sessions) {
       for (const c of golden.cases) {
         test(c.name, () => {
           const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest };
-          const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", ...source, channel: c.channel ?? null, request: c.request }))!);
+          const response = JSON.parse(
+            session.handleLine(
+              JSON.stringify({ command: "evaluate", ...source, channel: c.channel ?? null, request: c.request }),
+            )!,
+          );
           if (c.error) {
             expect(response.ok).toBe(false);
             expect(response.error.code).toBe(c.error.code);

@@ -19,7 +19,9 @@ const cases = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
 
 function withoutOurMembers(result: Record<string, unknown>): Record<string, unknown> {
   const { blocking: _blocking, resolution: _resolution, acceptableBy: _acceptableBy, ...rest } = result;
-  const findings = (rest.findings as Record<string, unknown>[]).map(({ args: _args, detail: _detail, ...finding }) => finding);
+  const findings = (rest.findings as Record<string, unknown>[]).map(
+    ({ args: _args, detail: _detail, ...finding }) => finding,
+  );
   return { ...rest, findings };
 }
 
@@ -29,7 +31,9 @@ for (const codeGeneration of [true, false]) {
     cases.forEach((c, index) => {
       test(`${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`, () => {
         const bundle = JSON.parse(readFileSync(join(interop, c.bundle), "utf8"));
-        const response = JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", bundle, channel: c.channel, request: c.request }))!);
+        const response = JSON.parse(
+          session.handleLine(JSON.stringify({ command: "evaluate", bundle, channel: c.channel, request: c.request }))!,
+        );
         expect(response.ok).toBe(true);
         expect(withoutOurMembers(response.result)).toEqual(withoutOurMembers(c.result));
       });

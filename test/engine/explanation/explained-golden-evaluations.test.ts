@@ -21,9 +21,15 @@ interface Case {
 }
 
 const goldenCases: Case[] = goldenJsonFiles("evaluations").flatMap((file) => {
-  const golden = file.content as { bundle?: JsonObject; manifest?: JsonObject; cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[] };
+  const golden = file.content as {
+    bundle?: JsonObject;
+    manifest?: JsonObject;
+    cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[];
+  };
   const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest! };
-  return golden.cases.filter((c) => c.error === undefined).map((c) => ({ name: `${file.name}: ${c.name}`, source, channel: c.channel ?? null, request: c.request }));
+  return golden.cases
+    .filter((c) => c.error === undefined)
+    .map((c) => ({ name: `${file.name}: ${c.name}`, source, channel: c.channel ?? null, request: c.request }));
 });
 const interop = join(CASES_DIR, "interop");
 const interopCases: Case[] = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
@@ -31,12 +37,27 @@ const interopCases: Case[] = readFileSync(join(interop, "evaluations.jsonl"), "u
   .filter((line) => line.trim() !== "")
   .map((line, index) => {
     const c = JSON.parse(line);
-    return { name: `interop ${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`, source: { bundle: JSON.parse(readFileSync(join(interop, c.bundle), "utf8")) }, channel: c.channel, request: c.request };
+    return {
+      name: `interop ${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`,
+      source: { bundle: JSON.parse(readFileSync(join(interop, c.bundle), "utf8")) },
+      channel: c.channel,
+      request: c.request,
+    };
   });
 
 const session = new EngineSession({ operators: conformanceOperators });
 const evaluate = (c: Case, explain?: string): { ok: boolean; result: Record<string, unknown> } =>
-  JSON.parse(session.handleLine(JSON.stringify({ command: "evaluate", ...c.source, channel: c.channel, request: c.request, ...(explain ? { explain } : {}) }))!);
+  JSON.parse(
+    session.handleLine(
+      JSON.stringify({
+        command: "evaluate",
+        ...c.source,
+        channel: c.channel,
+        request: c.request,
+        ...(explain ? { explain } : {}),
+      }),
+    )!,
+  );
 
 function manifestOf(c: Case, result: Record<string, unknown>): JsonObject {
   if ("manifest" in c.source) return c.source.manifest;
@@ -49,7 +70,10 @@ test("the corpora are there", () => {
   expect(interopCases.length).toBeGreaterThan(10);
 });
 
-for (const [corpus, cases] of [["golden evaluations", goldenCases], ["interop vectors", interopCases]] as const) {
+for (const [corpus, cases] of [
+  ["golden evaluations", goldenCases],
+  ["interop vectors", interopCases],
+] as const) {
   describe(`${corpus}, explained`, () => {
     for (const c of cases) {
       test(c.name, () => {
@@ -61,9 +85,17 @@ for (const [corpus, cases] of [["golden evaluations", goldenCases], ["interop ve
           const { explanation, ...result } = explained.result;
           expect(JSON.stringify(result)).toBe(JSON.stringify(plain.result));
           // Every rule of the manifest, extension kinds included, in manifest order.
-          expect((explanation as { rules: { rule: string }[] }).rules.map((entry) => entry.rule)).toEqual((manifestOf(c, plain.result).rules as JsonObject[]).map((rule) => rule.id as string));
+          expect((explanation as { rules: { rule: string }[] }).rules.map((entry) => entry.rule)).toEqual(
+            (manifestOf(c, plain.result).rules as JsonObject[]).map((rule) => rule.id as string),
+          );
           if (mode === "full") {
-            const problems = inconsistentNodes({ explanation: explanation as never, manifest: manifestOf(c, plain.result), request: c.request, effects: plain.result.effects as never, operators: conformanceOperators });
+            const problems = inconsistentNodes({
+              explanation: explanation as never,
+              manifest: manifestOf(c, plain.result),
+              request: c.request,
+              effects: plain.result.effects as never,
+              operators: conformanceOperators,
+            });
             expect(problems).toEqual([]);
           }
         }
@@ -73,18 +105,32 @@ for (const [corpus, cases] of [["golden evaluations", goldenCases], ["interop ve
 }
 
 /** The numbers at the edges of a double: the largest and smallest magnitudes, and past 2^53. */
-// biome-ignore lint/correctness/noPrecisionLoss: numbers past what a double holds exactly are the point
-const EXTREME_NUMBERS = [1.7976931348623157e308, -1.7976931348623157e308, 5e-324, 9007199254740993, 123456789.123456789];
+const EXTREME_NUMBERS = [
+  // biome-ignore lint/correctness/noPrecisionLoss: numbers past what a double holds exactly are the point
+  1.7976931348623157e308, -1.7976931348623157e308, 5e-324, 9007199254740993, 123456789.123456789,
+];
 
 /** The request with every number in `data` and `original` replaced by `extreme`. */
 function withExtremeNumbers(request: JsonObject, extreme: number): JsonObject {
   const replace = (value: unknown): unknown =>
-    typeof value === "number" ? extreme : Array.isArray(value) ? value.map(replace) : value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([key, member]) => [key, replace(member)])) : value;
-  return { ...request, ...(request.data === undefined ? {} : { data: replace(request.data) as JsonObject }), ...(request.original === undefined ? {} : { original: replace(request.original) as JsonObject }) };
+    typeof value === "number"
+      ? extreme
+      : Array.isArray(value)
+        ? value.map(replace)
+        : value !== null && typeof value === "object"
+          ? Object.fromEntries(Object.entries(value).map(([key, member]) => [key, replace(member)]))
+          : value;
+  return {
+    ...request,
+    ...(request.data === undefined ? {} : { data: replace(request.data) as JsonObject }),
+    ...(request.original === undefined ? {} : { original: replace(request.original) as JsonObject }),
+  };
 }
 
 describe("golden evaluations with extreme numbers, explained", () => {
-  const withNumbers = [...goldenCases, ...interopCases].filter((c) => JSON.stringify([c.request.data, c.request.original]).match(/[0-9]/) !== null);
+  const withNumbers = [...goldenCases, ...interopCases].filter(
+    (c) => JSON.stringify([c.request.data, c.request.original]).match(/[0-9]/) !== null,
+  );
   test("cases with numbers are there", () => expect(withNumbers.length).toBeGreaterThan(50));
   for (const c of withNumbers) {
     test(c.name, () => {

@@ -9,18 +9,30 @@ import type { JsonObject } from "../../../src/engine/value/json-value.ts";
  * (RuleListCache): whatever order requests come in, each explanation is the one a ruleset that
  * never explained anything before gives.
  */
-const compilation = compileSourceFile(join(import.meta.dir, "..", "..", "..", "rules", "acme-payments-transfers.ruleset.yaml"));
+const compilation = compileSourceFile(
+  join(import.meta.dir, "..", "..", "..", "rules", "acme-payments-transfers.ruleset.yaml"),
+);
 if (!compilation.ok) throw new Error("the rules/ example does not compile");
 const bundle = compilation.compiled.bundle;
 
 const base: JsonObject = {
   entity: "Transfer",
   operation: "create",
-  data: { id: "TRF-1", amount: 300, reference: "Machine parts", debtor: { iban: "DE89370400440532013000", country: "DE" }, beneficiary: { iban: "AT611904300234573201", country: "AT" } },
+  data: {
+    id: "TRF-1",
+    amount: 300,
+    reference: "Machine parts",
+    debtor: { iban: "DE89370400440532013000", country: "DE" },
+    beneficiary: { iban: "AT611904300234573201", country: "AT" },
+  },
   actor: { id: "u-1", roles: ["treasury-manager"] },
   ctx: { now: "2026-03-02T09:30:00Z" },
 };
-const withData = (data: JsonObject, extra: JsonObject = {}): JsonObject => ({ ...base, ...extra, data: { ...(base.data as JsonObject), ...data } });
+const withData = (data: JsonObject, extra: JsonObject = {}): JsonObject => ({
+  ...base,
+  ...extra,
+  data: { ...(base.data as JsonObject), ...data },
+});
 // More outcomes than the cache keeps for one entity and operation, so lists are also replaced.
 const REQUESTS: JsonObject[] = [
   base,
@@ -37,7 +49,12 @@ const REQUESTS: JsonObject[] = [
   withData({ executionDate: "2026-03-07" }),
   withData({ beneficiary: { iban: "AT611904300234573201", country: "IR" } }),
   withData({ invoices: [{ number: "INV-1", amount: 100 }] }),
-  withData({ invoices: [{ number: "x", amount: 5 }, { number: "INV-2", amount: -1 }] }),
+  withData({
+    invoices: [
+      { number: "x", amount: 5 },
+      { number: "INV-2", amount: -1 },
+    ],
+  }),
   withData({ amount: "lots" }),
   withData({}, { operation: "update" }),
   withData({}, { operation: "approve" }),
@@ -61,7 +78,10 @@ test("explanations of many requests, in any order, are those of a ruleset that e
     if (round === 1) order.reverse();
     if (round === 2) order.sort((a, b) => (a % 2) - (b % 2) || a - b);
     if (round === 3) order.sort((a, b) => (a % 3) - (b % 3) || b - a);
-    for (const index of order) expect(ruleset.evaluate(REQUESTS[index]!, "server", { explain: "rules" }).explanation).toEqual(expected[index] as never);
+    for (const index of order)
+      expect(ruleset.evaluate(REQUESTS[index]!, "server", { explain: "rules" }).explanation).toEqual(
+        expected[index] as never,
+      );
   }
 });
 
@@ -82,8 +102,21 @@ test("each explanation has a list of its own: one holder sorting or emptying it 
 
 test("in rules mode a rule run per item names the first item that fired, as full mode does", () => {
   const ruleset = LoadedRuleset.fromBundle(bundle);
-  const request = withData({ invoices: [{ number: "x", amount: 5 }, { number: "INV-2", amount: 5 }] });
-  const entry = (mode: "rules" | "full") => ruleset.evaluate(request, "server", { explain: mode }).explanation!.rules.find((rule) => rule.rule === "transfer.invoice.number")!;
-  expect(entry("rules")).toEqual({ rule: "transfer.invoice.number", kind: "validation", status: "fired", field: "/invoices/0" });
+  const request = withData({
+    invoices: [
+      { number: "x", amount: 5 },
+      { number: "INV-2", amount: 5 },
+    ],
+  });
+  const entry = (mode: "rules" | "full") =>
+    ruleset
+      .evaluate(request, "server", { explain: mode })
+      .explanation!.rules.find((rule) => rule.rule === "transfer.invoice.number")!;
+  expect(entry("rules")).toEqual({
+    rule: "transfer.invoice.number",
+    kind: "validation",
+    status: "fired",
+    field: "/invoices/0",
+  });
   expect(entry("full").field).toBe("/invoices/0");
 });

@@ -20,7 +20,11 @@ test("a platform that refuses to compile code gets the same values from closures
       evaluateExpression({ op: "and", args: [{ op: "exists", args: [{ var: "data.order.name" }] }, { op: "lt", args: [{ var: "data.order.lines.0.qty" }, 3] }] }, env),
     ]));`;
   const child = Bun.spawn([process.execPath, "-e", script], { cwd: PROJECT_ROOT, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, status] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, status] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   expect(stderr).toBe("");
   expect(status).toBe(0);
   expect(JSON.parse(stdout)).toEqual([true, 5, env.data.order.lines, null, true]);

@@ -10,7 +10,10 @@ import { countCompiles } from "../../support/compile-counter.ts";
 const env = { data: { readerTest: { lines: [{ qty: 2 }, { qty: 5 }] } } };
 
 test("a path is compiled once, however many expressions read it", () => {
-  const expression = { op: "add", args: [{ var: "data.readerTest.lines.1.qty" }, { var: "data.readerTest.lines.1.qty" }] };
+  const expression = {
+    op: "add",
+    args: [{ var: "data.readerTest.lines.1.qty" }, { var: "data.readerTest.lines.1.qty" }],
+  };
   expect(countCompiles(() => expect(evaluateExpression(expression, env)).toBe(10))).toBe(1);
   expect(countCompiles(() => expect(evaluateExpression(expression, env)).toBe(10))).toBe(0);
 });

@@ -25,9 +25,17 @@ interface GoldenFile {
   cases: GoldenCase[];
 }
 
-const sessions = [true, false].map((codeGeneration) => ({ codeGeneration, session: new EngineSession({ operators: conformanceOperators, codeGeneration }) }));
+const sessions = [true, false].map((codeGeneration) => ({
+  codeGeneration,
+  session: new EngineSession({ operators: conformanceOperators, codeGeneration }),
+}));
 
-function run(session: EngineSession, expr: unknown, env: unknown, functions: unknown): { ok: boolean; result?: unknown; error?: { code: string; message: string } } {
+function run(
+  session: EngineSession,
+  expr: unknown,
+  env: unknown,
+  functions: unknown,
+): { ok: boolean; result?: unknown; error?: { code: string; message: string } } {
   const line = JSON.stringify({ command: "expression", expr, env: env ?? null, functions: functions ?? null });
   return JSON.parse(session.handleLine(line)!);
 }
@@ -51,7 +59,8 @@ for (const { codeGeneration, session } of sessions) {
             expect(response.ok).toBe(false);
             expect(response.error?.code).toBe(c.error);
           } else {
-            if (!response.ok) throw new Error(`expected ${JSON.stringify(c.expect)}, got error ${response.error?.message}`);
+            if (!response.ok)
+              throw new Error(`expected ${JSON.stringify(c.expect)}, got error ${response.error?.message}`);
             expect(response.result).toEqual(c.expect);
           }
         });

@@ -48,7 +48,25 @@ describe("the linear subset", () => {
 
 /** Subjects made of the pattern's own characters and the ones where engines tend to differ. */
 function subjectsFor(pattern: string, extra: readonly string[], seed: number, longest = 40): string[] {
-  const alphabet = [...new Set([...pattern].filter((c) => !"^$[]{}()?*+\\".includes(c)))].concat(["a", "Z", "0", "9", "_", " ", "-", "/", "\n", "\r", "é", "😀", "\uD800", "\uDC00", "ß", "İ", "K"]);
+  const alphabet = [...new Set([...pattern].filter((c) => !"^$[]{}()?*+\\".includes(c)))].concat([
+    "a",
+    "Z",
+    "0",
+    "9",
+    "_",
+    " ",
+    "-",
+    "/",
+    "\n",
+    "\r",
+    "é",
+    "😀",
+    "\uD800",
+    "\uDC00",
+    "ß",
+    "İ",
+    "K",
+  ]);
   let state = seed;
   const next = (limit: number): number => {
     state = (state * 1103515245 + 12345) & 0x7fffffff;
@@ -71,7 +89,12 @@ const wellFormed = (subject: string): string => subject.replace(/\p{Cs}/gu, "\uF
  * Compares both readings of a pattern on its own subjects and generated ones. Outside the linear
  * subset the generated subjects stay short, since backtracking may take exponential time there.
  */
-function agreeWithRe2(pattern: string, extra: readonly string[], seed: number, which: "linear" | "any" = "linear"): number {
+function agreeWithRe2(
+  pattern: string,
+  extra: readonly string[],
+  seed: number,
+  which: "linear" | "any" = "linear",
+): number {
   const check = checkPortablePattern(pattern);
   if (!check.ok || (which === "linear" && !check.linear)) return 0;
   const javaScript = new JavaScriptPattern(check.javaScriptSource);
@@ -81,7 +104,9 @@ function agreeWithRe2(pattern: string, extra: readonly string[], seed: number, w
     const own = check.linear ? extra : extra.filter((subject) => subject.length <= 64);
     for (const subject of subjectsFor(pattern, own, seed, check.linear ? 40 : 12)) {
       const input = wellFormed(subject);
-      expect(`${JSON.stringify(pattern)} on ${JSON.stringify(subject)}: ${javaScript.test(subject)}`).toBe(`${JSON.stringify(pattern)} on ${JSON.stringify(subject)}: ${re2.test(input)}`);
+      expect(`${JSON.stringify(pattern)} on ${JSON.stringify(subject)}: ${javaScript.test(subject)}`).toBe(
+        `${JSON.stringify(pattern)} on ${JSON.stringify(subject)}: ${re2.test(input)}`,
+      );
     }
   } finally {
     (re2 as unknown as { wrapper?: { delete?: () => void } }).wrapper?.delete?.();
@@ -101,7 +126,28 @@ describe("in the linear subset, JavaScript answers what RE2 answers", () => {
   });
 
   test("for 400 generated patterns in the subset", () => {
-    const atoms = ["a", "Z", "0", "é", "😀", ".", "\\d", "\\w", "\\D", "\\W", "[a-z]", "[^a-z]", "[A-Z0-9_]", "[é😀-😂]", "[\\d\\-]", "[^\\W]", "\\.", "\\-", "(ab)", "(\\d{2}x)"];
+    const atoms = [
+      "a",
+      "Z",
+      "0",
+      "é",
+      "😀",
+      ".",
+      "\\d",
+      "\\w",
+      "\\D",
+      "\\W",
+      "[a-z]",
+      "[^a-z]",
+      "[A-Z0-9_]",
+      "[é😀-😂]",
+      "[\\d\\-]",
+      "[^\\W]",
+      "\\.",
+      "\\-",
+      "(ab)",
+      "(\\d{2}x)",
+    ];
     const counts = ["", "", "{2}", "{1,3}", "?", "*", "+", "{0,2}", "{2,}"];
     let state = 7;
     const next = (limit: number): number => {
@@ -134,7 +180,27 @@ describe("outside the linear subset, JavaScript (the browser build's backend) an
   });
 
   test("for 400 generated patterns with alternation, lazy counts and nested groups", () => {
-    const atoms = ["a", "b", "Z", "0", "é", "😀", ".", "\\d", "\\w", "\\W", "[a-z]", "[^a-z]", "[é😀-😂]", "(a|b)", "(ab|a)", "(a|\\d{2})", "((a|b)c)", "(x(y)?)", "(|a)"];
+    const atoms = [
+      "a",
+      "b",
+      "Z",
+      "0",
+      "é",
+      "😀",
+      ".",
+      "\\d",
+      "\\w",
+      "\\W",
+      "[a-z]",
+      "[^a-z]",
+      "[é😀-😂]",
+      "(a|b)",
+      "(ab|a)",
+      "(a|\\d{2})",
+      "((a|b)c)",
+      "(x(y)?)",
+      "(|a)",
+    ];
     const counts = ["", "", "", "{2}", "{1,3}", "?", "*", "+", "*?", "+?", "??", "{0,2}?", "{2,}"];
     let state = 11;
     const next = (limit: number): number => {

@@ -18,14 +18,22 @@ describe("embedSchema", () => {
   test("the Transfer of rules/payments.openapi.yaml brings Party, InvoiceReference and Approval, as they are in the document", () => {
     const embedded = embedSchema(payments, schemas.Transfer!);
     expect(embedded.schema).toBe(schemas.Transfer!);
-    expect(Object.keys(embedded.definitions).sort()).toEqual(["#/components/schemas/Approval", "#/components/schemas/InvoiceReference", "#/components/schemas/Party"]);
+    expect(Object.keys(embedded.definitions).sort()).toEqual([
+      "#/components/schemas/Approval",
+      "#/components/schemas/InvoiceReference",
+      "#/components/schemas/Party",
+    ]);
     expect(embedded.definitions["#/components/schemas/Party"]).toBe(schemas.Party!);
   });
 
   test("the CustomerApplication of rules/customer.schema.json, through a $ref of its own", () => {
     const customer = JSON.parse(readFileSync(join(PROJECT_ROOT, "rules", "customer.schema.json"), "utf8")) as JsonValue;
     const embedded = embedSchema(customer, { $ref: "#/$defs/CustomerApplication" });
-    expect(Object.keys(embedded.definitions).sort()).toEqual(["#/$defs/Address", "#/$defs/CustomerApplication", "#/$defs/IdentityDocument"]);
+    expect(Object.keys(embedded.definitions).sort()).toEqual([
+      "#/$defs/Address",
+      "#/$defs/CustomerApplication",
+      "#/$defs/IdentityDocument",
+    ]);
   });
 
   test("references are followed transitively, through every keyword that holds schemas", () => {
@@ -34,10 +42,27 @@ describe("embedSchema", () => {
         A: { properties: { b: { $ref: "#/defs/B" } } },
         B: { items: { $ref: "#/defs/C" } },
         C: { prefixItems: [{ $ref: "#/defs/D" }], additionalProperties: { $ref: "#/defs/E" } },
-        D: { allOf: [{ $ref: "#/defs/F" }], anyOf: [{ $ref: "#/defs/G" }], oneOf: [{ $ref: "#/defs/H" }], not: { $ref: "#/defs/I" } },
-        // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here
-        E: { patternProperties: { "^x": { $ref: "#/defs/J" } }, if: { $ref: "#/defs/K" }, then: { $ref: "#/defs/L" }, else: { $ref: "#/defs/M" } },
-        F: {}, G: {}, H: {}, I: {}, J: {}, K: {}, L: {}, M: {},
+        D: {
+          allOf: [{ $ref: "#/defs/F" }],
+          anyOf: [{ $ref: "#/defs/G" }],
+          oneOf: [{ $ref: "#/defs/H" }],
+          not: { $ref: "#/defs/I" },
+        },
+        E: {
+          patternProperties: { "^x": { $ref: "#/defs/J" } },
+          if: { $ref: "#/defs/K" },
+          // biome-ignore lint/suspicious/noThenProperty: `then` is a JSON Schema keyword here
+          then: { $ref: "#/defs/L" },
+          else: { $ref: "#/defs/M" },
+        },
+        F: {},
+        G: {},
+        H: {},
+        I: {},
+        J: {},
+        K: {},
+        L: {},
+        M: {},
         Unused: { $ref: "#/defs/Never" },
         Never: {},
       },
@@ -63,7 +88,12 @@ describe("embedSchema", () => {
   });
 
   test("cycles end, and each reference is there once", () => {
-    const document: JsonObject = { defs: { A: { properties: { b: { $ref: "#/defs/B" }, self: { $ref: "#/defs/A" } } }, B: { items: { $ref: "#/defs/A" } } } };
+    const document: JsonObject = {
+      defs: {
+        A: { properties: { b: { $ref: "#/defs/B" }, self: { $ref: "#/defs/A" } } },
+        B: { items: { $ref: "#/defs/A" } },
+      },
+    };
     const embedded = embedSchema(document, { $ref: "#/defs/A" });
     expect(Object.keys(embedded.definitions).sort()).toEqual(["#/defs/A", "#/defs/B"]);
   });
@@ -75,8 +105,17 @@ describe("embedSchema", () => {
   });
 
   test("references are keyed exactly as written: escapes and percent-encoding kept, two spellings of one target both there", () => {
-    const document: JsonObject = { defs: { "a/b": { type: "string" }, "m~n": { type: "number" }, "with space": { type: "boolean" } } };
-    const schema: JsonObject = { anyOf: [{ $ref: "#/defs/a~1b" }, { $ref: "#/defs/m~0n" }, { $ref: "#/defs/with%20space" }, { $ref: "#/defs/with space" }] };
+    const document: JsonObject = {
+      defs: { "a/b": { type: "string" }, "m~n": { type: "number" }, "with space": { type: "boolean" } },
+    };
+    const schema: JsonObject = {
+      anyOf: [
+        { $ref: "#/defs/a~1b" },
+        { $ref: "#/defs/m~0n" },
+        { $ref: "#/defs/with%20space" },
+        { $ref: "#/defs/with space" },
+      ],
+    };
     expect(embedSchema(document, schema).definitions).toEqual({
       "#/defs/a~1b": { type: "string" },
       "#/defs/m~0n": { type: "number" },
@@ -108,7 +147,9 @@ describe("embedSchema", () => {
 
   test("'#' is the whole document; list items are reached by index", () => {
     const document: JsonObject = { allOf: [{ type: "string" }, { minLength: 2 }] };
-    const embedded = embedSchema(document, { properties: { whole: { $ref: "#" }, second: { $ref: "#/allOf/1" }, leadingZero: { $ref: "#/allOf/01" } } });
+    const embedded = embedSchema(document, {
+      properties: { whole: { $ref: "#" }, second: { $ref: "#/allOf/1" }, leadingZero: { $ref: "#/allOf/01" } },
+    });
     expect(embedded.definitions).toEqual({ "#": document, "#/allOf/1": { minLength: 2 } });
   });
 
@@ -120,7 +161,14 @@ describe("embedSchema", () => {
   test("what it makes survives JSON (as a manifest carries it) and validates the same", () => {
     const embedded = embedSchema(payments, schemas.Transfer!);
     const carried = JSON.parse(JSON.stringify(embedded));
-    const value = { id: 1, amout: 2, purpose: "salry", debtor: { iban: 3 }, beneficiary: {}, invoices: [{ dueDate: "2026-02-30" }] } as JsonValue;
+    const value = {
+      id: 1,
+      amout: 2,
+      purpose: "salry",
+      debtor: { iban: 3 },
+      beneficiary: {},
+      invoices: [{ dueDate: "2026-02-30" }],
+    } as JsonValue;
     const violations = new SchemaValidator(embedded).validate(value);
     expect(violations.length).toBe(5);
     expect(new SchemaValidator(carried).validate(value)).toEqual(violations);

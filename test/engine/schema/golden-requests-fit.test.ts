@@ -26,12 +26,20 @@ test("golden evaluations: the same answers, warnings only where a name is wrong 
   const warned: string[] = [];
   let compared = 0;
   for (const file of goldenJsonFiles("evaluations")) {
-    const golden = file.content as { bundle?: JsonObject; manifest?: JsonObject; cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[] };
-    const ruleset = golden.bundle !== undefined ? LoadedRuleset.fromBundle(golden.bundle, operators) : LoadedRuleset.fromManifest(golden.manifest!, operators);
+    const golden = file.content as {
+      bundle?: JsonObject;
+      manifest?: JsonObject;
+      cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[];
+    };
+    const ruleset =
+      golden.bundle !== undefined
+        ? LoadedRuleset.fromBundle(golden.bundle, operators)
+        : LoadedRuleset.fromManifest(golden.manifest!, operators);
     for (const c of golden.cases.filter((entry) => entry.error === undefined)) {
       const { warnings, ...result } = ruleset.evaluate(c.request, c.channel, { schemaEnforcement: "warn" });
       expect(JSON.stringify(result)).toBe(JSON.stringify(ruleset.evaluate(c.request, c.channel)));
-      if (warnings !== undefined) warned.push(`${file.name}: ${c.name} ${warnings.map((warning) => warning.code).join(",")}`);
+      if (warnings !== undefined)
+        warned.push(`${file.name}: ${c.name} ${warnings.map((warning) => warning.code).join(",")}`);
       compared++;
     }
   }
@@ -50,7 +58,10 @@ test("interop vectors: the same answers; only the one for an operation no rule n
       const ruleset = LoadedRuleset.fromBundle(JSON.parse(readFileSync(join(interop, c.bundle), "utf8")), operators);
       const { warnings, ...result } = ruleset.evaluate(c.request, c.channel, { schemaEnforcement: "warn" });
       expect(JSON.stringify(result)).toBe(JSON.stringify(ruleset.evaluate(c.request, c.channel)));
-      if (warnings !== undefined) warned.push(`${index}: ${c.request.entity} ${c.request.operation} ${warnings.map((warning) => warning.code).join(",")}`);
+      if (warnings !== undefined)
+        warned.push(
+          `${index}: ${c.request.entity} ${c.request.operation} ${warnings.map((warning) => warning.code).join(",")}`,
+        );
     });
   expect(warned).toEqual(INTEROP_ON_PURPOSE);
 });

@@ -22,11 +22,17 @@ function embedded(schema: SchemaFile["schema"]): EmbeddedSchema {
   if (!Object.hasOwn(schema, "document")) return schema as EmbeddedSchema;
   const { document, pointer } = schema as { document: JsonValue | string; pointer: string };
   const text = typeof document === "string" ? readFileSync(join(PROJECT_ROOT, document), "utf8") : undefined;
-  const loaded = text === undefined ? (document as JsonValue) : ((typeof document === "string" && document.endsWith(".json") ? JSON.parse(text) : parse(text)) as JsonValue);
+  const loaded =
+    text === undefined
+      ? (document as JsonValue)
+      : ((typeof document === "string" && document.endsWith(".json") ? JSON.parse(text) : parse(text)) as JsonValue);
   return embedSchema(loaded, resolveLocalRef(loaded, pointer.startsWith("#") ? pointer : `#${pointer}`)!);
 }
 
-const files = goldenJsonFiles("schema-validation").map((file) => ({ name: file.name, golden: file.content as SchemaFile }));
+const files = goldenJsonFiles("schema-validation").map((file) => ({
+  name: file.name,
+  golden: file.content as SchemaFile,
+}));
 
 /** A small deterministic generator: the same variations on every run. */
 function generator(seed: number): () => number {
@@ -34,7 +40,24 @@ function generator(seed: number): () => number {
   return () => (state = (state * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
-const ATOMS: JsonValue[] = [null, true, 0, -1, 1.5, 1e300, "", "abc", "2026-02-30", "2026-03-02", "x@y.z", [], {}, [1, 1], { a: 1 }, "x".repeat(300)];
+const ATOMS: JsonValue[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  1e300,
+  "",
+  "abc",
+  "2026-02-30",
+  "2026-03-02",
+  "x@y.z",
+  [],
+  {},
+  [1, 1],
+  { a: 1 },
+  "x".repeat(300),
+];
 
 function vary(value: JsonValue, random: () => number, depth = 0): JsonValue {
   const pick = (): JsonValue => ATOMS[Math.floor(random() * ATOMS.length)]!;
@@ -46,7 +69,8 @@ function vary(value: JsonValue, random: () => number, depth = 0): JsonValue {
   }
   if (typeof value === "object" && value !== null) {
     const copy: Record<string, JsonValue> = {};
-    for (const [name, member] of Object.entries(value)) if (random() >= 0.1) copy[name] = random() < 0.3 ? vary(member, random, depth + 1) : member;
+    for (const [name, member] of Object.entries(value))
+      if (random() >= 0.1) copy[name] = random() < 0.3 ? vary(member, random, depth + 1) : member;
     if (random() < 0.2) copy[["extra", "amout", "id", "name"][Math.floor(random() * 4)]!] = pick();
     return copy;
   }
@@ -61,7 +85,12 @@ test("on every case of the corpus, the quick answer is the walk's, or none", () 
     for (const c of golden.cases.filter((c) => c.decimals === undefined && c.limit === undefined)) {
       const fits = validator.fits(c.value);
       if (fits !== undefined) decided++;
-      if (fits !== undefined) expect({ file: name, case: c.name, fits }).toEqual({ file: name, case: c.name, fits: c.violations.length === 0 });
+      if (fits !== undefined)
+        expect({ file: name, case: c.name, fits }).toEqual({
+          file: name,
+          case: c.name,
+          fits: c.violations.length === 0,
+        });
     }
   }
   expect(decided).toBeGreaterThan(100);
@@ -79,7 +108,8 @@ test("on variations of the corpus's values, the quick answer is the walk's, or n
         const fits = validator.fits(value);
         if (fits === undefined) continue;
         decided++;
-        if (fits !== (validator.walk(value, 50).length === 0)) disagreements.push(`${name} ${c.name}: ${JSON.stringify(value).slice(0, 200)}`);
+        if (fits !== (validator.walk(value, 50).length === 0))
+          disagreements.push(`${name} ${c.name}: ${JSON.stringify(value).slice(0, 200)}`);
       }
     }
   }
@@ -89,8 +119,16 @@ test("on variations of the corpus's values, the quick answer is the walk's, or n
 
 test("the rules/ example's Transfer is answered without the walk", () => {
   const document = parse(readFileSync(join(PROJECT_ROOT, "rules", "payments.openapi.yaml"), "utf8")) as JsonValue;
-  const validator = new SchemaValidator(embedSchema(document, resolveLocalRef(document, "#/components/schemas/Transfer")!));
-  const data = { id: "TRF-200010", amount: 30000, reference: "Machine parts", debtor: { iban: "DE89370400440532013000", country: "DE" }, beneficiary: { iban: "AT611904300234573201", country: "AT" } };
+  const validator = new SchemaValidator(
+    embedSchema(document, resolveLocalRef(document, "#/components/schemas/Transfer")!),
+  );
+  const data = {
+    id: "TRF-200010",
+    amount: 30000,
+    reference: "Machine parts",
+    debtor: { iban: "DE89370400440532013000", country: "DE" },
+    beneficiary: { iban: "AT611904300234573201", country: "AT" },
+  };
   expect(validator.fits(data)).toBe(true);
   expect(validator.fits({ ...data, amount: "30000" })).toBe(false);
   expect(validator.validate({ ...data, amount: "30000" }).map((violation) => violation.pointer)).toEqual(["/amount"]);

@@ -47,7 +47,10 @@ interface SchemaFile {
   cases: SchemaCase[];
 }
 
-const files = goldenJsonFiles("schema-validation").map((file) => ({ name: file.name, golden: file.content as SchemaFile }));
+const files = goldenJsonFiles("schema-validation").map((file) => ({
+  name: file.name,
+  golden: file.content as SchemaFile,
+}));
 
 function loadDocument(document: JsonValue | string): JsonValue {
   if (typeof document !== "string") return document;
@@ -60,20 +63,31 @@ function isDocumentSchema(schema: EmbeddedSchema | DocumentSchema): schema is Do
 }
 
 /** The schema as the validator gets it, and the document ajv resolves it in with the pointer of the node. */
-function prepare(golden: SchemaFile): { embedded: EmbeddedSchema; oracleDocument?: JsonObject; oraclePointer?: string } {
+function prepare(golden: SchemaFile): {
+  embedded: EmbeddedSchema;
+  oracleDocument?: JsonObject;
+  oraclePointer?: string;
+} {
   if (isDocumentSchema(golden.schema)) {
     const document = loadDocument(golden.schema.document);
     const ref = golden.schema.pointer.startsWith("#") ? golden.schema.pointer : `#${golden.schema.pointer}`;
     const node = resolveLocalRef(document, ref);
     if (node === undefined) throw new Error(`${golden.schema.pointer} does not resolve`);
-    return { embedded: embedSchema(document, node), oracleDocument: document as JsonObject, oraclePointer: ref.slice(1) };
+    return {
+      embedded: embedSchema(document, node),
+      oracleDocument: document as JsonObject,
+      oraclePointer: ref.slice(1),
+    };
   }
   const embedded = golden.schema;
   // ajv needs a document: the definitions placed where their pointers say, the schema beside them.
   const document: JsonObject = { "x-validated": embedded.schema };
   for (const [ref, definition] of Object.entries(embedded.definitions)) {
     if (!ref.startsWith("#/")) return { embedded };
-    const tokens = ref.slice(2).split("/").map((raw) => decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~"));
+    const tokens = ref
+      .slice(2)
+      .split("/")
+      .map((raw) => decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~"));
     let parent: JsonObject = document;
     for (const token of tokens.slice(0, -1)) {
       const next = parent[token];
@@ -114,7 +128,10 @@ function withDecimals(value: JsonValue, decimals: Record<string, string> | undef
   const copy = structuredClone(value);
   let root: unknown = copy;
   for (const [pointer, text] of Object.entries(decimals)) {
-    const tokens = pointer.split("/").slice(1).map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const tokens = pointer
+      .split("/")
+      .slice(1)
+      .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
     if (tokens.length === 0) {
       root = new Decimal(text);
       continue;
@@ -132,15 +149,36 @@ test("the corpus is there", () => {
 });
 
 const KEYWORDS_COVERED = [
-  "type", "required", "enum", "const", "format", "additionalProperties", "pattern", "minLength", "maxLength", "minimum", "maximum",
-  "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "items", "oneOf", "anyOf", "not",
+  "type",
+  "required",
+  "enum",
+  "const",
+  "format",
+  "additionalProperties",
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "items",
+  "oneOf",
+  "anyOf",
+  "not",
 ];
 test("ajv checks the expectations of most files", () => {
   expect(files.filter((file) => oracleApplies(file.golden)).length).toBeGreaterThanOrEqual(10);
 });
 
 test("every keyword has a case where it is violated", () => {
-  const seen = new Set(files.flatMap((file) => file.golden.cases.flatMap((c) => c.violations.map((violation) => violation.keyword))));
+  const seen = new Set(
+    files.flatMap((file) => file.golden.cases.flatMap((c) => c.violations.map((violation) => violation.keyword))),
+  );
   expect(KEYWORDS_COVERED.filter((keyword) => !seen.has(keyword))).toEqual([]);
 });
 
@@ -148,14 +186,19 @@ for (const { name, golden } of files) {
   describe(name, () => {
     const prepared = prepare(golden);
     const validator = new SchemaValidator(prepared.embedded);
-    const oracle = oracleApplies(golden) && prepared.oracleDocument !== undefined ? oracleFor(prepared.oracleDocument, prepared.oraclePointer!) : undefined;
+    const oracle =
+      oracleApplies(golden) && prepared.oracleDocument !== undefined
+        ? oracleFor(prepared.oracleDocument, prepared.oraclePointer!)
+        : undefined;
     for (const c of golden.cases) {
       test(c.name, () => {
         const value = withDecimals(c.value, c.decimals);
         // The expectation first: ajv must find the value valid exactly when no violation (but of a format) is expected.
         if (oracle !== undefined && c.oracle !== false && c.decimals === undefined && c.limit === undefined) {
           const validWithoutFormats = c.violations.every((violation) => violation.keyword === "format");
-          expect({ ajvValid: oracle(value), errors: oracle.errors ?? null }).toMatchObject({ ajvValid: validWithoutFormats });
+          expect({ ajvValid: oracle(value), errors: oracle.errors ?? null }).toMatchObject({
+            ajvValid: validWithoutFormats,
+          });
         }
         const violations = validator.validate(value, c.limit);
         // Every expected member compared; a message only where the case gives one.
@@ -165,7 +208,10 @@ for (const { name, golden } of files) {
           message: violation.message ?? violations[index]?.message,
           didYouMean: violation.didYouMean,
         }));
-        const actual: ExpectedViolation[] = violations.map((violation) => ({ ...violation, didYouMean: violation.didYouMean }));
+        const actual: ExpectedViolation[] = violations.map((violation) => ({
+          ...violation,
+          didYouMean: violation.didYouMean,
+        }));
         expect(actual).toEqual(expected);
         for (const violation of violations) {
           expect(violation.message.length).toBeGreaterThan(0);
@@ -181,7 +227,12 @@ for (const { name, golden } of files) {
 /** The place a pointer names in a value, or undefined when it names none. */
 function at(value: unknown, pointer: string): { found: boolean; value?: unknown } {
   let node = value;
-  for (const token of pointer === "" ? [] : pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+  for (const token of pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~"))) {
     if (typeof node !== "object" || node === null || !Object.hasOwn(node, token)) return { found: false };
     node = (node as Record<string, unknown>)[token];
   }
@@ -197,21 +248,67 @@ function randomValues(seed: number, count: number): JsonValue[] {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const names = ["id", "amount", "amout", "debtor", "beneficiary", "iban", "purpose", "name", "children", "a/b", "m~n", "", "__proto__", "list", "x-a", "tree", "contact", "email"];
-  const scalars: JsonValue[] = [null, true, false, 0, -0, 1, 2.5, -7, 1e21, 0.1, "", "x", "salry", "2026-02-30", "2026-03-02T09:30:00Z", "😀", "DE89370400440532013000"];
+  const names = [
+    "id",
+    "amount",
+    "amout",
+    "debtor",
+    "beneficiary",
+    "iban",
+    "purpose",
+    "name",
+    "children",
+    "a/b",
+    "m~n",
+    "",
+    "__proto__",
+    "list",
+    "x-a",
+    "tree",
+    "contact",
+    "email",
+  ];
+  const scalars: JsonValue[] = [
+    null,
+    true,
+    false,
+    0,
+    -0,
+    1,
+    2.5,
+    -7,
+    1e21,
+    0.1,
+    "",
+    "x",
+    "salry",
+    "2026-02-30",
+    "2026-03-02T09:30:00Z",
+    "😀",
+    "DE89370400440532013000",
+  ];
   const make = (depth: number): JsonValue => {
     const roll = next();
     if (depth > 4 || roll < 0.5) return scalars[Math.floor(next() * scalars.length)]!;
     if (roll < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => make(depth + 1));
     const object: JsonObject = {};
-    for (let index = Math.floor(next() * 5); index > 0; index--) Object.defineProperty(object, names[Math.floor(next() * names.length)]!, { value: make(depth + 1), enumerable: true, writable: true, configurable: true });
+    for (let index = Math.floor(next() * 5); index > 0; index--)
+      Object.defineProperty(object, names[Math.floor(next() * names.length)]!, {
+        value: make(depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return object;
   };
   return Array.from({ length: count }, () => make(0));
 }
 
 describe("on any value", () => {
-  const validators = files.map(({ name, golden }) => ({ name, validator: new SchemaValidator(prepare(golden).embedded) }));
+  const validators = files.map(({ name, golden }) => ({
+    name,
+    validator: new SchemaValidator(prepare(golden).embedded),
+  }));
 
   test("never throws, stays within the limit, and every pointer names the value or a member missing from an object in it", () => {
     for (const value of randomValues(20260302, 400)) {
@@ -227,10 +324,20 @@ describe("on any value", () => {
           for (const violation of violations) {
             if (violation.keyword === "required") {
               const parent = at(value, violation.pointer.slice(0, violation.pointer.lastIndexOf("/")));
-              expect(parent.found && typeof parent.value === "object" && parent.value !== null && !Array.isArray(parent.value)).toBe(true);
+              expect(
+                parent.found &&
+                  typeof parent.value === "object" &&
+                  parent.value !== null &&
+                  !Array.isArray(parent.value),
+              ).toBe(true);
               expect(at(value, violation.pointer).found).toBe(false);
             } else {
-              expect({ name, value, pointer: violation.pointer, found: at(value, violation.pointer).found }).toMatchObject({ found: true });
+              expect({
+                name,
+                value,
+                pointer: violation.pointer,
+                found: at(value, violation.pointer).found,
+              }).toMatchObject({ found: true });
             }
           }
         }
@@ -241,11 +348,18 @@ describe("on any value", () => {
   test("a value nested far deeper than requests may be ends without a stack overflow", () => {
     let deep: JsonValue = "leaf";
     for (let index = 0; index < 100000; index++) deep = [deep];
-    const recursive = new SchemaValidator({ schema: { $ref: "#/$defs/List" }, definitions: { "#/$defs/List": { type: "array", items: { anyOf: [{ $ref: "#/$defs/List" }, { type: "integer" }] } } } });
+    const recursive = new SchemaValidator({
+      schema: { $ref: "#/$defs/List" },
+      definitions: {
+        "#/$defs/List": { type: "array", items: { anyOf: [{ $ref: "#/$defs/List" }, { type: "integer" }] } },
+      },
+    });
     expect(() => recursive.validate(deep)).not.toThrow();
     const unique = new SchemaValidator({ schema: { uniqueItems: true, items: { type: "array" } }, definitions: {} });
     expect(unique.validate([deep, deep])).toEqual([]);
-    expect(new SchemaValidator({ schema: { type: "object" }, definitions: {} }).validate(deep)).toEqual([{ pointer: "", keyword: "type", message: "expected an object, got an array" }]);
+    expect(new SchemaValidator({ schema: { type: "object" }, definitions: {} }).validate(deep)).toEqual([
+      { pointer: "", keyword: "type", message: "expected an object, got an array" },
+    ]);
   });
 
   test("a schema whose objects form a cycle (as YAML aliases can make) is compiled and ends", () => {
@@ -253,7 +367,9 @@ describe("on any value", () => {
     (node.properties as JsonObject).self = node;
     (node.allOf as JsonValue[]).push(node);
     const validator = new SchemaValidator({ schema: node, definitions: {} });
-    expect(validator.validate({ self: { self: 1 } })).toEqual([{ pointer: "/self/self", keyword: "type", message: "expected an object, got a number" }]);
+    expect(validator.validate({ self: { self: 1 } })).toEqual([
+      { pointer: "/self/self", keyword: "type", message: "expected an object, got a number" },
+    ]);
   });
 
   test("a limit that is no count", () => {
@@ -265,9 +381,26 @@ describe("on any value", () => {
   });
 
   test("the schema a manifest may carry in any shape is compiled without throwing", () => {
-    for (const schema of [null, 5, "x", [], true, false, { type: 5 }, { properties: [] }, { required: [1, null] }, { enum: null }, { $ref: null }, { items: [null] }]) {
-      expect(() => new SchemaValidator({ schema: schema as JsonValue, definitions: {} }).validate({ a: [1] })).not.toThrow();
+    for (const schema of [
+      null,
+      5,
+      "x",
+      [],
+      true,
+      false,
+      { type: 5 },
+      { properties: [] },
+      { required: [1, null] },
+      { enum: null },
+      { $ref: null },
+      { items: [null] },
+    ]) {
+      expect(() =>
+        new SchemaValidator({ schema: schema as JsonValue, definitions: {} }).validate({ a: [1] }),
+      ).not.toThrow();
     }
-    expect(() => new SchemaValidator({ schema: true, definitions: null as unknown as Record<string, JsonValue> }).validate(1)).not.toThrow();
+    expect(() =>
+      new SchemaValidator({ schema: true, definitions: null as unknown as Record<string, JsonValue> }).validate(1),
+    ).not.toThrow();
   });
 });

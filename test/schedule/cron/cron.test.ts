@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { runCronCommand } from "../../../src/cli/cron-command.ts";
 import { UsageError } from "../../../src/cli/usage-error.ts";
-import { formatRfc3339, nextFireTimes, parseCron, parseRfc3339, validateTimeZone } from "../../../src/schedule/cron/index.ts";
+import {
+  formatRfc3339,
+  nextFireTimes,
+  parseCron,
+  parseRfc3339,
+  validateTimeZone,
+} from "../../../src/schedule/cron/index.ts";
 import fireCases from "../../cases/cron/next-fire-times.json" with { type: "json" };
 import refusedCases from "../../cases/cron/refused.json" with { type: "json" };
 
@@ -22,7 +28,11 @@ interface FireCase {
 function cli(args: string[], now?: Date): { status: number; stdout: string; stderr: string } {
   let stdout = "";
   let stderr = "";
-  const status = runCronCommand(args, { out: (text) => (stdout += text), err: (text) => (stderr += text), now: () => now ?? new Date() });
+  const status = runCronCommand(args, {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+    now: () => now ?? new Date(),
+  });
   return { status, stdout, stderr };
 }
 
@@ -35,7 +45,8 @@ function fireTimes(expr: string, zone: string, after: string, count: number): st
 test("the tables hold at least 60 fire-time cases and cover every zone the contract's issue names", () => {
   expect(fireCases.length).toBeGreaterThanOrEqual(60);
   const zones = new Set((fireCases as FireCase[]).map((c) => c.tz));
-  for (const zone of ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu"]) expect(zones).toContain(zone);
+  for (const zone of ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu"])
+    expect(zones).toContain(zone);
 });
 
 describe("next fire times", () => {
@@ -129,7 +140,15 @@ describe("time zones and RFC 3339", () => {
     expect(parseRfc3339("2026-03-29T01:30:00+01:00")?.toISOString()).toBe("2026-03-29T00:30:00.000Z");
     expect(parseRfc3339("2026-03-29t01:30:00.250z")?.toISOString()).toBe("2026-03-29T01:30:00.250Z");
     expect(parseRfc3339("2026-03-29T01:30:00-05:45")?.toISOString()).toBe("2026-03-29T07:15:00.000Z");
-    for (const text of ["2026-03-29T01:30:00", "2026-03-29 01:30:00Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "now", "2026-01-01T00:00:00+25:00"]) {
+    for (const text of [
+      "2026-03-29T01:30:00",
+      "2026-03-29 01:30:00Z",
+      "2026-02-29T00:00:00Z",
+      "2026-13-01T00:00:00Z",
+      "2026-01-01T24:00:00Z",
+      "now",
+      "2026-01-01T00:00:00+25:00",
+    ]) {
       expect(parseRfc3339(text)).toBeUndefined();
     }
   });
@@ -158,7 +177,9 @@ describe("the search", () => {
     // 02:30 on the second Sunday of March is inside New York's spring-forward gap every year.
     const run = cli(["30 2 8-14 3 */7", "--tz", "America/New_York", "--after", "2026-01-01T00:00:00Z"]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toBe("rule-server cron: the schedule does not fire in America/New_York within 400 years after 2025-12-31T19:00:00-05:00\n");
+    expect(run.stderr).toBe(
+      "rule-server cron: the schedule does not fire in America/New_York within 400 years after 2025-12-31T19:00:00-05:00\n",
+    );
   });
 
   test("no more than the asked number, all strictly increasing", () => {
@@ -185,14 +206,20 @@ describe("rule-server cron", () => {
   });
 
   test("an unknown zone is refused", () => {
-    expect(cli(["* * * * *", "--tz", "Mars/Olympus_Mons"])).toEqual({ status: 1, stdout: "", stderr: "rule-server cron: unknown time zone 'Mars/Olympus_Mons'\n" });
+    expect(cli(["* * * * *", "--tz", "Mars/Olympus_Mons"])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "rule-server cron: unknown time zone 'Mars/Olympus_Mons'\n",
+    });
   });
 
   test("a bad --after is refused", () => {
     for (const after of ["yesterday", "2026-01-01", "2026-01-01T00:00:00", "2026-02-30T00:00:00Z"]) {
       const run = cli(["* * * * *", "--after", after]);
       expect(run.status).toBe(1);
-      expect(run.stderr).toBe(`rule-server cron: --after '${after}' is not an RFC 3339 date-time such as 2026-03-29T01:30:00+01:00\n`);
+      expect(run.stderr).toBe(
+        `rule-server cron: --after '${after}' is not an RFC 3339 date-time such as 2026-03-29T01:30:00+01:00\n`,
+      );
     }
   });
 

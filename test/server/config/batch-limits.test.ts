@@ -8,8 +8,12 @@ const base = { RULE_SERVER_TOKEN: "test-token-0123456789" };
 
 test("default to 1000 items and 16 MiB; other values are read as given", () => {
   expect(readEnvironment(base)).toMatchObject({ batchMaxItems: 1000, batchMaxBytes: 16 * 1024 * 1024 });
-  expect(readEnvironment({ ...base, RULE_SERVER_BATCH_MAX_ITEMS: "50", RULE_SERVER_BATCH_MAX_BYTES: "65536" })).toMatchObject({ batchMaxItems: 50, batchMaxBytes: 65536 });
-  expect(readEnvironment({ ...base, RULE_SERVER_BATCH_MAX_BYTES: String(128 * 1024 * 1024) }).batchMaxBytes).toBe(128 * 1024 * 1024);
+  expect(
+    readEnvironment({ ...base, RULE_SERVER_BATCH_MAX_ITEMS: "50", RULE_SERVER_BATCH_MAX_BYTES: "65536" }),
+  ).toMatchObject({ batchMaxItems: 50, batchMaxBytes: 65536 });
+  expect(readEnvironment({ ...base, RULE_SERVER_BATCH_MAX_BYTES: String(128 * 1024 * 1024) }).batchMaxBytes).toBe(
+    128 * 1024 * 1024,
+  );
 });
 
 test("anything but a positive integer, or bytes above the HTTP layer's 128 MiB, is an invalid setting naming the variable", () => {

@@ -8,7 +8,11 @@ import { PROJECT_ROOT } from "../../support/run-cli.ts";
 test("every variable readEnvironment reads is in ENVIRONMENT_VARIABLES", () => {
   const source = readFileSync(join(PROJECT_ROOT, "src", "server", "config", "read-environment.ts"), "utf8");
   const body = source.slice(source.indexOf("export function readEnvironment"));
-  const read = new Set([...body.matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\b(?:integer|flag)\("([A-Z][A-Z0-9_]+)"/g)].map((match) => match[1] ?? match[2]!));
+  const read = new Set(
+    [...body.matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\b(?:integer|flag)\("([A-Z][A-Z0-9_]+)"/g)].map(
+      (match) => match[1] ?? match[2]!,
+    ),
+  );
   expect(read.size).toBeGreaterThan(15);
   expect([...read].filter((name) => !(ENVIRONMENT_VARIABLES as readonly string[]).includes(name)).sort()).toEqual([]);
 });

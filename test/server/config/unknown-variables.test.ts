@@ -10,7 +10,8 @@ import { allGone, alive, servingPids, supervisorPid, TWO_PROCESSES } from "../..
 const rules = rulesDirectory();
 afterAll(() => rules.remove());
 
-const unknownLines = (logs: Record<string, unknown>[]): Record<string, unknown>[] => logs.filter((line) => line.msg === "unknown setting is ignored");
+const unknownLines = (logs: Record<string, unknown>[]): Record<string, unknown>[] =>
+  logs.filter((line) => line.msg === "unknown setting is ignored");
 
 test("each unknown RULE_SERVER_, RULES_ or RULE_EVALUATION_ variable is a warn line with the closest known one; the server starts", async () => {
   const server = await startServer(
@@ -45,7 +46,14 @@ test("each unknown RULE_SERVER_, RULES_ or RULE_EVALUATION_ variable is a warn l
 });
 
 test("the variables the server reads get no line", async () => {
-  const server = await startServer(serverEnvironment(rules.path, { RULES_REFRESH: "manual", RULE_SERVER_WORKERS: "0", RULE_EVALUATION_TIMEOUT_MS: "5000", RULE_SERVER_EXPLORER: "1" }));
+  const server = await startServer(
+    serverEnvironment(rules.path, {
+      RULES_REFRESH: "manual",
+      RULE_SERVER_WORKERS: "0",
+      RULE_EVALUATION_TIMEOUT_MS: "5000",
+      RULE_SERVER_EXPLORER: "1",
+    }),
+  );
   try {
     expect(unknownLines(server.logs())).toEqual([]);
   } finally {
@@ -54,7 +62,9 @@ test("the variables the server reads get no line", async () => {
 });
 
 test("a misspelt variable behind a fatal start-up is named before the fatal line", async () => {
-  const run = await startExpectingFailure(serverEnvironment(rules.path, { RULE_SERVER_TOKEN: undefined, RULE_SERVER_TOKN: "a-token-of-some-length-0123" }));
+  const run = await startExpectingFailure(
+    serverEnvironment(rules.path, { RULE_SERVER_TOKEN: undefined, RULE_SERVER_TOKN: "a-token-of-some-length-0123" }),
+  );
   expect(run.status).toBe(1);
   expect(run.logs.map((line) => line.msg)).toEqual(["unknown setting is ignored", "invalid configuration"]);
   expect(run.logs[0]).toMatchObject({ level: "warn", variable: "RULE_SERVER_TOKN", didYouMean: "RULE_SERVER_TOKEN" });
@@ -68,7 +78,11 @@ test("with several processes the supervisor says it once, with its pid", async (
     pids.push(supervisorPid(server), ...servingPids(server));
     const lines = unknownLines(server.logs());
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ variable: "RULE_SERVER_WORKER", didYouMean: "RULE_SERVER_WORKERS", pid: supervisorPid(server) });
+    expect(lines[0]).toMatchObject({
+      variable: "RULE_SERVER_WORKER",
+      didYouMean: "RULE_SERVER_WORKERS",
+      pid: supervisorPid(server),
+    });
   } finally {
     await server.kill();
     if (!(await allGone(pids))) for (const pid of pids.filter(alive)) process.kill(pid, "SIGKILL");

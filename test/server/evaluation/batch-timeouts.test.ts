@@ -8,27 +8,51 @@ import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
  * for each item: one that runs past it is answered 503 in its place, its worker is replaced, and
  * every other item is answered (also those that waited behind it on that worker).
  */
-const suite = serverForSuite({ RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "300" }, { "slow.bundle.json": slowBundle() });
+const suite = serverForSuite(
+  { RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "300" },
+  { "slow.bundle.json": slowBundle() },
+);
 const auth = { Authorization: `Bearer ${TOKEN}` };
-const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
+const order = {
+  ruleset: "shop.orders.order",
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+};
 
-async function batch(items: unknown[], requestId: string): Promise<{ id?: string; status: number; result?: { decision: string }; problem?: Record<string, unknown> }[]> {
-  const response = await fetch(`${suite.server.url}/evaluations/batch`, { method: "POST", headers: { ...auth, "Content-Type": "application/json", "X-Request-Id": requestId }, body: JSON.stringify({ items }) });
+async function batch(
+  items: unknown[],
+  requestId: string,
+): Promise<{ id?: string; status: number; result?: { decision: string }; problem?: Record<string, unknown> }[]> {
+  const response = await fetch(`${suite.server.url}/evaluations/batch`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json", "X-Request-Id": requestId },
+    body: JSON.stringify({ items }),
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { results: never[] }).results;
 }
 
 test("a slow item among fast ones is answered 503 alone; the fast ones, also those queued behind it, are answered 200", async () => {
   // More items than two workers take at once: some wait on the worker that is replaced.
-  const items = Array.from({ length: 40 }, (_, index) => (index === 5 ? { id: "slow", ...slowRequest() } : { id: `fast-${index}`, ...order }));
+  const items = Array.from({ length: 40 }, (_, index) =>
+    index === 5 ? { id: "slow", ...slowRequest() } : { id: `fast-${index}`, ...order },
+  );
   const started = Date.now();
   const results = await batch(items, "batch-slow-item");
   expect(Date.now() - started).toBeLessThan(3000);
   expect(results.map((result) => result.id)).toEqual(items.map((item) => item.id));
-  expect(results[5]).toEqual({ id: "slow", status: 503, problem: { type: "about:blank", title: "the evaluation took longer than 300 ms", status: 503 } });
-  for (const [index, result] of results.entries()) if (index !== 5) expect(`${result.id} ${result.status} ${result.result?.decision}`).toBe(`${result.id} 200 allow`);
+  expect(results[5]).toEqual({
+    id: "slow",
+    status: 503,
+    problem: { type: "about:blank", title: "the evaluation took longer than 300 ms", status: 503 },
+  });
+  for (const [index, result] of results.entries())
+    if (index !== 5) expect(`${result.id} ${result.status} ${result.result?.decision}`).toBe(`${result.id} 200 allow`);
   await suite.server.waitForLog((line) => line.msg === "evaluation timed out; its worker is replaced");
-  const line = await suite.server.waitForLog((entry) => entry.msg === "request" && entry.requestId === "batch-slow-item");
+  const line = await suite.server.waitForLog(
+    (entry) => entry.msg === "request" && entry.requestId === "batch-slow-item",
+  );
   expect(line).toMatchObject({ status: 200, items: 40, decisions: { allow: 39, deny: 0 }, errors: 1 });
 });
 

@@ -5,7 +5,9 @@ import { HttpError } from "../../../src/server/http/http-error.ts";
 const TOKEN = "s3cret-token";
 
 function statusFor(authorization: string | undefined, token: string | undefined): number {
-  const request = new Request("http://localhost/", { headers: authorization === undefined ? {} : { Authorization: authorization } });
+  const request = new Request("http://localhost/", {
+    headers: authorization === undefined ? {} : { Authorization: authorization },
+  });
   try {
     new BearerToken(token).require(request);
     return 200;

@@ -17,7 +17,11 @@ let rules: ReturnType<typeof rulesDirectory>;
 
 beforeAll(async () => {
   // Enough rulesets for the list to pass the compression threshold.
-  rules = rulesDirectory(Object.fromEntries(["a", "b", "c"].map((suffix) => [`shop.copy.${suffix}.bundle.json`, slowBundle(`shop.copy.${suffix}`)])));
+  rules = rulesDirectory(
+    Object.fromEntries(
+      ["a", "b", "c"].map((suffix) => [`shop.copy.${suffix}.bundle.json`, slowBundle(`shop.copy.${suffix}`)]),
+    ),
+  );
   server = await startServer(serverEnvironment(rules.path));
 });
 afterAll(async () => {
@@ -26,14 +30,20 @@ afterAll(async () => {
 });
 
 /** The raw answer: fetch is told not to decompress, so the test sees the bytes on the wire. */
-async function raw(path: string, acceptEncoding: string | undefined, headers: Record<string, string> = {}): Promise<{ response: Response; bytes: Uint8Array }> {
+async function raw(
+  path: string,
+  acceptEncoding: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ response: Response; bytes: Uint8Array }> {
   const all: Record<string, string> = { ...headers };
   if (acceptEncoding !== undefined) all["Accept-Encoding"] = acceptEncoding;
   const response = await fetch(`${server.url}${path}`, { headers: all, decompress: false } as RequestInit);
   return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
 }
 const decode = (coding: string | null, bytes: Uint8Array): string =>
-  new TextDecoder().decode(coding === "br" ? brotliDecompressSync(bytes) : coding === "gzip" ? gunzipSync(bytes) : bytes);
+  new TextDecoder().decode(
+    coding === "br" ? brotliDecompressSync(bytes) : coding === "gzip" ? gunzipSync(bytes) : bytes,
+  );
 
 describe("content codings", () => {
   const paths: [string, Record<string, string>][] = [
@@ -64,7 +74,8 @@ describe("content codings", () => {
 
   test("q-values are honoured: br first, q=0 refuses, identity alone gets none", async () => {
     const path = `/rulesets/${SHOP}/manifest`;
-    const codingFor = async (header: string | undefined): Promise<string | null> => (await raw(path, header)).response.headers.get("content-encoding");
+    const codingFor = async (header: string | undefined): Promise<string | null> =>
+      (await raw(path, header)).response.headers.get("content-encoding");
     expect(await codingFor("gzip, br")).toBe("br");
     expect(await codingFor("gzip;q=1, br;q=0")).toBe("gzip");
     expect(await codingFor("br;q=0.5, gzip;q=0.8")).toBe("gzip");

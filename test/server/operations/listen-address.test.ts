@@ -13,7 +13,10 @@ const reachable = async (url: string): Promise<boolean> =>
 describe("HOST", () => {
   test("HOST=127.0.0.1 listens there only; without HOST every interface is served", async () => {
     const rules = rulesDirectory();
-    const [bound, everywhere] = await Promise.all([startServer(serverEnvironment(rules.path, { HOST: "127.0.0.1" })), startServer(serverEnvironment(rules.path, { HOST: undefined }))]);
+    const [bound, everywhere] = await Promise.all([
+      startServer(serverEnvironment(rules.path, { HOST: "127.0.0.1" })),
+      startServer(serverEnvironment(rules.path, { HOST: undefined })),
+    ]);
     try {
       expect(bound.logs().find((line) => line.msg === "listening")!.host).toBe("127.0.0.1");
       expect(await reachable(`http://127.0.0.1:${bound.port}/healthz`)).toBe(true);
@@ -39,8 +42,10 @@ describe("HOST", () => {
   });
 
   test("addresses and host names are accepted, anything else is not", () => {
-    for (const good of ["127.0.0.1", "0.0.0.0", "::", "::1", "localhost", "rule-server.internal"]) expect(listenHost(good), good).toBe(good);
+    for (const good of ["127.0.0.1", "0.0.0.0", "::", "::1", "localhost", "rule-server.internal"])
+      expect(listenHost(good), good).toBe(good);
     expect(listenHost("[::1]")).toBe("::1");
-    for (const bad of ["", "not a host!", "256.1.1.1", "-leading", "a..b", "[localhost]", "http://x"]) expect(listenHost(bad), bad).toBeUndefined();
+    for (const bad of ["", "not a host!", "256.1.1.1", "-leading", "a..b", "[localhost]", "http://x"])
+      expect(listenHost(bad), bad).toBeUndefined();
   });
 });

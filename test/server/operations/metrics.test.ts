@@ -12,7 +12,12 @@ import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
 /** `GET /metrics` of a real server: the exposition parses, and counters move by exactly the traffic sent. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
 const SHOP = "shop.orders.order";
-const order = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } } };
+const order = {
+  ruleset: SHOP,
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 3, unitPrice: 0.1, customer: { email: "a@b.c" } },
+};
 const denied = { ...order, data: { quantity: 150, unitPrice: 1 } };
 
 async function scrape(server: ServerProcess): Promise<Exposition> {
@@ -21,7 +26,12 @@ async function scrape(server: ServerProcess): Promise<Exposition> {
   expect(response.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
   return parseExposition(await response.text());
 }
-const evaluate = (server: ServerProcess, body: unknown): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const evaluate = (server: ServerProcess, body: unknown): Promise<Response> =>
+  fetch(`${server.url}/evaluations`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 for (const workers of ["0", "2"]) {
   describe(`with RULE_SERVER_WORKERS=${workers}`, () => {
@@ -29,7 +39,9 @@ for (const workers of ["0", "2"]) {
     let rules: ReturnType<typeof rulesDirectory>;
     beforeAll(async () => {
       rules = rulesDirectory({ "shop.slow.bundle.json": slowBundle() });
-      server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: workers, RULE_EVALUATION_TIMEOUT_MS: "300" }));
+      server = await startServer(
+        serverEnvironment(rules.path, { RULE_SERVER_WORKERS: workers, RULE_EVALUATION_TIMEOUT_MS: "300" }),
+      );
     });
     afterAll(async () => {
       await server.kill();
@@ -42,14 +54,19 @@ for (const workers of ["0", "2"]) {
       for (let i = 0; i < 2; i++) expect((await evaluate(server, order)).status).toBe(200);
       expect((await evaluate(server, { ...order, ruleset: "nope" })).status).toBe(404);
       const after = await scrape(server);
-      const moved = (labels: Record<string, string>): number => after.value("rule_server_evaluations_total", labels) - before.value("rule_server_evaluations_total", labels);
+      const moved = (labels: Record<string, string>): number =>
+        after.value("rule_server_evaluations_total", labels) - before.value("rule_server_evaluations_total", labels);
       expect(moved({ ruleset: SHOP, decision: "deny" })).toBe(3);
       expect(moved({ ruleset: SHOP, decision: "allow" })).toBe(2);
       expect(after.samples.some((sample) => sample.labels.ruleset === "nope")).toBe(false);
-      const requests = (labels: Record<string, string>): number => after.value("rule_server_requests_total", labels) - before.value("rule_server_requests_total", labels);
+      const requests = (labels: Record<string, string>): number =>
+        after.value("rule_server_requests_total", labels) - before.value("rule_server_requests_total", labels);
       expect(requests({ route: "/evaluations", method: "POST", status: "200" })).toBe(5);
       expect(requests({ route: "/evaluations", method: "POST", status: "404" })).toBe(1);
-      expect(after.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP }) - before.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP })).toBe(0);
+      expect(
+        after.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP }) -
+          before.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP }),
+      ).toBe(0);
     });
 
     test("an evaluation whose entity matches no rule is counted as one without rules", async () => {
@@ -57,7 +74,10 @@ for (const workers of ["0", "2"]) {
       const response = await evaluate(server, { ...order, entity: "Ordr" });
       expect(((await response.json()) as { decision: string }).decision).toBe("allow");
       const after = await scrape(server);
-      expect(after.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP }) - before.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP })).toBe(1);
+      expect(
+        after.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP }) -
+          before.value("rule_server_evaluations_without_rules_total", { ruleset: SHOP }),
+      ).toBe(1);
       const line = await server.waitForLog((entry) => entry.path === "/evaluations" && entry.entity === "Ordr");
       expect(line.rules).toBe(0);
     });
@@ -67,7 +87,10 @@ for (const workers of ["0", "2"]) {
         const before = await scrape(server);
         expect((await evaluate(server, slowRequest())).status).toBe(503);
         const after = await scrape(server);
-        expect(after.value("rule_server_worker_replacements_total", { reason: "timeout" }) - before.value("rule_server_worker_replacements_total", { reason: "timeout" })).toBe(1);
+        expect(
+          after.value("rule_server_worker_replacements_total", { reason: "timeout" }) -
+            before.value("rule_server_worker_replacements_total", { reason: "timeout" }),
+        ).toBe(1);
       });
     }
   });
@@ -80,7 +103,9 @@ describe("the exposition", () => {
     const response = await fetch(`${suite.server.url}/metrics`);
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe("Bearer");
-    expect((await fetch(`${suite.server.url}/metrics`, { headers: { Authorization: "Bearer wrong" } })).status).toBe(401);
+    expect((await fetch(`${suite.server.url}/metrics`, { headers: { Authorization: "Bearer wrong" } })).status).toBe(
+      401,
+    );
   });
 
   test("routes are patterns, unknown paths are unmatched, and durations form a histogram per route", async () => {
@@ -91,15 +116,23 @@ describe("the exposition", () => {
     await fetch(`${suite.server.url}/another/unknown`);
     await fetch(`${suite.server.url}/rulesets`, { method: "DELETE" });
     const after = await scrape(suite.server);
-    const moved = (labels: Record<string, string>): number => after.value("rule_server_requests_total", labels) - before.value("rule_server_requests_total", labels);
+    const moved = (labels: Record<string, string>): number =>
+      after.value("rule_server_requests_total", labels) - before.value("rule_server_requests_total", labels);
     expect(moved({ route: "/rulesets/:id/manifest", method: "GET", status: "200" })).toBe(1);
     expect(moved({ route: "/rulesets/:id/manifest", method: "GET", status: "404" })).toBe(1);
     expect(moved({ route: "unmatched", method: "GET", status: "404" })).toBe(2);
     expect(moved({ route: "/rulesets", method: "DELETE", status: "405" })).toBe(1);
-    expect(after.samples.some((sample) => String(sample.labels.route).includes(SHOP) || String(sample.labels.route).includes("/no/"))).toBe(false);
-    const count = (exposition: Exposition): number => exposition.value("rule_server_request_duration_seconds_count", { route: "/rulesets/:id/manifest" });
+    expect(
+      after.samples.some(
+        (sample) => String(sample.labels.route).includes(SHOP) || String(sample.labels.route).includes("/no/"),
+      ),
+    ).toBe(false);
+    const count = (exposition: Exposition): number =>
+      exposition.value("rule_server_request_duration_seconds_count", { route: "/rulesets/:id/manifest" });
     expect(count(after) - count(before)).toBe(2);
-    expect(after.value("rule_server_request_duration_seconds_bucket", { route: "/rulesets/:id/manifest", le: "+Inf" })).toBe(count(after));
+    expect(
+      after.value("rule_server_request_duration_seconds_bucket", { route: "/rulesets/:id/manifest", le: "+Inf" }),
+    ).toBe(count(after));
     expect(after.types.get("rule_server_request_duration_seconds")).toBe("histogram");
   });
 
@@ -126,7 +159,8 @@ describe("the exposition", () => {
     expect(exposition.value("rule_server_rulesets")).toBe(4);
     const { loadedAt } = (await (await fetch(`${suite.server.url}/readyz`)).json()) as { loadedAt: string };
     expect(exposition.value("rule_server_rules_loaded_timestamp_seconds")).toBe(Date.parse(loadedAt) / 1000);
-    const version = ((await Bun.file(`${import.meta.dir}/../../../package.json`).json()) as { version: string }).version;
+    const version = ((await Bun.file(`${import.meta.dir}/../../../package.json`).json()) as { version: string })
+      .version;
     expect(exposition.value("rule_server_build_info", { version })).toBe(1);
     expect(exposition.value("process_resident_memory_bytes")).toBeGreaterThan(1e6);
     const start = exposition.value("process_start_time_seconds");
@@ -142,7 +176,9 @@ describe("the exposition", () => {
     await suite.server.waitForLog((line) => String(line.msg).startsWith("reload refused"));
     rmSync(join(suite.rules.path, "broken.ruleset.yaml"));
     const after = await scrape(suite.server);
-    const moved = (outcome: string): number => after.value("rule_server_reloads_total", { trigger: "SIGHUP", outcome }) - before.value("rule_server_reloads_total", { trigger: "SIGHUP", outcome });
+    const moved = (outcome: string): number =>
+      after.value("rule_server_reloads_total", { trigger: "SIGHUP", outcome }) -
+      before.value("rule_server_reloads_total", { trigger: "SIGHUP", outcome });
     expect(moved("reloaded")).toBe(1);
     expect(moved("refused")).toBe(1);
   });
@@ -150,7 +186,9 @@ describe("the exposition", () => {
 
 test("in open mode /metrics is served without a token", async () => {
   const rules = rulesDirectory();
-  const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_TOKEN: "", RULE_SERVER_ALLOW_OPEN: "1" }));
+  const server = await startServer(
+    serverEnvironment(rules.path, { RULE_SERVER_TOKEN: "", RULE_SERVER_ALLOW_OPEN: "1" }),
+  );
   try {
     const response = await fetch(`${server.url}/metrics`);
     expect(response.status).toBe(200);

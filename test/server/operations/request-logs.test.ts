@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { serverForSuite } from "../../support/server-for-suite.ts";
-import { TOKEN, } from "../../support/server-process.ts";
+import { TOKEN } from "../../support/server-process.ts";
 
 /** X-Request-Id and traceparent on answers and log lines, and the decision-log members of an evaluation. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
@@ -9,7 +9,8 @@ const SHOP = "shop.orders.order";
 const order = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1 } };
 const suite = serverForSuite();
 
-const logOf = (requestId: string): Promise<Record<string, unknown>> => suite.server.waitForLog((line) => line.msg === "request" && line.requestId === requestId);
+const logOf = (requestId: string): Promise<Record<string, unknown>> =>
+  suite.server.waitForLog((line) => line.msg === "request" && line.requestId === requestId);
 
 describe("X-Request-Id", () => {
   test("a valid id is echoed on the answer and logged as requestId", async () => {
@@ -18,7 +19,11 @@ describe("X-Request-Id", () => {
     expect(response.headers.get("x-request-id")).toBe(id);
     expect(await logOf(id)).toMatchObject({ method: "GET", path: "/rulesets", status: 200, requestId: id });
     const longest = "x".repeat(128);
-    expect((await fetch(`${suite.server.url}/rulesets`, { headers: { "X-Request-Id": longest } })).headers.get("x-request-id")).toBe(longest);
+    expect(
+      (await fetch(`${suite.server.url}/rulesets`, { headers: { "X-Request-Id": longest } })).headers.get(
+        "x-request-id",
+      ),
+    ).toBe(longest);
   });
 
   test("without one, or with an invalid or too long one, a new id is made, different each time", async () => {
@@ -36,7 +41,9 @@ describe("X-Request-Id", () => {
   });
 
   test("every answer carries one, once: 404, 405, 401, 413, 304, health probes, preflights, evaluations", async () => {
-    const { rulesets } = (await (await fetch(`${suite.server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] };
+    const { rulesets } = (await (await fetch(`${suite.server.url}/rulesets`)).json()) as {
+      rulesets: { id: string; checksum: string }[];
+    };
     const checksum = rulesets.find((entry) => entry.id === SHOP)!.checksum;
     const cases: [string, RequestInit, number][] = [
       ["/nope", {}, 404],
@@ -50,7 +57,11 @@ describe("X-Request-Id", () => {
       // Evaluation answers are built with the id in their headers (router.ts leaves them alone).
       ["/evaluations", { method: "POST", headers: json, body: JSON.stringify(order) }, 200],
       ["/evaluations", { method: "POST", headers: json, body: "{" }, 400],
-      ["/evaluations", { method: "POST", headers: json, body: JSON.stringify({ ...order, ruleset: "no.such.ruleset" }) }, 404],
+      [
+        "/evaluations",
+        { method: "POST", headers: json, body: JSON.stringify({ ...order, ruleset: "no.such.ruleset" }) },
+        404,
+      ],
     ];
     for (const [index, [path, init, status]] of cases.entries()) {
       const headers = new Headers(init.headers);
@@ -60,7 +71,10 @@ describe("X-Request-Id", () => {
       // Once: a header set twice would read back as "case-N, case-N".
       expect(response.headers.get("x-request-id"), path).toBe(`case-${index}`);
     }
-    for (const made of [await fetch(`${suite.server.url}/healthz`), await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: json, body: JSON.stringify(order) })]) {
+    for (const made of [
+      await fetch(`${suite.server.url}/healthz`),
+      await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: json, body: JSON.stringify(order) }),
+    ]) {
       expect(made.headers.get("x-request-id")).toMatch(/^[\x21-\x7e]+-[0-9a-z]+$/);
     }
   });
@@ -69,7 +83,9 @@ describe("X-Request-Id", () => {
 describe("traceparent", () => {
   test("the trace id of a valid header is logged as traceId", async () => {
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-    await fetch(`${suite.server.url}/rulesets`, { headers: { "X-Request-Id": "traced", traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    await fetch(`${suite.server.url}/rulesets`, {
+      headers: { "X-Request-Id": "traced", traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
     expect((await logOf("traced")).traceId).toBe(traceId);
   });
 
@@ -93,14 +109,29 @@ describe("traceparent", () => {
 
 describe("the evaluation log line", () => {
   test("holds ruleset, version, checksum, entity, operation, decision, the finding codes and the rules that took part", async () => {
-    const response = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...json, "X-Request-Id": "decision-1" }, body: JSON.stringify(order) });
+    const response = await fetch(`${suite.server.url}/evaluations`, {
+      method: "POST",
+      headers: { ...json, "X-Request-Id": "decision-1" },
+      body: JSON.stringify(order),
+    });
     const result = (await response.json()) as { version: string; checksum: string; findings: { code: string }[] };
     const line = await logOf("decision-1");
-    expect(line).toMatchObject({ ruleset: SHOP, version: result.version, checksum: result.checksum, entity: "Order", operation: "create", decision: "deny" });
+    expect(line).toMatchObject({
+      ruleset: SHOP,
+      version: result.version,
+      checksum: result.checksum,
+      entity: "Order",
+      operation: "create",
+      decision: "deny",
+    });
     expect(line.findings).toEqual(result.findings.map((finding) => finding.code));
     expect((line.findings as string[]).length).toBe(2);
     expect(line.rules).toBeGreaterThanOrEqual(2);
-    const unknownOperation = await fetch(`${suite.server.url}/evaluations`, { method: "POST", headers: { ...json, "X-Request-Id": "decision-2" }, body: JSON.stringify({ ...order, operation: "craete" }) });
+    const unknownOperation = await fetch(`${suite.server.url}/evaluations`, {
+      method: "POST",
+      headers: { ...json, "X-Request-Id": "decision-2" },
+      body: JSON.stringify({ ...order, operation: "craete" }),
+    });
     expect(unknownOperation.status).toBe(200);
     expect(await logOf("decision-2")).toMatchObject({ operation: "craete", decision: "allow", findings: [], rules: 0 });
   });

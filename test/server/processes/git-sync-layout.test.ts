@@ -3,7 +3,15 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, 
 import { join } from "node:path";
 import { rulesDirectory } from "../../support/rules-directory.ts";
 import { serverEnvironment, startServer, TOKEN } from "../../support/server-process.ts";
-import { allGone, alive, readinessOfEach, requestOnNewConnection, servingPids, supervisorPid, TWO_PROCESSES } from "../../support/server-processes.ts";
+import {
+  allGone,
+  alive,
+  readinessOfEach,
+  requestOnNewConnection,
+  servingPids,
+  supervisorPid,
+  TWO_PROCESSES,
+} from "../../support/server-processes.ts";
 import { temporaryDirectory } from "../../support/temp-directory.ts";
 
 /**
@@ -13,7 +21,12 @@ import { temporaryDirectory } from "../../support/temp-directory.ts";
  * once; with two serving processes the supervisor alone checks the files, and both serve the result.
  */
 const interval = { RULES_REFRESH: "interval", RULES_REFRESH_INTERVAL: "1s" };
-const order130 = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 130, unitPrice: 1, customer: { email: "a@b.c" } } };
+const order130 = {
+  ruleset: "shop.orders.order",
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 130, unitPrice: 1, customer: { email: "a@b.c" } },
+};
 
 test("a git-sync layout reloads once per published commit, in every serving process; a broken commit is refused and the next one loads", async () => {
   const volume = temporaryDirectory({});
@@ -25,7 +38,10 @@ test("a git-sync layout reloads once per published commit, in every serving proc
     mkdirSync(worktree, { recursive: true });
     for (const file of readdirSync(source.path)) {
       const text = readFileSync(join(source.path, file), "utf8");
-      writeFileSync(join(worktree, file), file === "shop-order.ruleset.yaml" ? text.replace("default: 100", `default: ${maxQuantity}`) : text);
+      writeFileSync(
+        join(worktree, file),
+        file === "shop-order.ruleset.yaml" ? text.replace("default: 100", `default: ${maxQuantity}`) : text,
+      );
     }
     for (const [name, text] of Object.entries(extra)) writeFileSync(join(worktree, name), text);
     // A worktree's .git is a file naming the repository; dot entries are not rules.
@@ -39,7 +55,13 @@ test("a git-sync layout reloads once per published commit, in every serving proc
     const decisions = new Set<string>();
     const answered = new Set<number>();
     for (let attempt = 0; attempt < 200 && answered.size < pids.length; attempt++) {
-      const answer = await requestOnNewConnection(server.port, "POST", "/evaluations", { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", "X-Request-Id": `decide-${attempt}` }, JSON.stringify(order130));
+      const answer = await requestOnNewConnection(
+        server.port,
+        "POST",
+        "/evaluations",
+        { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json", "X-Request-Id": `decide-${attempt}` },
+        JSON.stringify(order130),
+      );
       decisions.add((JSON.parse(answer.text) as { decision: string }).decision);
       const line = await server.waitForLog((entry) => entry.requestId === `decide-${attempt}`);
       answered.add(line.pid as number);
@@ -62,7 +84,9 @@ test("a git-sync layout reloads once per published commit, in every serving proc
     expect(reloads().length).toBe(1);
     expect(reloads()[0]!.pid).toBe(supervisorPid(server));
     expect(await decisionsOfBoth(serving)).toEqual(new Set(["allow"]));
-    const loadedAt = new Set([...(await readinessOfEach(server.port, serving)).values()].map((answer) => answer.loadedAt));
+    const loadedAt = new Set(
+      [...(await readinessOfEach(server.port, serving)).values()].map((answer) => answer.loadedAt),
+    );
     expect(loadedAt.size).toBe(1);
 
     publish("0badc0", 100, { "broken.ruleset.yaml": "ruleCascade: '1.0.0'\n" });

@@ -33,13 +33,17 @@ describe("RULE_SERVER_PROCESSES", () => {
     expect(lines.length).toBe(1);
   });
   test("is read with the other settings, and a bad value is one of the problems listed", () => {
-    expect(readEnvironment({ RULE_SERVER_TOKEN: "t", RULE_SERVER_PROCESSES: "auto" }).processes).toEqual({ kind: "auto" });
+    expect(readEnvironment({ RULE_SERVER_TOKEN: "t", RULE_SERVER_PROCESSES: "auto" }).processes).toEqual({
+      kind: "auto",
+    });
     try {
       readEnvironment({ RULE_SERVER_PROCESSES: "many" });
       throw new Error("accepted");
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigurationError);
-      expect((error as ConfigurationError).problems.some((problem) => problem.includes("RULE_SERVER_PROCESSES"))).toBe(true);
+      expect((error as ConfigurationError).problems.some((problem) => problem.includes("RULE_SERVER_PROCESSES"))).toBe(
+        true,
+      );
     }
   });
 });
@@ -54,7 +58,11 @@ describe("auto counts the CPUs this process may use", () => {
     expect(affinityCount("no such line")).toBeUndefined();
   });
   test("without a quota, the affinity", () => {
-    expect(availableCpus(files({ "/proc/self/status": "Cpus_allowed_list:\t0-5\n" }), 64)).toEqual({ cpus: 6, affinity: 6, quota: undefined });
+    expect(availableCpus(files({ "/proc/self/status": "Cpus_allowed_list:\t0-5\n" }), 64)).toEqual({
+      cpus: 6,
+      affinity: 6,
+      quota: undefined,
+    });
   });
   test("a cgroup v2 quota below the affinity lowers it, rounded down, never below 1", () => {
     const container = (cpuMax: string) =>
@@ -108,9 +116,21 @@ describe("auto counts the CPUs this process may use", () => {
 
 test("auto says what it found, and with several processes every line of the started process carries its pid", () => {
   const lines: string[] = [];
-  const resolved = resolveProcesses({ kind: "auto" }, "linux", () => ({ cpus: 3, affinity: 4, quota: 3.5 }), (line) => lines.push(line));
+  const resolved = resolveProcesses(
+    { kind: "auto" },
+    "linux",
+    () => ({ cpus: 3, affinity: 4, quota: 3.5 }),
+    (line) => lines.push(line),
+  );
   expect(resolved.count).toBe(3);
-  expect(JSON.parse(lines[0]!)).toMatchObject({ level: "info", msg: "RULE_SERVER_PROCESSES=auto: 3 processes", processes: 3, cpuAffinity: 4, cpuQuota: 3.5, pid: process.pid });
+  expect(JSON.parse(lines[0]!)).toMatchObject({
+    level: "info",
+    msg: "RULE_SERVER_PROCESSES=auto: 3 processes",
+    processes: 3,
+    cpuAffinity: 4,
+    cpuQuota: 3.5,
+    pid: process.pid,
+  });
   const single = resolveProcesses({ kind: "count", count: 1 }, "linux", undefined, (line) => lines.push(line));
   single.logger.info("alone");
   expect(JSON.parse(lines[1]!).pid).toBeUndefined();

@@ -5,8 +5,25 @@ import { expectNoReadRequestLost, keepAliveClient, type Outcome } from "../../su
 import { parseExposition } from "../../support/prometheus-exposition.ts";
 import { rulesDirectory } from "../../support/rules-directory.ts";
 import { MAIN, PROJECT_ROOT } from "../../support/run-cli.ts";
-import { serverEnvironment, startExpectingFailure, startServer, TOKEN, type ServerProcess } from "../../support/server-process.ts";
-import { allGone, alive, freePort, readiness, readinessOfEach, requestOnNewConnection, residentBytes, servingPids, supervisorPid, TWO_PROCESSES } from "../../support/server-processes.ts";
+import {
+  serverEnvironment,
+  startExpectingFailure,
+  startServer,
+  TOKEN,
+  type ServerProcess,
+} from "../../support/server-process.ts";
+import {
+  allGone,
+  alive,
+  freePort,
+  readiness,
+  readinessOfEach,
+  requestOnNewConnection,
+  residentBytes,
+  servingPids,
+  supervisorPid,
+  TWO_PROCESSES,
+} from "../../support/server-processes.ts";
 
 /**
  * RULE_SERVER_PROCESSES=2 with real processes: a supervisor and two serving processes sharing the
@@ -15,9 +32,17 @@ import { allGone, alive, freePort, readiness, readinessOfEach, requestOnNewConne
 const auth = { Authorization: `Bearer ${TOKEN}` };
 const SHOP = "shop.orders.order";
 /** Denied while the shop's maximum quantity is 100, allowed once it is raised above 130. */
-const order130 = { ruleset: SHOP, entity: "Order", operation: "create", data: { quantity: 130, unitPrice: 1, customer: { email: "a@b.c" } } };
+const order130 = {
+  ruleset: SHOP,
+  entity: "Order",
+  operation: "create",
+  data: { quantity: 130, unitPrice: 1, customer: { email: "a@b.c" } },
+};
 
-async function withServer(env: Record<string, string>, scenario: (server: ServerProcess, rules: ReturnType<typeof rulesDirectory>) => Promise<void>): Promise<void> {
+async function withServer(
+  env: Record<string, string>,
+  scenario: (server: ServerProcess, rules: ReturnType<typeof rulesDirectory>) => Promise<void>,
+): Promise<void> {
   const rules = rulesDirectory();
   const server = await startServer(serverEnvironment(rules.path, { ...TWO_PROCESSES, ...env }));
   try {
@@ -37,7 +62,13 @@ async function withServer(env: Record<string, string>, scenario: (server: Server
 async function decisions(port: number, body: unknown, count: number, prefix: string): Promise<string[]> {
   const answers: string[] = [];
   for (let index = 0; index < count; index++) {
-    const answer = await requestOnNewConnection(port, "POST", "/evaluations", { ...auth, "Content-Type": "application/json", "X-Request-Id": `${prefix}-${index}` }, JSON.stringify(body));
+    const answer = await requestOnNewConnection(
+      port,
+      "POST",
+      "/evaluations",
+      { ...auth, "Content-Type": "application/json", "X-Request-Id": `${prefix}-${index}` },
+      JSON.stringify(body),
+    );
     answers.push((JSON.parse(answer.text) as { decision: string }).decision);
   }
   return answers;
@@ -52,7 +83,8 @@ async function scrape(port: number, requestId = "scrape"): Promise<ReturnType<ty
 
 /** Which processes logged the `count` requests whose ids start with `prefix`, once all are logged. */
 async function pidsOfRequests(server: ServerProcess, prefix: string, count: number): Promise<Set<number>> {
-  const lines = (): Record<string, unknown>[] => server.logs().filter((line) => line.msg === "request" && String(line.requestId).startsWith(prefix));
+  const lines = (): Record<string, unknown>[] =>
+    server.logs().filter((line) => line.msg === "request" && String(line.requestId).startsWith(prefix));
   await server.waitForLog(() => lines().length >= count);
   return new Set(lines().map((line) => line.pid as number));
 }
@@ -86,7 +118,10 @@ test("SIGHUP reloads every serving process, with one `rules reloaded` line; a re
     const before = await readinessOfEach(server.port, serving);
     expect((await decisions(server.port, order130, 12, "before")).every((decision) => decision === "deny")).toBe(true);
 
-    rules.write("shop-order.ruleset.yaml", readFileSync(join(rules.path, "shop-order.ruleset.yaml"), "utf8").replace("default: 100", "default: 140"));
+    rules.write(
+      "shop-order.ruleset.yaml",
+      readFileSync(join(rules.path, "shop-order.ruleset.yaml"), "utf8").replace("default: 100", "default: 140"),
+    );
     server.signal("SIGHUP");
     await server.waitForLog((line) => line.msg === "rules reloaded");
     const reloaded = await readinessOfEach(server.port, serving, auth);
@@ -109,10 +144,14 @@ test("SIGHUP reloads every serving process, with one `rules reloaded` line; a re
       expect(answer.lastReload?.outcome).toBe("refused");
       expect(answer.lastReload?.at).toBe([...refused.values()][0]!.lastReload!.at);
     }
-    expect((await decisions(server.port, order130, 12, "refused")).every((decision) => decision === "allow")).toBe(true);
+    expect((await decisions(server.port, order130, 12, "refused")).every((decision) => decision === "allow")).toBe(
+      true,
+    );
     // The supervisor decided each reload and said so once; no serving process loaded the files.
     await Bun.sleep(300);
-    const said = server.logs().filter((line) => line.msg === "rules reloaded" || String(line.msg).startsWith("reload refused"));
+    const said = server
+      .logs()
+      .filter((line) => line.msg === "rules reloaded" || String(line.msg).startsWith("reload refused"));
     expect(said.map((line) => [line.msg, line.pid])).toEqual([
       ["rules reloaded", supervisorPid(server)],
       ["reload refused, still serving the previous rules", supervisorPid(server)],
@@ -125,7 +164,9 @@ test("a drain under keep-alive load loses no request the server read; the superv
     const serving = servingPids(server);
     const outcomes = new Map<string, Outcome>();
     const connections = { count: 0 };
-    const clients = Array.from({ length: 8 }, (_, index) => keepAliveClient(server.port, `c${index}`, outcomes, connections));
+    const clients = Array.from({ length: 8 }, (_, index) =>
+      keepAliveClient(server.port, `c${index}`, outcomes, connections),
+    );
     await Bun.sleep(300);
     server.signal("SIGTERM");
     await server.waitForLog((line) => line.msg === "draining");
@@ -151,7 +192,13 @@ test("a second signal during the drain cuts every serving process at once", asyn
     expect(await server.exited).toBe(0);
     expect(Date.now() - drainingSince).toBeLessThan(10_000);
     expect(await allGone(serving)).toBe(true);
-    expect(server.logs().filter((line) => line.msg === "stopped serving, requests in flight were cut").map((line) => line.pid).sort()).toEqual([...serving, supervisorPid(server)].sort());
+    expect(
+      server
+        .logs()
+        .filter((line) => line.msg === "stopped serving, requests in flight were cut")
+        .map((line) => line.pid)
+        .sort(),
+    ).toEqual([...serving, supervisorPid(server)].sort());
   });
 }, 30000);
 
@@ -176,7 +223,9 @@ test("kill -9 of a serving process: another is started, the port answers all the
     expect(answeredBy.filter((pid) => pid !== survivor && pid !== replacement)).toEqual([]);
     const warning = server.logs().find((line) => line.msg === "a serving process stopped; another is started")!;
     expect(warning).toMatchObject({ level: "warn", servingPid: victim, signal: "SIGKILL", pid: supervisorPid(server) });
-    expect([...(await readinessOfEach(server.port, [survivor!, replacement])).keys()].sort()).toEqual([survivor!, replacement].sort());
+    expect([...(await readinessOfEach(server.port, [survivor!, replacement])).keys()].sort()).toEqual(
+      [survivor!, replacement].sort(),
+    );
 
     const exposition = await scrape(server.port);
     expect(exposition.value("rule_server_serving_process_restarts_total")).toBe(1);
@@ -192,11 +241,15 @@ test("a second server on the same port fails to start, with two processes or one
     const rules = rulesDirectory();
     try {
       for (const processes of ["2", "1"]) {
-        const run = await startExpectingFailure(serverEnvironment(rules.path, { PORT: port, RULE_SERVER_PROCESSES: processes }));
+        const run = await startExpectingFailure(
+          serverEnvironment(rules.path, { PORT: port, RULE_SERVER_PROCESSES: processes }),
+        );
         expect(run.status).toBe(1);
         expect(run.logs.at(-1)!.level).toBe("fatal");
         expect(JSON.stringify(run.logs.at(-1))).toContain(port);
-        expect(run.logs.some((line) => line.msg === "serving process listening" || line.msg === "listening")).toBe(false);
+        expect(run.logs.some((line) => line.msg === "serving process listening" || line.msg === "listening")).toBe(
+          false,
+        );
       }
       // The first server still answers alone.
       expect((await readinessOfEach(server.port, servingPids(server))).size).toBe(2);
@@ -226,7 +279,8 @@ test("SIGKILL of the supervisor leaves no serving process behind, and the port i
 test("/metrics, whichever process answers, sums the counts of both, the supervisor's reloads and every process's memory", async () => {
   await withServer({}, async (server) => {
     const serving = servingPids(server);
-    for (let index = 0; index < 20; index++) await requestOnNewConnection(server.port, "GET", "/rulesets", { "X-Request-Id": `count-${index}` });
+    for (let index = 0; index < 20; index++)
+      await requestOnNewConnection(server.port, "GET", "/rulesets", { "X-Request-Id": `count-${index}` });
     expect((await pidsOfRequests(server, "count-", 20)).size).toBe(2);
     server.signal("SIGHUP");
     await server.waitForLog((line) => line.msg === "rules reloaded");
@@ -235,7 +289,9 @@ test("/metrics, whichever process answers, sums the counts of both, the supervis
       const exposition = await scrape(server.port, `scrape-${index}`);
       const line = await server.waitForLog((entry) => entry.requestId === `scrape-${index}`);
       scrapedBy.add(line.pid as number);
-      expect(exposition.value("rule_server_requests_total", { route: "/rulesets", method: "GET", status: "200" })).toBe(20);
+      expect(exposition.value("rule_server_requests_total", { route: "/rulesets", method: "GET", status: "200" })).toBe(
+        20,
+      );
       expect(exposition.value("rule_server_reloads_total", { trigger: "SIGHUP", outcome: "reloaded" })).toBe(1);
       expect(exposition.value("rule_server_serving_processes")).toBe(2);
       expect(exposition.value("rule_server_rulesets")).toBe(4);
@@ -263,7 +319,10 @@ test("serving processes that keep stopping right after they start make the super
       await Bun.sleep(20);
     }
     expect(status).toBe(1);
-    expect(server.logs().find((line) => line.level === "fatal")).toMatchObject({ msg: "serving processes keep stopping right after they start; the server stops", pid: supervisorPid(server) });
+    expect(server.logs().find((line) => line.level === "fatal")).toMatchObject({
+      msg: "serving processes keep stopping right after they start; the server stops",
+      pid: supervisorPid(server),
+    });
     expect(server.logs().filter((line) => line.msg === "a serving process stopped; another is started").length).toBe(4);
     expect(await allGone(servingPids(server))).toBe(true);
   });
@@ -273,7 +332,12 @@ describe("RULE_SERVER_PROCESSES=auto", () => {
   const taskset = Bun.which("taskset");
   test.skipIf(taskset === null)("under taskset -c 0 (one CPU allowed) serves with one process, itself", async () => {
     const rules = rulesDirectory();
-    const child = Bun.spawn([taskset!, "-c", "0", process.execPath, MAIN], { cwd: PROJECT_ROOT, env: serverEnvironment(rules.path, { RULE_SERVER_PROCESSES: "auto" }), stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([taskset!, "-c", "0", process.execPath, MAIN], {
+      cwd: PROJECT_ROOT,
+      env: serverEnvironment(rules.path, { RULE_SERVER_PROCESSES: "auto" }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     try {
       let text = "";
       const decoder = new TextDecoder();
@@ -285,7 +349,10 @@ describe("RULE_SERVER_PROCESSES=auto", () => {
         .split("\n")
         .filter((line) => line.startsWith("{"))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines.find((line) => String(line.msg).startsWith("RULE_SERVER_PROCESSES=auto"))).toMatchObject({ processes: 1, cpuAffinity: 1 });
+      expect(lines.find((line) => String(line.msg).startsWith("RULE_SERVER_PROCESSES=auto"))).toMatchObject({
+        processes: 1,
+        cpuAffinity: 1,
+      });
       const listening = lines.find((line) => line.msg === "listening")!;
       expect(listening.processes).toBeUndefined();
       const answer = await readiness(listening.port as number);

@@ -11,7 +11,12 @@ import { slowBundle, slowRequest } from "../../support/slow-bundle.ts";
 
 /** RULE_SERVER_WORKERS and RULE_EVALUATION_TIMEOUT_MS against real processes. */
 const auth = { Authorization: `Bearer ${TOKEN}` };
-const post = (server: ServerProcess, body: unknown): Promise<Response> => fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const post = (server: ServerProcess, body: unknown): Promise<Response> =>
+  fetch(`${server.url}/evaluations`, {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("results are byte for byte those of the event loop", () => {
   interface EvaluationFile {
@@ -29,7 +34,10 @@ describe("results are byte for byte those of the event loop", () => {
 
   beforeAll(async () => {
     for (const [id, file] of bundles) rules.write(`${id}.bundle.json`, JSON.stringify(file.bundle));
-    [inline, workers] = await Promise.all([startServer(serverEnvironment(rules.path)), startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2" }))]);
+    [inline, workers] = await Promise.all([
+      startServer(serverEnvironment(rules.path)),
+      startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2" })),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([inline.kill(), workers.kill()]);
@@ -40,7 +48,10 @@ describe("results are byte for byte those of the event loop", () => {
     let compared = 0;
     for (const [id, file] of bundles) {
       for (const c of file.cases) {
-        const body = typeof c.request === "object" && c.request !== null && !Array.isArray(c.request) ? { ...c.request, ruleset: id, channel: c.channel ?? null } : c.request;
+        const body =
+          typeof c.request === "object" && c.request !== null && !Array.isArray(c.request)
+            ? { ...c.request, ruleset: id, channel: c.channel ?? null }
+            : c.request;
         const [a, b] = await Promise.all([post(inline, body), post(workers, body)]);
         expect(`${c.name}: ${b.status} ${await b.text()}`).toBe(`${c.name}: ${a.status} ${await a.text()}`);
         compared++;
@@ -65,10 +76,17 @@ describe("results are byte for byte those of the event loop", () => {
       `{"ruleset":"${id}","version":"0.0.0-not-served","entity":"E","operation":"create"}`,
     ];
     for (const body of refused) {
-      const send = (server: ServerProcess) => fetch(`${server.url}/evaluations`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body });
+      const send = (server: ServerProcess) =>
+        fetch(`${server.url}/evaluations`, {
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/json" },
+          body,
+        });
       const [a, b] = await Promise.all([send(inline), send(workers)]);
       expect(a.status === 400 || a.status === 404).toBe(true);
-      expect(`${b.status} ${b.headers.get("content-type")} ${await b.text()}`).toBe(`${a.status} ${a.headers.get("content-type")} ${await a.text()}`);
+      expect(`${b.status} ${b.headers.get("content-type")} ${await b.text()}`).toBe(
+        `${a.status} ${a.headers.get("content-type")} ${await a.text()}`,
+      );
     }
   });
 
@@ -76,10 +94,15 @@ describe("results are byte for byte those of the event loop", () => {
     const [id, file] = [...bundles][0]!;
     const request = { ...(file.cases[0]!.request as object), ruleset: id };
     const answered = (await (await post(workers, request)).json()) as { decision: string };
-    const evaluated = await workers.waitForLog((line) => line.msg === "request" && line.status === 200 && line.ruleset === id && line.decision === answered.decision);
+    const evaluated = await workers.waitForLog(
+      (line) =>
+        line.msg === "request" && line.status === 200 && line.ruleset === id && line.decision === answered.decision,
+    );
     expect(evaluated).toMatchObject({ method: "POST", path: "/evaluations" });
     expect((await post(workers, { ...request, version: "0.0.0-not-served" })).status).toBe(404);
-    const missing = await workers.waitForLog((line) => line.msg === "request" && line.status === 404 && line.ruleset === id);
+    const missing = await workers.waitForLog(
+      (line) => line.msg === "request" && line.status === 404 && line.ruleset === id,
+    );
     expect(missing).toMatchObject({ method: "POST", path: "/evaluations" });
     expect(missing.decision).toBeUndefined();
   });
@@ -95,12 +118,20 @@ const CURRENCY_RULESET = currencyRuleset("test.currency", "Order", "./order.sche
 
 /** The status and the finding codes of a currency evaluation. */
 async function currencyCodes(server: ServerProcess, currency: string): Promise<string> {
-  const response = await post(server, { ruleset: "test.currency", entity: "Order", operation: "create", data: { currency } });
+  const response = await post(server, {
+    ruleset: "test.currency",
+    entity: "Order",
+    operation: "create",
+    data: { currency },
+  });
   return `${response.status} ${((await response.json()) as { findings?: { code: string }[] }).findings?.map((finding) => finding.code).join(",")}`;
 }
 
 describe("a worker takes requests only once it has loaded the rules and started RE2", () => {
-  const suite = serverForSuite(ONE_WORKER_UNDER_SHORT_TIMEOUT, { "currency.ruleset.yaml": CURRENCY_RULESET, "slow.bundle.json": slowBundle() });
+  const suite = serverForSuite(ONE_WORKER_UNDER_SHORT_TIMEOUT, {
+    "currency.ruleset.yaml": CURRENCY_RULESET,
+    "slow.bundle.json": slowBundle(),
+  });
 
   test("the first requests that need RE2 are answered within a 40 ms timeout", async () => {
     expect(await currencyCodes(suite.server, "GBP")).toBe("200 ");
@@ -126,8 +157,16 @@ describe("a reload takes effect once every worker has loaded the new rules", () 
 });
 
 describe("timeouts and dead workers", () => {
-  const suite = serverForSuite({ RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "300" }, { "slow.bundle.json": slowBundle() });
-  const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 3, unitPrice: 0.1 } };
+  const suite = serverForSuite(
+    { RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "300" },
+    { "slow.bundle.json": slowBundle() },
+  );
+  const order = {
+    ruleset: "shop.orders.order",
+    entity: "Order",
+    operation: "create",
+    data: { quantity: 3, unitPrice: 0.1 },
+  };
 
   test("a deliberately slow rule is answered 503 within the timeout, and the next request is served", async () => {
     const started = Date.now();
@@ -153,11 +192,19 @@ describe("reload while evaluations are in flight", () => {
     const rules = rulesDirectory();
     const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2" }));
     try {
-      const checksum = async (): Promise<string> => ((await (await fetch(`${server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] }).rulesets.find((r) => r.id === "shop.orders.order")!.checksum;
+      const checksum = async (): Promise<string> =>
+        (
+          (await (await fetch(`${server.url}/rulesets`)).json()) as { rulesets: { id: string; checksum: string }[] }
+        ).rulesets.find((r) => r.id === "shop.orders.order")!.checksum;
       const before = await checksum();
       const shop = await Bun.file(join(rules.path, "shop-order.ruleset.yaml")).text();
       rules.write("shop-order.ruleset.yaml", shop.replace("default: 100", "default: 160"));
-      const order = { ruleset: "shop.orders.order", entity: "Order", operation: "create", data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } } };
+      const order = {
+        ruleset: "shop.orders.order",
+        entity: "Order",
+        operation: "create",
+        data: { quantity: 150, unitPrice: 1, customer: { email: "a@b.c" } },
+      };
       const inFlight = Array.from({ length: 300 }, async (_, i) => {
         if (i === 100) server.signal("SIGHUP");
         const response = await post(server, order);
@@ -170,7 +217,9 @@ describe("reload while evaluations are in flight", () => {
       for (const answer of answers) {
         expect(answer.status).toBe(200);
         // The old rules deny 150 items, the new ones allow them: decision and checksum must agree.
-        expect(answer.result.checksum === before ? "deny" : answer.result.checksum === after ? "allow" : "unknown checksum").toBe(answer.result.decision);
+        expect(
+          answer.result.checksum === before ? "deny" : answer.result.checksum === after ? "allow" : "unknown checksum",
+        ).toBe(answer.result.decision);
       }
       const late = (await (await post(server, order)).json()) as { checksum: string };
       expect(late.checksum).toBe(after);
@@ -184,7 +233,13 @@ describe("reload while evaluations are in flight", () => {
 describe("drain with workers", () => {
   test("in-flight evaluations finish, then the workers end and the process exits 0", async () => {
     const rules = rulesDirectory({ "slow.bundle.json": slowBundle() });
-    const server = await startServer(serverEnvironment(rules.path, { RULE_SERVER_WORKERS: "2", RULE_EVALUATION_TIMEOUT_MS: "60000", DRAIN_SECONDS: "0" }));
+    const server = await startServer(
+      serverEnvironment(rules.path, {
+        RULE_SERVER_WORKERS: "2",
+        RULE_EVALUATION_TIMEOUT_MS: "60000",
+        DRAIN_SECONDS: "0",
+      }),
+    );
     try {
       const inFlight = post(server, slowRequest("shop.slow", 6000));
       await Bun.sleep(100);
@@ -204,17 +259,41 @@ describe("custom operators in workers (embedding)", () => {
   afterAll(() => rules.remove());
 
   test("functions alone cannot reach workers: operatorsModule is required", () => {
-    expect(() => createServer({ rulesDir: rules.path, token: "t", workers: 2, operators: { "x-die": () => true } })).toThrow("operatorsModule");
+    expect(() =>
+      createServer({ rulesDir: rules.path, token: "t", workers: 2, operators: { "x-die": () => true } }),
+    ).toThrow("operatorsModule");
   });
 
   test("operators come from the module every worker imports; a worker that dies is answered 503 and replaced", async () => {
-    const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 2, operatorsModule, log: () => undefined });
+    const server = createServer({
+      rulesDir: rules.path,
+      port: 0,
+      token: "t",
+      workers: 2,
+      operatorsModule,
+      log: () => undefined,
+    });
     const { port } = await server.listen();
-    const call = (body: unknown): Promise<Response> => fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const call = (body: unknown): Promise<Response> =>
+      fetch(`http://127.0.0.1:${port}/evaluations`, {
+        method: "POST",
+        headers: { Authorization: "Bearer t", "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
     try {
       const dying = await call({ ruleset: "shop.slow", entity: "Order", operation: "die", data: {} });
       expect(dying.status).toBe(503);
-      for (let i = 0; i < 6; i++) expect((await call({ ruleset: "shop.slow", entity: "Order", operation: "create", data: { quantity: 1, unitPrice: 1 } })).status).toBe(200);
+      for (let i = 0; i < 6; i++)
+        expect(
+          (
+            await call({
+              ruleset: "shop.slow",
+              entity: "Order",
+              operation: "create",
+              data: { quantity: 1, unitPrice: 1 },
+            })
+          ).status,
+        ).toBe(200);
     } finally {
       await server.stop();
     }
@@ -228,17 +307,49 @@ describe("jobs sent ahead to a worker", () => {
   const order = { ruleset: "shop.slow", entity: "Order", operation: "create", data: { quantity: 1, unitPrice: 1 } };
 
   // One worker, so the requests sent with the first one all wait behind it on the same thread.
-  async function oneWorkerServer(timeoutMs: number): Promise<{ call: (body: unknown) => Promise<number>; stop: () => Promise<void> }> {
-    const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 1, evaluationTimeoutMs: timeoutMs, operatorsModule, log: () => undefined });
+  async function oneWorkerServer(
+    timeoutMs: number,
+  ): Promise<{ call: (body: unknown) => Promise<number>; stop: () => Promise<void> }> {
+    const server = createServer({
+      rulesDir: rules.path,
+      port: 0,
+      token: "t",
+      workers: 1,
+      evaluationTimeoutMs: timeoutMs,
+      operatorsModule,
+      log: () => undefined,
+    });
     const { port } = await server.listen();
-    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(body) })).status;
+    const call = async (body: unknown): Promise<number> =>
+      (
+        await fetch(`http://127.0.0.1:${port}/evaluations`, {
+          method: "POST",
+          headers: { Authorization: "Bearer t", "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).status;
     return { call, stop: () => server.stop() };
   }
 
   test("reloads one at a time: a request sent while two reloads wait for a busy worker is answered on the served rules", async () => {
-    const server = createServer({ rulesDir: rules.path, port: 0, token: "t", workers: 1, evaluationTimeoutMs: 60000, operatorsModule, log: () => undefined });
+    const server = createServer({
+      rulesDir: rules.path,
+      port: 0,
+      token: "t",
+      workers: 1,
+      evaluationTimeoutMs: 60000,
+      operatorsModule,
+      log: () => undefined,
+    });
     const { port } = await server.listen();
-    const call = async (body: unknown): Promise<number> => (await fetch(`http://127.0.0.1:${port}/evaluations`, { method: "POST", headers: { Authorization: "Bearer t", "Content-Type": "application/json" }, body: JSON.stringify(body) })).status;
+    const call = async (body: unknown): Promise<number> =>
+      (
+        await fetch(`http://127.0.0.1:${port}/evaluations`, {
+          method: "POST",
+          headers: { Authorization: "Bearer t", "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).status;
     try {
       // The worker is busy, so neither reload can take effect until it is free; the request after
       // them still names the snapshot being served, which the worker must still hold then.
@@ -268,7 +379,10 @@ describe("jobs sent ahead to a worker", () => {
   test("those waiting behind an evaluation whose worker dies are evaluated by the replacement", async () => {
     const { call, stop } = await oneWorkerServer(5000);
     try {
-      const statuses = await Promise.all([call({ ...order, operation: "die" }), ...Array.from({ length: 12 }, () => call(order))]);
+      const statuses = await Promise.all([
+        call({ ...order, operation: "die" }),
+        ...Array.from({ length: 12 }, () => call(order)),
+      ]);
       expect(statuses).toEqual([503, ...Array.from({ length: 12 }, () => 200)]);
     } finally {
       await stop();

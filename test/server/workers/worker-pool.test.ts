@@ -21,7 +21,10 @@ test("a worker started during a reload takes jobs only once it has loaded the ne
     rules.write("currency.ruleset.yaml", currencyRuleset("test.currency", "Order", "./order.schema.json"));
     const second = loadSnapshot(rules.path, NO_CUSTOM_OPERATORS, 2);
     await pool.useSnapshot(second);
-    const reply = await pool.evaluate(second, JSON.stringify({ ruleset: "test.currency", entity: "Order", operation: "create", data: { currency: "CHF" } }));
+    const reply = await pool.evaluate(
+      second,
+      JSON.stringify({ ruleset: "test.currency", entity: "Order", operation: "create", data: { currency: "CHF" } }),
+    );
     expect(reply.status).toBe(200);
     expect(reply.summary?.findings).toEqual(["CUR-001"]);
   } finally {

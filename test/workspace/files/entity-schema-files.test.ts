@@ -9,12 +9,19 @@ const documentOf = (read: SchemaFile | undefined): unknown => (read?.ok ? read.d
 
 /** Entity schemas are read relative to the ruleset's directory and never from outside it. */
 test("a schema beside the ruleset resolves, YAML or JSON", () => {
-  const dir = temporaryDirectory({ "a.schema.json": '{"type":"object"}', "b.openapi.yaml": "components: { schemas: { B: { type: object } } }\n" });
+  const dir = temporaryDirectory({
+    "a.schema.json": '{"type":"object"}',
+    "b.openapi.yaml": "components: { schemas: { B: { type: object } } }\n",
+  });
   try {
     const load = entitySchemaLoader(dir.path);
     expect(documentOf(load("./a.schema.json"))).toEqual({ type: "object" });
     expect(documentOf(load("b.openapi.yaml"))).toEqual({ components: { schemas: { B: { type: "object" } } } });
-    expect(load("./missing.json")).toEqual({ ok: false, reason: "there is no such file in the rules directory", problems: [] });
+    expect(load("./missing.json")).toEqual({
+      ok: false,
+      reason: "there is no such file in the rules directory",
+      problems: [],
+    });
   } finally {
     dir.remove();
   }
@@ -66,7 +73,9 @@ messages: { en: { totalPositive: "The total must be positive." } }
   const dir = temporaryDirectory({
     "order.schema.json": '{"type":"object","properties":{"total":{"type":"number"}}}',
     "good.ruleset.yaml": ruleset("data.total"),
-    "bad.ruleset.yaml": ruleset("data.missing").replace("acme.whole", "acme.whole-bad").replace("ACME-TOT-001", "ACME-TOT-002"),
+    "bad.ruleset.yaml": ruleset("data.missing")
+      .replace("acme.whole", "acme.whole-bad")
+      .replace("ACME-TOT-001", "ACME-TOT-002"),
   });
   try {
     expect(compileSourceFile(join(dir.path, "good.ruleset.yaml")).ok).toBe(true);

@@ -1,6 +1,15 @@
 import { fail } from "../../errors.ts";
 import type { NumberValue } from "../../number/decimal.ts";
-import { absolute, add, compare, divide, multiply, remainder, roundToPlaces, subtract } from "../../number/arithmetic.ts";
+import {
+  absolute,
+  add,
+  compare,
+  divide,
+  multiply,
+  remainder,
+  roundToPlaces,
+  subtract,
+} from "../../number/arithmetic.ts";
 import { expectIndex, expectNumber } from "../argument-checks.ts";
 import type { OperatorDefinition } from "../prepared-node.ts";
 
@@ -10,10 +19,12 @@ function binary(name: string, compute: (a: NumberValue, b: NumberValue) => Numbe
   return {
     minArgs: 2,
     maxArgs: 2,
-    build: ([left, right]) => (scope, base) => {
-      const a = expectNumber(left!(scope, base), name);
-      return compute(a, expectNumber(right!(scope, base), name));
-    },
+    build:
+      ([left, right]) =>
+      (scope, base) => {
+        const a = expectNumber(left!(scope, base), name);
+        return compute(a, expectNumber(right!(scope, base), name));
+      },
   };
 }
 
@@ -38,17 +49,26 @@ export const arithmeticOperators: Record<string, OperatorDefinition> = {
   mul: binary("mul", multiply),
   div: binary("div", divide),
   mod: binary("mod", remainder),
-  abs: { minArgs: 1, maxArgs: 1, build: ([a]) => (scope, base) => absolute(expectNumber(a!(scope, base), "abs")) },
+  abs: {
+    minArgs: 1,
+    maxArgs: 1,
+    build:
+      ([a]) =>
+      (scope, base) =>
+        absolute(expectNumber(a!(scope, base), "abs")),
+  },
   min: extreme("min", (order) => order < 0),
   max: extreme("max", (order) => order > 0),
   round: {
     minArgs: 1,
     maxArgs: 2,
-    build: ([value, placesArg]) => (scope, base) => {
-      const x = expectNumber(value!(scope, base), "round");
-      const places = placesArg ? expectIndex(placesArg(scope, base), "round", "places") : 0;
-      if (places > MAX_ROUND_PLACES) fail(`round supports at most ${MAX_ROUND_PLACES} decimal places`);
-      return roundToPlaces(x, places);
-    },
+    build:
+      ([value, placesArg]) =>
+      (scope, base) => {
+        const x = expectNumber(value!(scope, base), "round");
+        const places = placesArg ? expectIndex(placesArg(scope, base), "round", "places") : 0;
+        if (places > MAX_ROUND_PLACES) fail(`round supports at most ${MAX_ROUND_PLACES} decimal places`);
+        return roundToPlaces(x, places);
+      },
   },
 };

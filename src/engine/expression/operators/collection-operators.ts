@@ -11,7 +11,13 @@ import type { Scope } from "../scope.ts";
  * depend on the order of the elements.
  */
 
-function eachElement(name: string, listArg: Node, body: Node, scope: Scope, base: number): { list: readonly Value[]; results: Value[] } {
+function eachElement(
+  name: string,
+  listArg: Node,
+  body: Node,
+  scope: Scope,
+  base: number,
+): { list: readonly Value[]; results: Value[] } {
   const list = expectListOrNull(listArg(scope, base), name);
   const results = new Array<Value>(list.length);
   const outer = scope.item;
@@ -36,10 +42,12 @@ function collection(name: string, finish: (list: readonly Value[], results: Valu
   return {
     minArgs: 2,
     maxArgs: 2,
-    build: ([listArg, body]) => (scope, base) => {
-      const { list, results } = eachElement(name, listArg!, body!, scope, base);
-      return finish(list, results);
-    },
+    build:
+      ([listArg, body]) =>
+      (scope, base) => {
+        const { list, results } = eachElement(name, listArg!, body!, scope, base);
+        return finish(list, results);
+      },
   };
 }
 

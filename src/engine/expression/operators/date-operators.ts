@@ -6,18 +6,22 @@ export const dateOperators: Record<string, OperatorDefinition> = {
   daysBetween: {
     minArgs: 2,
     maxArgs: 2,
-    build: ([fromArg, toArg]) => (scope, base) => {
-      const fromValue = fromArg!(scope, base);
-      const to = parseCalendarDate(toArg!(scope, base));
-      return to.dayNumber - parseCalendarDate(fromValue).dayNumber;
-    },
+    build:
+      ([fromArg, toArg]) =>
+      (scope, base) => {
+        const fromValue = fromArg!(scope, base);
+        const to = parseCalendarDate(toArg!(scope, base));
+        return to.dayNumber - parseCalendarDate(fromValue).dayNumber;
+      },
   },
   yearsBetween: {
     minArgs: 2,
     maxArgs: 2,
-    build: ([fromArg, toArg]) => (scope, base) => {
-      const from = parseCalendarDate(fromArg!(scope, base));
-      return wholeYearsBetween(from, parseCalendarDate(toArg!(scope, base)));
-    },
+    build:
+      ([fromArg, toArg]) =>
+      (scope, base) => {
+        const from = parseCalendarDate(fromArg!(scope, base));
+        return wholeYearsBetween(from, parseCalendarDate(toArg!(scope, base)));
+      },
   },
 };

@@ -22,13 +22,18 @@ export const logicOperators: Record<string, OperatorDefinition> = {
   not: {
     minArgs: 1,
     maxArgs: 1,
-    build: ([operand]) => (scope, base) => !expectBoolean(operand!(scope, base), "not"),
+    build:
+      ([operand]) =>
+      (scope, base) =>
+        !expectBoolean(operand!(scope, base), "not"),
   },
   if: {
     minArgs: 3,
     maxArgs: 3,
-    build: ([condition, then, otherwise]) => (scope, base) =>
-      expectBoolean(condition!(scope, base), "if") ? then!(scope, base) : otherwise!(scope, base),
+    build:
+      ([condition, then, otherwise]) =>
+      (scope, base) =>
+        expectBoolean(condition!(scope, base), "if") ? then!(scope, base) : otherwise!(scope, base),
   },
   coalesce: {
     minArgs: 0,

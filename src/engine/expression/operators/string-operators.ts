@@ -17,10 +17,12 @@ function stringTest(name: string, holds: (subject: string, other: string) => boo
   return {
     minArgs: 2,
     maxArgs: 2,
-    build: ([left, right]) => (scope, base) => {
-      const subject = expectString(left!(scope, base), name);
-      return holds(subject, expectString(right!(scope, base), name));
-    },
+    build:
+      ([left, right]) =>
+      (scope, base) => {
+        const subject = expectString(left!(scope, base), name);
+        return holds(subject, expectString(right!(scope, base), name));
+      },
   };
 }
 
@@ -28,24 +30,39 @@ export const stringOperators: Record<string, OperatorDefinition> = {
   len: {
     minArgs: 1,
     maxArgs: 1,
-    build: ([operand]) => (scope, base) => {
-      const value = operand!(scope, base);
-      if (typeof value === "string") return codePointLength(value);
-      if (Array.isArray(value)) return value.length;
-      return fail(`len expects a string or a list, got ${typeName(value)}`);
-    },
+    build:
+      ([operand]) =>
+      (scope, base) => {
+        const value = operand!(scope, base);
+        if (typeof value === "string") return codePointLength(value);
+        if (Array.isArray(value)) return value.length;
+        return fail(`len expects a string or a list, got ${typeName(value)}`);
+      },
   },
   lower: {
     minArgs: 1,
     maxArgs: 1,
-    build: ([a]) => (scope, base) => expectString(a!(scope, base), "lower").replace(ASCII_UPPER, (c) => c.toLowerCase()),
+    build:
+      ([a]) =>
+      (scope, base) =>
+        expectString(a!(scope, base), "lower").replace(ASCII_UPPER, (c) => c.toLowerCase()),
   },
   upper: {
     minArgs: 1,
     maxArgs: 1,
-    build: ([a]) => (scope, base) => expectString(a!(scope, base), "upper").replace(ASCII_LOWER, (c) => c.toUpperCase()),
+    build:
+      ([a]) =>
+      (scope, base) =>
+        expectString(a!(scope, base), "upper").replace(ASCII_LOWER, (c) => c.toUpperCase()),
   },
-  trim: { minArgs: 1, maxArgs: 1, build: ([a]) => (scope, base) => expectString(a!(scope, base), "trim").replace(EDGE_SPACE, "") },
+  trim: {
+    minArgs: 1,
+    maxArgs: 1,
+    build:
+      ([a]) =>
+      (scope, base) =>
+        expectString(a!(scope, base), "trim").replace(EDGE_SPACE, ""),
+  },
   concat: {
     minArgs: 0,
     maxArgs: Infinity,
@@ -58,14 +75,23 @@ export const stringOperators: Record<string, OperatorDefinition> = {
   substring: {
     minArgs: 2,
     maxArgs: 3,
-    build: ([text, startArg, lengthArg]) => (scope, base) => {
-      const subject = expectString(text!(scope, base), "substring");
-      const start = expectIndex(startArg!(scope, base), "substring", "start");
-      const length = lengthArg ? expectIndex(lengthArg(scope, base), "substring", "length") : Infinity;
-      return codePointSlice(subject, start, length);
-    },
+    build:
+      ([text, startArg, lengthArg]) =>
+      (scope, base) => {
+        const subject = expectString(text!(scope, base), "substring");
+        const start = expectIndex(startArg!(scope, base), "substring", "start");
+        const length = lengthArg ? expectIndex(lengthArg(scope, base), "substring", "length") : Infinity;
+        return codePointSlice(subject, start, length);
+      },
   },
-  text: { minArgs: 1, maxArgs: 1, build: ([a]) => (scope, base) => renderText(toLeavingValue(a!(scope, base))) },
+  text: {
+    minArgs: 1,
+    maxArgs: 1,
+    build:
+      ([a]) =>
+      (scope, base) =>
+        renderText(toLeavingValue(a!(scope, base))),
+  },
   matches: {
     minArgs: 2,
     maxArgs: 2,
