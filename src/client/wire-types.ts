@@ -289,17 +289,15 @@ export interface BatchEvaluationResult {
 }
 
 /** One item's answer, `result` or `problem` as a single request would be answered. */
-export type BatchItemResult =
-  | {
-      id?: string | number;
-      status: 200;
-      result: EvaluationResult;
-    }
-  | {
-      id?: string | number;
-      status: number;
-      problem: Problem;
-    };
+export type BatchItemResult = {
+  id?: string | number;
+  status: 200;
+  result: EvaluationResult;
+} | {
+  id?: string | number;
+  status: number;
+  problem: Problem;
+};
 
 export interface RequestWarning {
   code: "ENTITY_UNKNOWN" | "OPERATION_UNKNOWN" | "DATA_INVALID";
@@ -330,13 +328,7 @@ export interface Explanation {
     rule: unknown;
     type: unknown;
     applied: boolean;
-    reason?:
-      | "rule-unknown"
-      | "no-finding"
-      | "not-blocking"
-      | "type-not-accepted"
-      | "justification-missing"
-      | "role-not-allowed";
+    reason?: "rule-unknown" | "no-finding" | "not-blocking" | "type-not-accepted" | "justification-missing" | "role-not-allowed";
   }[];
 }
 
@@ -366,17 +358,7 @@ export interface RuleExplanation {
    * `full` mode, for `when-false` and a validation that fired: JSON Pointers from this
    * entry to the leaves that decided (`/when/args/1`).
    */
-  because?:
-    | "disabled"
-    | "entity"
-    | "operation"
-    | "channel"
-    | "enforcement"
-    | "trigger"
-    | "view"
-    | "decision"
-    | "kind"
-    | string[];
+  because?: "disabled" | "entity" | "operation" | "channel" | "enforcement" | "trigger" | "view" | "decision" | "kind" | string[];
   /** With `error`, why the rule could not be evaluated. */
   message?: string;
   /** A rule run per item or bound field, the pointer of the one shown. */
