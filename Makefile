@@ -50,7 +50,7 @@ test: typecheck lint chromium podman coverage-tools neovim
 
 # Biome (biome.json): the linter's findings and code that is not formatted fail; `make format` formats.
 lint: install
-	node_modules/.bin/biome ci --max-diagnostics=20 .
+	node_modules/.bin/biome ci --error-on-warnings --max-diagnostics=20 .
 
 format: install
 	node_modules/.bin/biome check --write .

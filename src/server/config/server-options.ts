@@ -1,6 +1,7 @@
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import type { CustomOperator } from "../../engine/expression/custom-operators.ts";
 import type { LogSink } from "../logging/logger.ts";
+import type { Clock } from "../refresh/clock.ts";
 
 /** Options of `createServer` (DECISIONS.md, Embedding); the stand-alone binary reads them from the environment. */
 export interface ServerOptions {
@@ -55,6 +56,8 @@ export interface ServerOptions {
   readonly decisionRecordsRequired?: boolean;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
+  /** The time the refresh schedule and the drain read; the system's by default (tests pass their own). */
+  readonly clock?: Clock;
 }
 
 /**

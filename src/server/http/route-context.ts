@@ -16,6 +16,8 @@ export interface RouteContext {
   readonly logger: Logger;
   readonly evaluator: RulesetEvaluator;
   readonly metrics: ServerMetrics;
+  /** What `/metrics` answers: this process's exposition, or, in a serving process of several, the whole server's. */
+  readonly exposition: () => string | Promise<string>;
   /** How many items and bytes a batch of evaluations may have. */
   readonly batchLimits: BatchLimits;
   /** Decision records, when they are on. */

@@ -171,12 +171,6 @@ export class ServerMetrics {
     return `${lines.join("\n")}\n`;
   }
 
-  /**
-   * What `/metrics` answers: this process's exposition, or, in a serving process of several, the
-   * whole server's, which its supervisor sums (supervisor/serving-process.ts replaces this).
-   */
-  exposition: () => string | Promise<string> = () => this.render();
-
   countProcessRestart(): void {
     this.processRestartCell.value++;
   }

@@ -1,4 +1,5 @@
 import { nextFireTimes, parseCron, validateTimeZone } from "../../schedule/cron/index.ts";
+import { type Clock, SYSTEM_CLOCK } from "./clock.ts";
 
 /**
  * Whether a cron refresh setting can be served: an expression that parses and can fire, in a
@@ -18,11 +19,11 @@ export function cronSettingProblem(expression: string | undefined, timeZone: str
 }
 
 /** The milliseconds until a cron schedule's next fire time, for the refresh timer. */
-export function cronDelay(expression: string, timeZone: string): () => number | undefined {
+export function cronDelay(expression: string, timeZone: string, clock: Clock = SYSTEM_CLOCK): () => number | undefined {
   const parsed = parseCron(expression);
   if (!parsed.ok) return () => undefined;
   return () => {
-    const now = new Date();
+    const now = clock.now();
     const next = nextFireTimes(parsed.schedule, timeZone, now, 1)[0];
     return next === undefined ? undefined : next.getTime() - now.getTime();
   };

@@ -1,15 +1,18 @@
+import { type Clock, SYSTEM_CLOCK } from "./clock.ts";
+
 /**
  * The timers of a scheduled refresh (SERVER.md, "Scheduled refresh"): they never keep the process
  * alive, and stop when the drain starts. `nextDelay` says how long until the next check: a fixed
  * interval, or the time until a cron schedule's next fire time.
  */
 export class RefreshTimer {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private cancel: (() => void) | undefined;
   private stopped = false;
 
   constructor(
     private readonly nextDelay: () => number | undefined,
     private readonly onTick: () => void,
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   start(): void {
@@ -19,8 +22,8 @@ export class RefreshTimer {
 
   stop(): void {
     this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel?.();
+    this.cancel = undefined;
   }
 
   private arm(): void {
@@ -29,10 +32,13 @@ export class RefreshTimer {
     if (delay === undefined) return;
     // setTimeout holds at most about 24.8 days; a longer wait is taken in steps.
     const step = Math.min(Math.max(delay, 0), 2 ** 31 - 1);
-    this.timer = setTimeout(() => {
-      if (step === delay) this.onTick();
-      this.arm();
-    }, step);
-    this.timer.unref?.();
+    this.cancel = this.clock.after(
+      step,
+      () => {
+        if (step === delay) this.onTick();
+        this.arm();
+      },
+      { keepAlive: false },
+    );
   }
 }

@@ -9,9 +9,12 @@ import {
   writeToStandardOutput,
 } from "../../standard-output/standard-output.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
-import { RuleServer } from "../rule-server.ts";
+import { checkOptions } from "../config/checked-options.ts";
+import { BearerToken } from "../http/bearer-token.ts";
+import { HttpService } from "../http/http-service.ts";
+import { listeningFields } from "../logging/listening-fields.ts";
+import { SYSTEM_CLOCK } from "../refresh/clock.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
-import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { withPid } from "./pid-log-sink.ts";
 import { snapshotOf, type RulesImage } from "./rules-image.ts";
 import type { FromServing, ToServing } from "./serving-messages.ts";
@@ -47,10 +50,13 @@ export function runServingProcess(): Promise<number> {
   return new Promise<number>((resolve) => new ServingProcess(options, log, logger, resolve).begin());
 }
 
+/**
+ * A serving process is the server's HTTP service alone: it never loads rules, never reloads on a
+ * schedule or a signal, and its `/metrics` is the whole server's, summed by the supervisor.
+ */
 class ServingProcess {
-  private server: RuleServer | undefined;
-  private current: RulesSnapshot | undefined;
-  private readonly metrics = new ServerMetrics(() => this.current);
+  private server: HttpService | undefined;
+  private readonly metrics = new ServerMetrics(() => this.server?.rules);
   /** Messages that change what is served, one after the other. */
   private queue: Promise<void> = Promise.resolve();
   private readonly scrapes = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void }>();
@@ -62,9 +68,7 @@ class ServingProcess {
     private readonly log: LogSink,
     private readonly logger: Logger,
     private readonly end: (status: number) => void,
-  ) {
-    this.metrics.exposition = () => this.wholeServerExposition();
-  }
+  ) {}
 
   begin(): void {
     process.on("message", (message) => this.received(message as ToServing));
@@ -100,13 +104,12 @@ class ServingProcess {
       case "rules":
         this.enqueue(async () => {
           const next = snapshotOf(message.image, NO_CUSTOM_OPERATORS);
-          await this.server?.adopt(message.lastReload, next);
-          this.current = next;
+          await this.server?.useRules(message.lastReload, next);
           this.send({ kind: "loaded", generation: message.image.generation });
         });
         return;
       case "refused":
-        this.enqueue(() => this.server?.adopt(message.lastReload));
+        this.enqueue(() => this.server?.useRules(message.lastReload));
         return;
       case "drain":
         this.enqueue(() => this.drain());
@@ -129,29 +132,49 @@ class ServingProcess {
   private async start(port: number, image: RulesImage, lastReload: LastReload | undefined): Promise<void> {
     if (this.ending) return;
     const rules = snapshotOf(image, NO_CUSTOM_OPERATORS);
-    this.current = rules;
-    // Only the supervisor checks the files: the schedule is its own.
-    this.server = new RuleServer(
-      { ...this.options, port, refresh: { mode: "manual" }, log: this.log },
-      { metrics: this.metrics, serving: { rules } },
+    const { hostname, token } = checkOptions(this.options);
+    this.server = new HttpService({
+      options: { ...this.options, log: this.log },
+      logger: this.logger,
+      token: new BearerToken(token),
+      metrics: this.metrics,
+      exposition: () => this.wholeServerExposition(),
+      reusePort: true,
+      clock: SYSTEM_CLOCK,
+    });
+    const listening = await this.server.listen(rules, port, hostname);
+    // It says nothing its supervisor has said already (the token, the rules): only that it listens.
+    this.logger.info(
+      "serving process listening",
+      listeningFields({
+        hostname,
+        port: listening,
+        open: token === undefined,
+        rulesets: rules.rulesets.size,
+        workers: this.options.workers ?? 0,
+        // Only the supervisor checks the files: the schedule is its own.
+        refresh: undefined,
+      }),
     );
-    const listening = await this.server.listen();
-    if (lastReload !== undefined) await this.server.adopt(lastReload);
+    if (lastReload !== undefined) await this.server.useRules(lastReload);
     // Its `serving process listening` line goes out before the supervisor can say that all listen.
     await flushStandardOutput();
-    this.send({ kind: "listening", port: listening.port });
+    this.send({ kind: "listening", port: listening });
   }
 
   private async drain(): Promise<void> {
     if (this.ending) return;
     if (this.server === undefined) return this.finish(0);
+    this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
     await this.server.drain();
+    this.logger.info("drained, stopped serving");
     this.finish(0);
   }
 
   private async stop(): Promise<void> {
     if (this.ending) return;
     await this.server?.stop();
+    this.logger.info("stopped serving, requests in flight were cut");
     this.finish(0);
   }
 

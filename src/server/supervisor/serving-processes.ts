@@ -5,7 +5,6 @@ import type { LastReload } from "../snapshot/last-reload.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { relayLines } from "./log-relay.ts";
 import { portInUse } from "./port-check.ts";
-import type { Supervision } from "./process-role.ts";
 import { QUICK_STOP_MS, RestartBackoff } from "./restart-backoff.ts";
 import { RetiredCounts } from "./retired-counts.ts";
 import { imageOf, type RulesImage } from "./rules-image.ts";
@@ -53,7 +52,7 @@ type Phase = "starting" | "serving" | "draining" | "stopping" | "failed";
  * answers a scrape any of them receives with the whole server's metrics. Their log lines go out
  * through its standard output.
  */
-export class ServingProcesses implements Supervision {
+export class ServingProcesses {
   private readonly members = new Set<Member>();
   private phase: Phase = "starting";
   private port = 0;

@@ -1,21 +1,36 @@
-import type { EnvironmentOptions } from "../config/read-environment.ts";
-import { Logger, type LogSink } from "../logging/logger.ts";
 import { writeToStandardOutput } from "../../standard-output/standard-output.ts";
+import { customOperatorsFrom } from "../../engine/expression/custom-operators.ts";
+import { checkOptions, type CheckedOptions, MIN_TOKEN_LENGTH } from "../config/checked-options.ts";
+import type { EnvironmentOptions } from "../config/read-environment.ts";
+import { listeningFields } from "../logging/listening-fields.ts";
+import { Logger, type LogSink } from "../logging/logger.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
-import { RuleServer, type ReloadOutcome, type ReloadTrigger } from "../rule-server.ts";
+import { SYSTEM_CLOCK } from "../refresh/clock.ts";
+import { type ReloadOutcome, RulesReloader } from "../refresh/rules-reloader.ts";
+import type { ReloadTrigger } from "../snapshot/last-reload.ts";
 import { withPid } from "./pid-log-sink.ts";
 import { ServingProcesses } from "./serving-processes.ts";
 
 /**
- * The server as the started process runs it when RULE_SERVER_PROCESSES is above 1: a supervisor
- * (a RuleServer that loads, checks and reloads the rules but does not listen) and its serving
- * processes. It answers the serve command as a lone RuleServer does: listen, reload, drain, stop.
+ * The server as the started process runs it when RULE_SERVER_PROCESSES is above 1: this process
+ * loads, checks and reloads the rules (RulesReloader) and never listens; its serving processes
+ * listen with the rules it sends them. It answers the serve command as a lone RuleServer does:
+ * listen, reload, drain, stop.
  */
 export class SupervisedServer {
   private readonly processes: ServingProcesses;
-  private readonly server: RuleServer;
+  private readonly reloader: RulesReloader;
+  private readonly logger: Logger;
+  private readonly checked: CheckedOptions;
+  private drained: Promise<void> | undefined;
 
-  constructor(options: EnvironmentOptions, processes: number, log: LogSink = withPid(writeToStandardOutput)) {
+  constructor(
+    private readonly options: EnvironmentOptions,
+    processes: number,
+    log: LogSink = withPid(writeToStandardOutput),
+  ) {
+    this.checked = checkOptions(options);
+    this.logger = new Logger(log);
     const metrics = new ServerMetrics(
       () => this.processes.served,
       () => this.processes.running,
@@ -24,48 +39,88 @@ export class SupervisedServer {
       processes,
       options.workers ?? 0,
       { port: options.port ?? 8080, hostname: options.hostname },
-      new Logger(log),
+      this.logger,
       metrics,
     );
-    // The supervisor evaluates nothing: workers would only take memory, and the serving processes write the decision records.
-    this.server = new RuleServer(
-      { ...options, workers: 0, decisionRecords: "off", log },
-      { metrics, supervisor: this.processes },
+    const operators = customOperatorsFrom(options.operators);
+    this.reloader = new RulesReloader(
+      {
+        rulesDir: this.rulesDir,
+        refresh: options.refresh ?? { mode: "manual" },
+        runTests: options.runTests === true,
+        logger: this.logger,
+        metrics,
+        clock: SYSTEM_CLOCK,
+        warnsAboutSchemas: (options.schemaEnforcement ?? "warn") !== "off",
+      },
+      () => operators,
+      // A reload is done once every serving process has the new rules.
+      { useRules: (lastReload, next) => this.processes.share(lastReload, next) },
     );
   }
 
   get rulesDir(): string {
-    return this.server.rulesDir;
+    return this.options.rulesDir ?? "./rules";
   }
 
-  get port(): number | undefined {
-    return this.server.port;
-  }
+  /** The port the serving processes share, once they all listen. */
+  port: number | undefined;
 
   /** Resolves with status 1 if the serving processes keep stopping right after they start (the supervisor gives up). */
   get failed(): Promise<number> {
     return this.processes.finished.then((status) => (status === 0 ? new Promise<number>(() => undefined) : status));
   }
 
-  /** Loads the rules, then starts the serving processes; throws as RuleServer.listen does, or ServingProcessesError. */
-  listen(): Promise<{ port: number }> {
-    return this.server.listen();
+  /**
+   * Loads the rules, then starts the serving processes with them; throws SnapshotError as
+   * RuleServer.listen does, or ServingProcessesError. Its `listening` line comes once all listen.
+   */
+  async listen(): Promise<{ port: number }> {
+    if (this.port !== undefined) return { port: this.port };
+    const token = this.checked.token;
+    if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
+      this.logger.warn(
+        `the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`,
+        { length: token.length },
+      );
+    }
+    const rules = this.reloader.load();
+    this.port = await this.processes.start(rules);
+    this.logger.info("listening", {
+      ...listeningFields({
+        hostname: this.checked.hostname,
+        port: this.port,
+        open: token === undefined,
+        rulesets: rules.rulesets.size,
+        workers: this.options.workers ?? 0,
+        refresh: this.options.refresh,
+      }),
+      processes: this.processes.processes,
+    });
+    this.reloader.startSchedule();
+    return { port: this.port };
   }
 
-  reload(trigger?: ReloadTrigger): Promise<ReloadOutcome> {
-    return this.server.reload(trigger);
+  reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
+    return this.reloader.reload(trigger);
   }
 
   /** Every serving process drains at once; resolves after the last one has ended. */
-  async drain(): Promise<void> {
+  drain(): Promise<void> {
+    if (this.drained) return this.drained;
+    this.reloader.stopSchedule();
+    this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
     this.processes.drain();
-    await Promise.all([this.server.drain(), this.processes.finished]);
+    this.drained = this.processes.finished.then(() => this.logger.info("drained, stopped serving"));
+    return this.drained;
   }
 
   /** Every serving process stops at once, cutting the requests in flight. */
   async stop(): Promise<void> {
+    this.reloader.stopSchedule();
     this.processes.stop();
-    await Promise.all([this.server.stop(), this.processes.finished]);
+    await this.processes.finished;
+    this.logger.info("stopped serving, requests in flight were cut");
   }
 
   /** SIGUSR1 (reopen the decision records file) is for the processes that write records. */
