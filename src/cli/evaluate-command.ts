@@ -11,6 +11,7 @@ import { loadEvaluateRules, RulesetChoiceError, type EvaluateRules } from "./eva
 import { checkInputFile, InputFileError, readInputText } from "./input-file.ts";
 import { UsageError } from "./usage-error.ts";
 import { explanationText, requestWarningText } from "../engine/explanation/explanation-text.ts";
+import { ruleFactsById } from "../engine/explanation/wording-context.ts";
 import { isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
 import { didYouMean } from "../engine/names/closest-name.ts";
 import { evaluateLines } from "./evaluate-lines.ts";
@@ -108,7 +109,9 @@ async function evaluate(args: readonly string[]): Promise<number> {
           )}`,
         );
     }
-    process.stdout.write(format === "text" ? explanationText(result) : `${JSON.stringify(result, null, 2)}\n`);
+    // The text names what the request asked and what each rule targets, as the explorer does.
+    const context = { request: picked.request, rules: ruleFactsById(picked.ruleset.manifest(channel)) };
+    process.stdout.write(format === "text" ? explanationText(result, context) : `${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
     if (error instanceof RequestMisfitError)

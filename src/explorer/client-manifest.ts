@@ -1,11 +1,15 @@
 import { localeFallbacks, VIEW_KEYS, type JsonObject, type JsonValue } from "../browser/rule-cascade.ts";
+import type { RuleFacts } from "../engine/explanation/wording-context.ts";
 
 /** A rule's place in the user interface, from the most general level to the most specific (the engine's view keys). */
 export const PLACE_LEVELS = VIEW_KEYS;
 export type PlaceLevel = (typeof PLACE_LEVELS)[number];
 
-/** What the page reads of a rule in a client manifest (SPECIFICATION.md, section 3). */
-export interface ManifestRule {
+/**
+ * What the page reads of a rule in a client manifest (SPECIFICATION.md, section 3): what the
+ * explanation's wording reads of it, and what the rule cards show.
+ */
+export interface ManifestRule extends RuleFacts {
   readonly id: string;
   readonly kind: string;
   readonly title?: string;

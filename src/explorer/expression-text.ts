@@ -117,9 +117,3 @@ export function expressionText(expression: JsonValue): string {
 export function isLiteral(expression: JsonValue): boolean {
   return expression === null || typeof expression !== "object";
 }
-
-/** A value as compact JSON, cut with "…" past `max` characters (the whole value stays in the explanation). */
-export function valueText(value: JsonValue, max = 120): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
-}

@@ -1,20 +1,15 @@
 import type { ExplainedNode } from "../browser/rule-cascade.ts";
 import { h, type Child } from "./dom.ts";
-import { expressionText, isLiteral, valueText } from "./expression-text.ts";
-
-/** A JSON Pointer segment (RFC 6901): `~` and `/` escaped. */
-export function pointerSegment(name: string): string {
-  return name.replaceAll("~", "~0").replaceAll("/", "~1");
-}
+import { CUT_WORDS, DECIDED_WORDS, itemShownWords, nodeOutcome } from "../engine/explanation/node-wording.ts";
+import { expressionText, isLiteral } from "./expression-text.ts";
 
 /** What a node came to: its value, "not evaluated" or its error; a literal's value is itself and is not repeated. */
 function outcome(node: ExplainedNode): Child[] {
-  if (node.error !== undefined) return [h("span", { class: "node-error" }, "error: ", node.error)];
-  if (node.skipped) return [h("span", { class: "node-skipped" }, "not evaluated")];
+  const came = nodeOutcome(node);
+  if (came.kind === "error") return [h("span", { class: "node-error" }, came.text)];
+  if (came.kind === "skipped") return [h("span", { class: "node-skipped" }, came.text)];
   if (isLiteral(node.expr) || node.value === undefined) return [];
-  return [
-    h("span", { class: "node-value" }, "→ ", h("code", {}, valueText(node.value)), node.truncated ? " (cut)" : ""),
-  ];
+  return [h("span", { class: "node-value" }, "→ ", h("code", {}, came.text), came.cut ? ` ${CUT_WORDS}` : "")];
 }
 
 function nodeItem(node: ExplainedNode, pointer: string, deciding: ReadonlySet<string>): HTMLLIElement {
@@ -30,9 +25,13 @@ function nodeItem(node: ExplainedNode, pointer: string, deciding: ReadonlySet<st
       { class: "node-line" },
       h("code", { class: "node-expr" }, expressionText(node.expr)),
       ...outcome(node),
-      node.item !== undefined && h("span", { class: "node-item" }, `its body is shown for item ${node.item}`),
+      node.item !== undefined && h("span", { class: "node-item" }, itemShownWords(node.item)),
       decides &&
-        h("span", { class: "badge decides", title: "One of the leaves that decided the rule's outcome" }, "decided"),
+        h(
+          "span",
+          { class: "badge decides", title: "One of the leaves that decided the rule's outcome" },
+          DECIDED_WORDS,
+        ),
     ),
     node.args !== undefined &&
       node.args.length > 0 &&

@@ -1,6 +1,8 @@
+import { acceptanceWords } from "../engine/explanation/resolution-wording.ts";
 import { resolvableRules, type ClientManifest, type ResolvableRule } from "./client-manifest.ts";
 import { h, uniqueId } from "./dom.ts";
 import type { ResolutionChoice } from "./evaluation-request.ts";
+import { wordsNodes } from "./words-nodes.ts";
 
 interface Row {
   readonly resolvable: ResolvableRule;
@@ -23,7 +25,11 @@ function choiceRow(resolvable: ResolvableRule): { row: Row; element: HTMLElement
     ? h("input", { type: "text", name: "justification", autocomplete: "off", id: uniqueId("justification") })
     : undefined;
   const hint = accepting
-    ? `${roles.length === 0 ? "Any actor may accept it" : `Only an actor with the role ${roles.join(" or ")} may accept it (actor.roles above)`}; a justification is ${justificationRequired ? "required" : "optional"}.`
+    ? [
+        `A justification is ${justificationRequired ? "required" : "optional"}; `,
+        ...wordsNodes(acceptanceWords(roles)),
+        roles.length === 0 ? "." : " (actor.roles above).",
+      ]
     : "A warning that blocks until it is acknowledged.";
   const element = h(
     "div",

@@ -1,7 +1,7 @@
 import type { Command, Effect, EvaluationResult, Finding } from "../browser/rule-cascade.ts";
 import type { PlaceLevel } from "./client-manifest.ts";
 import { h, jsonText, type Child } from "./dom.ts";
-import { placeLabel } from "./rule-places.ts";
+import { placeLabel } from "../engine/explanation/place-label.ts";
 
 /** How to show one answer: where its rules sit, and which findings to mark as differing from the other answer. */
 export interface ResultMarks {

@@ -29,9 +29,3 @@ export function groupRulesByPlace(rules: readonly ManifestRule[]): PlaceGroup {
   }
   return everywhere;
 }
-
-/** A place as people read it: `transfers › new-transfer › amount`. */
-export function placeLabel(place: Partial<Record<PlaceLevel, string>> | undefined): string {
-  const ids = PLACE_LEVELS.map((level) => place?.[level]).filter((id): id is string => id !== undefined);
-  return ids.length === 0 ? "everywhere" : ids.join(" › ");
-}

@@ -1,7 +1,9 @@
 import { messageIn, ruleFields, type ClientManifest, type ManifestRule } from "./client-manifest.ts";
 import { h, type Child } from "./dom.ts";
+import { findingResolutionWords } from "../engine/explanation/resolution-wording.ts";
 import { expressionText } from "./expression-text.ts";
 import { groupRulesByPlace, type PlaceGroup } from "./rule-places.ts";
+import { wordsNodes } from "./words-nodes.ts";
 
 const HEADING = ["h3", "h4", "h5", "h6"] as const;
 
@@ -51,17 +53,10 @@ function condition(expression: ManifestRule["when"]): Child {
   return expression === undefined ? undefined : h("code", { class: "condition" }, expressionText(expression));
 }
 
-/** How the rule's finding may be resolved, in words. */
-function resolutionText(rule: ManifestRule): string | undefined {
-  const ways: string[] = [];
-  if (rule.acknowledgement === "required") ways.push("blocks until acknowledged");
-  if (rule.acceptance?.allowed === true) {
-    const roles = rule.acceptance.roles ?? [];
-    ways.push(
-      `its risk may be accepted${roles.length > 0 ? ` by ${roles.join(" or ")}` : ""}${(rule.acceptance.justification ?? "required") === "none" ? "" : " with a justification"}`,
-    );
-  }
-  return ways.length === 0 ? undefined : ways.join("; ");
+/** How the rule's finding may be resolved, in the explanation's words; nothing when it cannot be. */
+function resolutionDefinition(rule: ManifestRule): Child[] {
+  const words = findingResolutionWords(rule);
+  return words === undefined ? [] : wordsNodes(words);
 }
 
 function definition(term: string, value: Child | readonly Child[]): Child[] {
@@ -124,7 +119,7 @@ function ruleCard(rule: ManifestRule, manifest: ClientManifest, locales: readonl
       ),
       ...definition("When", condition(rule.when)),
       ...definition("Asserts", condition(rule.assert)),
-      ...definition("Resolution", resolutionText(rule)),
+      ...definition("Resolution", resolutionDefinition(rule)),
       ...definition("Code", rule.finding && h("code", {}, rule.finding.code)),
       ...definition("From", rule.origin),
     ),

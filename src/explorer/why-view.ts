@@ -1,56 +1,25 @@
-import type {
-  EvaluationResult,
-  Explanation,
-  JsonObject,
-  RuleExplanation,
-  RuleStatus,
-} from "../browser/rule-cascade.ts";
+import type { EvaluationResult, Explanation, JsonObject, RuleExplanation } from "../browser/rule-cascade.ts";
+import { decisionWords, summaryWords } from "../engine/explanation/decision-wording.ts";
+import { decidingPointers, explainedTrees } from "../engine/explanation/explained-trees.ts";
+import {
+  resolutionLabel,
+  resolutionNameWords,
+  resolutionReasonWords,
+} from "../engine/explanation/resolution-wording.ts";
+import { ruleWords, statusLabel } from "../engine/explanation/rule-status-wording.ts";
+import { unmatchedWords } from "../engine/explanation/unmatched-wording.ts";
+import type { ExplanationContext } from "../engine/explanation/wording-context.ts";
 import type { ClientManifest, ManifestRule } from "./client-manifest.ts";
 import { h, type Child } from "./dom.ts";
-import { resolutionWords, statusLabel, statusWords, unmatchedWords, type Words } from "./explanation-text.ts";
-import { expressionTreeView, pointerSegment } from "./expression-tree-view.ts";
-
-const STATUS_ORDER: readonly RuleStatus[] = ["fired", "error", "passed", "when-false", "not-selected"];
-
-function wordsNodes(words: Words): Child[] {
-  return words.map((part) => (typeof part === "string" ? part : h("code", {}, part.code)));
-}
+import { expressionTreeView } from "./expression-tree-view.ts";
+import { wordsNodes } from "./words-nodes.ts";
 
 /** The rule's evaluated expressions, each as a tree, with the leaves its `because` names marked. */
-function trees(entry: RuleExplanation, rule: ManifestRule | undefined): HTMLElement[] {
-  const deciding = new Set(Array.isArray(entry.because) ? entry.because : []);
-  const shown: HTMLElement[] = [];
-  if (entry.when !== undefined) shown.push(expressionTreeView("when", entry.when, "/when", deciding));
-  if (entry.assert !== undefined) shown.push(expressionTreeView("assert", entry.assert, "/assert", deciding));
-  entry.assign?.forEach((node, index) =>
-    shown.push(
-      expressionTreeView(`assign ${rule?.assign?.[index]?.field ?? index}`, node, `/assign/${index}`, deciding),
-    ),
+function trees(entry: RuleExplanation, context: ExplanationContext): HTMLElement[] {
+  const deciding = decidingPointers(entry);
+  return explainedTrees(entry, context).map((tree) =>
+    expressionTreeView(tree.label, tree.node, tree.pointer, deciding),
   );
-  for (const [name, node] of Object.entries(entry.args ?? {}))
-    shown.push(expressionTreeView(`message argument {${name}}`, node, `/args/${pointerSegment(name)}`, deciding));
-  entry.commands?.forEach((command, index) => {
-    command.idempotencyKey.forEach((node, part) =>
-      shown.push(
-        expressionTreeView(
-          `command ${index + 1}, idempotency key part ${part + 1}`,
-          node,
-          `/commands/${index}/idempotencyKey/${part}`,
-          deciding,
-        ),
-      ),
-    );
-    for (const [name, node] of Object.entries(command.payload))
-      shown.push(
-        expressionTreeView(
-          `command ${index + 1}, payload ${name}`,
-          node,
-          `/commands/${index}/payload/${pointerSegment(name)}`,
-          deciding,
-        ),
-      );
-  });
-  return shown;
 }
 
 /**
@@ -91,45 +60,41 @@ export class WhyView {
       this.unavailable("The engine gave no explanation.");
       return;
     }
+    const context: ExplanationContext = { request, result, rules: this.#rules };
     this.#output.replaceChildren(
       this.#decision(result),
-      ...this.#unmatched(explanation, request),
-      this.#resolutions(explanation, result),
-      this.#summary(explanation),
-      this.#ruleList(explanation, request),
+      ...this.#unmatched(explanation, context),
+      this.#resolutions(explanation, context),
+      h("p", { class: "why-summary" }, ...wordsNodes(summaryWords(explanation)), "."),
+      h("ol", { class: "why-rules" }, ...explanation.rules.map((entry) => this.#ruleEntry(entry, context))),
     );
   }
 
-  /** The decision and the rules whose findings made it: those that block. */
+  /** The decision and why: the rules whose findings block it, or that none does. */
   #decision(result: EvaluationResult): HTMLElement {
-    const blocking = [...new Set(result.findings.filter((finding) => finding.blocking).map((finding) => finding.rule))];
     return h(
       "p",
       { class: `why-decision decision-${result.decision}` },
       "Decision ",
       h("strong", {}, result.decision),
-      blocking.length === 0
-        ? ": no finding blocks."
-        : [
-            ": blocked by the finding(s) of ",
-            ...blocking.flatMap((rule, index) => [index > 0 ? ", " : "", h("code", {}, rule)]),
-            ".",
-          ],
+      ": ",
+      ...wordsNodes(decisionWords(result)),
+      ".",
     );
   }
 
-  #unmatched(explanation: Explanation, request: JsonObject): HTMLElement[] {
+  #unmatched(explanation: Explanation, context: ExplanationContext): HTMLElement[] {
     if (explanation.unmatched === undefined) return [];
     return [
       h(
         "div",
         { class: "unmatched", role: "status" },
-        ...unmatchedWords(explanation.unmatched, request).map((words) => h("p", {}, ...wordsNodes(words))),
+        ...unmatchedWords(explanation.unmatched, context).map((words) => h("p", {}, ...wordsNodes(words))),
       ),
     ];
   }
 
-  #resolutions(explanation: Explanation, result: EvaluationResult): HTMLElement {
+  #resolutions(explanation: Explanation, context: ExplanationContext): HTMLElement {
     const given = explanation.resolutions;
     return h(
       "div",
@@ -147,48 +112,27 @@ export class WhyView {
                   class: `resolution ${resolution.applied ? "applied" : "refused"}`,
                   "data-rule": typeof resolution.rule === "string" ? resolution.rule : undefined,
                 },
-                h("span", { class: "badge" }, resolution.applied ? "applied" : "not applied"),
+                h("span", { class: "badge" }, resolutionLabel(resolution)),
                 " ",
-                ...wordsNodes(
-                  resolutionWords(
-                    resolution,
-                    typeof resolution.rule === "string" ? this.#rules.get(resolution.rule) : undefined,
-                    result.findings,
-                  ),
-                ),
+                ...wordsNodes(resolutionNameWords(resolution)),
+                ": ",
+                ...wordsNodes(resolutionReasonWords(resolution, context)),
               ),
             ),
           ),
     );
   }
 
-  #summary(explanation: Explanation): HTMLElement {
-    const counts = STATUS_ORDER.map(
-      (status) => [status, explanation.rules.filter((entry) => entry.status === status).length] as const,
-    ).filter(([, count]) => count > 0);
-    return h(
-      "p",
-      { class: "why-summary" },
-      `${explanation.rules.length} rule(s): `,
-      counts.map(([status, count]) => `${count} ${statusLabel(status)}`).join(", "),
-      ".",
-    );
-  }
-
-  #ruleList(explanation: Explanation, request: JsonObject): HTMLElement {
-    return h("ol", { class: "why-rules" }, ...explanation.rules.map((entry) => this.#ruleEntry(entry, request)));
-  }
-
-  #ruleEntry(entry: RuleExplanation, request: JsonObject): HTMLElement {
+  #ruleEntry(entry: RuleExplanation, context: ExplanationContext): HTMLElement {
     const rule = this.#rules.get(entry.rule);
     const head: Child[] = [
       h("span", { class: `badge status status-${entry.status}` }, statusLabel(entry.status)),
       " ",
       h("code", { class: "why-rule-id" }, entry.rule),
       rule?.title !== undefined && h("span", { class: "why-rule-title" }, ` ${rule.title}`),
-      h("span", { class: "why-words" }, ...wordsNodes(statusWords(entry, rule, request))),
+      h("span", { class: "why-words" }, ...wordsNodes(ruleWords(entry, context))),
     ];
-    const shown = trees(entry, rule);
+    const shown = trees(entry, context);
     const attributes = {
       class: `why-rule status-${entry.status}`,
       "data-rule": entry.rule,

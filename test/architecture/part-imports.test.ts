@@ -22,7 +22,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   protocol: ["compiler", "engine", "version"],
   browser: ["engine"],
   client: ["browser"],
-  explorer: ["browser"],
+  explorer: ["browser", "engine"],
   bundling: [],
   packaging: ["bundling"],
   codegen: [],

@@ -142,11 +142,11 @@ test("rule cards show their conditions as readable text, what compute rules assi
   expect(await facts("transfer.amount.limit")).toMatchObject({
     When: 'typeOf(data.amount) == "number"',
     Asserts: "data.amount <= params.singleTransferLimit",
-    Resolution: "its risk may be accepted by treasury-manager or cfo with a justification",
+    Resolution: "only treasury-manager or cfo may accept this risk, with a justification",
   });
   expect(await facts("transfer.reference.present")).toMatchObject({
     Asserts: 'not empty(trim(coalesce(data.reference, "")))',
-    Resolution: "blocks until acknowledged",
+    Resolution: "it blocks until acknowledged",
   });
   expect(await facts("transfer.urgent.cut-off")).toMatchObject({
     When: "data.urgent == true and exists(data.executionDate)",
@@ -293,7 +293,10 @@ test("the Why view lists every client rule with its status and opens onto expres
   const ruleCount = await page.evaluate<number>(`document.querySelectorAll("li.rule").length`);
   expect(await page.evaluate<number>(`document.querySelectorAll(".why li.why-rule").length`)).toBe(ruleCount);
   expect(await page.evaluate<string>(text(".why .why-summary"))).toMatch(
-    /^\d+ rule\(s\): \d+ fired, .*\d+ passed, \d+ when false, \d+ not selected\.$/,
+    /^\d+ rules: \d+ fired, .*\d+ passed, \d+ when false, \d+ not selected\.$/,
+  );
+  expect(await page.evaluate<string>(text(".why .why-decision"))).toMatch(
+    /^Decision deny: blocked by the findings? of transfer\.amount\.limit( and [\w.-]+)*\.$/,
   );
   const statuses = await page.evaluate<Record<string, string>>(
     `Object.fromEntries([...document.querySelectorAll(".why li.why-rule")].map((item) => [item.dataset.rule, item.dataset.status]))`,
@@ -305,14 +308,14 @@ test("the Why view lists every client rule with its status and opens onto expres
     "transfer.update.locked-after-approval": "not-selected",
   });
   expect(await page.evaluate<string>(text(`${rule("transfer.amount.limit")} .why-words`))).toBe(
-    "fired: its assertion failed, finding ACME-PAY-005",
+    "its assertion failed, so it raised finding ACME-PAY-005",
   );
   expect(await page.evaluate<string>(text(`${rule("transfer.update.locked-after-approval")} .why-words`))).toBe(
-    "not selected: it runs on update, not on create",
+    "it runs on update, not on create",
   );
   // A per-item rule over a list the request does not have ran on no item: it does not claim its assertion holds.
   expect(await page.evaluate<string>(text(`${rule("transfer.invoice.number")} .why-words`))).toBe(
-    "passed: it ran on no item — data.invoices is missing",
+    "it ran on no item because data.invoices is missing",
   );
   // A rule that was not selected has no expressions to open.
   expect(
@@ -391,7 +394,7 @@ test("a misspelt entity or operation is said in the Why view, with the name it i
   await page.typeInto('input[name="entity"]', "Transfre");
   await page.waitFor(`document.querySelector(".why .unmatched")`, "the unmatched entity");
   expect(await page.evaluate<string>(text(".why .unmatched"))).toBe(
-    "No rule of this ruleset targets Transfre: did you mean Transfer?",
+    "No rule of this ruleset targets the entity Transfre: did you mean Transfer?",
   );
   expect(
     await page.evaluate<string[]>(
@@ -401,7 +404,7 @@ test("a misspelt entity or operation is said in the Why view, with the name it i
   await page.typeInto('input[name="entity"]', "Transfer");
   await page.typeInto('input[name="operation"]', "creat");
   await page.waitFor(
-    `(${text(".why .unmatched")}) === "No rule of Transfer runs on creat: did you mean create?"`,
+    `(${text(".why .unmatched")}) === "No rule of Transfer runs on the operation creat: did you mean create?"`,
     "the unmatched operation",
   );
   await page.typeInto('input[name="operation"]', "create");
@@ -428,7 +431,7 @@ test("the resolutions editor builds the request's resolutions: a treasury manage
   await page.evaluate(`document.querySelector(${JSON.stringify(`${choice} input[type="checkbox"]`)}).click()`);
   await page.waitFor(`document.querySelector(${JSON.stringify(fate)})`, "the resolution's fate");
   expect(await page.evaluate<string>(text(fate))).toBe(
-    "not applied transfer.amount.limit accept-risk: only treasury-manager or cfo may accept this risk, and the actor has none of these roles",
+    "not applied accept-risk of transfer.amount.limit: only treasury-manager or cfo may accept this risk, and the actor has none of these roles",
   );
 
   await page.typeInto(".json-actor textarea", '{ "id": "u-2001", "roles": ["treasury-manager"] }');
@@ -441,7 +444,7 @@ test("the resolutions editor builds the request's resolutions: a treasury manage
   await page.typeInto(`${choice} input[name="justification"]`, "Vehicle purchase approved by the board");
   await page.waitFor(`document.querySelector(".client-result .decision-allow")`, "the decision allow");
   expect(await page.evaluate<string>(text(fate))).toBe(
-    "applied transfer.amount.limit accept-risk: the finding is accepted and no longer blocks",
+    "applied accept-risk of transfer.amount.limit: the finding is accepted and no longer blocks",
   );
   expect(await page.evaluate<string>(`document.querySelector(${JSON.stringify(fate)}).className`)).toContain("applied");
   expect(

@@ -24,7 +24,7 @@ test("a wrong expected decision: the rule that denied is explained, with its dec
     expect(why).toBeGreaterThan(failed);
     expect(lines.slice(why, why + 6).map((line) => line.trim())).toEqual([
       "why, for the rules whose outcome differs:",
-      "fired  order.quantity.max (validation)",
+      "fired  order.quantity.max (validation): its assertion failed, so it raised a finding",
       "assert:",
       "lte = false   <- decided",
       "data.quantity = 150",
@@ -36,7 +36,9 @@ test("a wrong expected decision: the rule that denied is explained, with its dec
       ["order.quantity.max", ["/assert"]],
     ]);
     const junit = (await runCli(["check", "--format", "junit", file])).stdout;
-    expect(junit).toContain("why, for the rules whose outcome differs:&#10;fired  order.quantity.max (validation)");
+    expect(junit).toContain(
+      "why, for the rules whose outcome differs:&#10;fired  order.quantity.max (validation): its assertion failed, so it raised a finding",
+    );
     expect(junit).toContain("lte = false   &lt;- decided");
   } finally {
     rules.remove();

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { ManifestRule } from "../../src/explorer/client-manifest.ts";
-import { groupRulesByPlace, placeLabel } from "../../src/explorer/rule-places.ts";
+import { groupRulesByPlace } from "../../src/explorer/rule-places.ts";
 
 const rule = (
   id: string,
@@ -25,12 +25,4 @@ test("rules are grouped page, screen, section, component; a skipped level is ski
       { "page:q": ["e"] },
     ],
   });
-});
-
-test("a place reads from the page down", () => {
-  expect(placeLabel({ page: "transfers", screen: "new-transfer", section: "amount" })).toBe(
-    "transfers › new-transfer › amount",
-  );
-  expect(placeLabel({ component: "form" })).toBe("form");
-  expect(placeLabel(undefined)).toBe("everywhere");
 });

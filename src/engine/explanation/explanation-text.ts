@@ -1,15 +1,29 @@
 import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
-import type { ExplainedNode, Explanation, RuleExplanation } from "./explanation.ts";
 import type { RequestWarning } from "../schema/request-warning.ts";
 import type { JsonValue } from "../value/json-value.ts";
+import { decisionWords, summaryWords } from "./decision-wording.ts";
+import { decidingPointers, explainedTrees } from "./explained-trees.ts";
+import type { ExplainedNode, Explanation, RuleExplanation } from "./explanation.ts";
+import { wordsText } from "./explanation-words.ts";
+import { CUT_WORDS, DECIDED_WORDS, itemShownWords, nodeOutcome } from "./node-wording.ts";
+import { resolutionLabel, resolutionNameWords, resolutionReasonWords } from "./resolution-wording.ts";
+import { ruleWords, statusLabel } from "./rule-status-wording.ts";
+import { unmatchedWords } from "./unmatched-wording.ts";
+import { valueText } from "./value-text.ts";
+import type { ExplanationContext } from "./wording-context.ts";
 
 /**
- * An explained evaluation for people (`evaluate --explain --format text`, failing golden tests):
- * the outcome, one line per rule with its status, and for `full` each expression laid out as a
- * tree, one node a line with its value after `=`, the leaves that decided marked `<- decided`.
+ * An explained evaluation for people (`evaluate --explain --format text`): the outcome and why,
+ * then one line per rule with its status and why, and for `full` each expression laid out as a
+ * tree, one node a line with its value after `=`, the leaves that decided marked. The words are
+ * the explorer's (the *-wording.ts files beside this one); this file only lays them out as lines.
+ * `context` is what the caller knows beside the result: the request and the manifest's rules make
+ * the words name what a rule asks and what the request gave.
  */
-export function explanationText(result: EvaluationResult): string {
-  const lines: string[] = [`${result.ruleset} ${result.version}: ${result.decision}`];
+export function explanationText(result: EvaluationResult, context: Omit<ExplanationContext, "result"> = {}): string {
+  const lines: string[] = [
+    `${result.ruleset} ${result.version}: ${result.decision} (${wordsText(decisionWords(result))})`,
+  ];
   for (const warning of result.warnings ?? []) lines.push(`  warning ${requestWarningText(warning)}`);
   for (const finding of result.findings) {
     lines.push(
@@ -21,7 +35,7 @@ export function explanationText(result: EvaluationResult): string {
       `  effect ${effect.field} ${effect.type === "value" ? `= ${JSON.stringify(effect.value)}` : JSON.stringify(effect.set)} from ${effect.rule}`,
     );
   for (const command of result.commands) lines.push(`  command ${String(command.name)} from ${command.rule}`);
-  if (result.explanation !== undefined) lines.push(...explanationLines(result.explanation));
+  if (result.explanation !== undefined) lines.push(...explanationLines(result.explanation, { ...context, result }));
   return `${lines.join("\n")}\n`;
 }
 
@@ -30,63 +44,37 @@ export function requestWarningText(warning: RequestWarning): string {
   return `${warning.code}${warning.pointer === undefined ? "" : ` ${warning.pointer}`}: ${warning.message}${warning.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(warning.didYouMean)}?`}`;
 }
 
-export function explanationLines(explanation: Explanation): string[] {
+/** The explanation's lines: misspelt names, what became of each resolution, the counts, then every rule. */
+export function explanationLines(explanation: Explanation, context: ExplanationContext = {}): string[] {
   const lines: string[] = [];
-  const { entity, operation } = explanation.unmatched ?? {};
-  if (entity !== undefined)
-    lines.push(
-      `no rule targets the entity ${JSON.stringify(entity.given)}${entity.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(entity.didYouMean)}?`}`,
-    );
-  if (operation !== undefined)
-    lines.push(
-      `no rule names the operation ${JSON.stringify(operation.given)}${operation.didYouMean === undefined ? "" : `: did you mean ${JSON.stringify(operation.didYouMean)}?`}`,
-    );
+  if (explanation.unmatched !== undefined) lines.push(...unmatchedWords(explanation.unmatched, context).map(wordsText));
   for (const resolution of explanation.resolutions) {
     lines.push(
-      `resolution ${String(resolution.type)} of ${String(resolution.rule)}: ${resolution.applied ? "applied" : `not applied (${resolution.reason})`}`,
+      `resolution ${wordsText(resolutionNameWords(resolution))}, ${resolutionLabel(resolution)}: ${wordsText(resolutionReasonWords(resolution, context))}`,
     );
   }
-  const width = Math.max(0, ...explanation.rules.map((rule) => rule.status.length));
-  for (const rule of explanation.rules) lines.push(...ruleLines(rule, width));
+  // Counts say something only of several rules (`evaluate --rule` keeps one).
+  if (explanation.rules.length > 1) lines.push(wordsText(summaryWords(explanation)));
+  const width = Math.max(0, ...explanation.rules.map((rule) => statusLabel(rule.status).length));
+  for (const rule of explanation.rules) lines.push(...ruleLines(rule, width, context));
   return lines;
 }
 
-/** One rule's status line, then in `full` mode its trees, for people. */
-export function ruleLines(rule: RuleExplanation, width = rule.status.length): string[] {
-  let line = `${rule.status.padEnd(width)}  ${rule.rule} (${rule.kind})`;
-  if (rule.status === "not-selected") line += `: ${String(rule.because)}`;
-  if (rule.status === "error") line += `: ${rule.message}`;
-  if (ranOnNothing(rule)) line += ": ran on no item or field";
-  if (rule.field !== undefined) line += ` at ${rule.field}`;
-  const lines = [line];
-  const deciding = new Set(Array.isArray(rule.because) ? rule.because : []);
-  const tree = (label: string, node: ExplainedNode, pointer: string): void => {
-    lines.push(`    ${label}:`);
-    nodeLines(node, pointer, 3, deciding, lines);
-  };
-  if (rule.when !== undefined) tree("when", rule.when, "/when");
-  if (rule.assert !== undefined) tree("assert", rule.assert, "/assert");
-  rule.assign?.forEach((node, index) => tree(`assign ${index}`, node, `/assign/${index}`));
-  for (const [name, node] of Object.entries(rule.args ?? {})) tree(`arg ${name}`, node, `/args/${name}`);
-  rule.commands?.forEach((command, index) => {
-    command.idempotencyKey.forEach((node, part) =>
-      tree(`command ${index} key ${part}`, node, `/commands/${index}/idempotencyKey/${part}`),
-    );
-    for (const [name, node] of Object.entries(command.payload))
-      tree(`command ${index} payload ${name}`, node, `/commands/${index}/payload/${name}`);
-  });
+/** One rule's status line and why, then in `full` mode its trees, for people. */
+export function ruleLines(
+  rule: RuleExplanation,
+  width = statusLabel(rule.status).length,
+  context: ExplanationContext = {},
+): string[] {
+  const lines = [
+    `${statusLabel(rule.status).padEnd(width)}  ${rule.rule} (${rule.kind}): ${wordsText(ruleWords(rule, context))}`,
+  ];
+  const deciding = decidingPointers(rule);
+  for (const tree of explainedTrees(rule, context)) {
+    lines.push(`    ${tree.label}:`);
+    nodeLines(tree.node, tree.pointer, 3, deciding, lines);
+  }
   return lines;
-}
-
-/**
- * A validation rule run per item of a list or per field of a type that passed on none: a full
- * entry shows no item or field and an assertion never evaluated. "passed" alone would read as if
- * its assertion held.
- */
-function ranOnNothing(rule: RuleExplanation): boolean {
-  return (
-    rule.status === "passed" && rule.kind === "validation" && rule.field === undefined && rule.assert?.skipped === true
-  );
 }
 
 function nodeLines(
@@ -96,30 +84,23 @@ function nodeLines(
   deciding: ReadonlySet<string>,
   lines: string[],
 ): void {
-  const outcome = node.skipped
-    ? "(not evaluated)"
-    : node.error !== undefined
-      ? `! ${node.error}`
-      : `= ${valueText(node.value ?? null)}${node.truncated ? " (cut)" : ""}`;
-  const item = node.item === undefined ? "" : ` (shown for item ${node.item})`;
+  const outcome = nodeOutcome(node);
+  const shown =
+    outcome.kind === "value" ? `= ${outcome.text}${outcome.cut ? ` ${CUT_WORDS}` : ""}` : `(${outcome.text})`;
+  const item = node.item === undefined ? "" : ` (${itemShownWords(node.item)})`;
   lines.push(
-    `${"  ".repeat(depth)}${nodeLabel(node)} ${outcome}${item}${deciding.has(pointer) ? "   <- decided" : ""}`,
+    `${"  ".repeat(depth)}${nodeLabel(node)} ${shown}${item}${deciding.has(pointer) ? `   <- ${DECIDED_WORDS}` : ""}`,
   );
   node.args?.forEach((arg, index) => nodeLines(arg, `${pointer}/args/${index}`, depth + 1, deciding, lines));
 }
 
-/** A node's own part: the path of a variable, the text of a literal, the name of an operator or function. */
+/** A node's own part: the path of a variable, the text of a literal, the name of an operator or function (its arguments are the lines under it). */
 function nodeLabel(node: ExplainedNode): string {
-  const expr = node.expr;
+  const expr: JsonValue = node.expr;
   if (typeof expr === "object" && expr !== null && !Array.isArray(expr)) {
     if (typeof expr.var === "string") return expr.var;
     if (typeof expr.op === "string") return expr.op;
     if (typeof expr.fn === "string") return `fn ${expr.fn}`;
   }
   return valueText(expr);
-}
-
-function valueText(value: JsonValue): string {
-  const text = JSON.stringify(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }

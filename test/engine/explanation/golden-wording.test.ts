@@ -1,0 +1,139 @@
+import { expect, test } from "bun:test";
+import { conformanceOperators } from "../../../src/engine/conformance-operators.ts";
+import type { EvaluationResult } from "../../../src/engine/evaluation/evaluation-result.ts";
+import { decisionWords, summaryWords } from "../../../src/engine/explanation/decision-wording.ts";
+import { explanationText } from "../../../src/engine/explanation/explanation-text.ts";
+import { wordsText, type Words } from "../../../src/engine/explanation/explanation-words.ts";
+import {
+  resolutionLabel,
+  resolutionNameWords,
+  resolutionReasonWords,
+} from "../../../src/engine/explanation/resolution-wording.ts";
+import { ruleWords, statusLabel } from "../../../src/engine/explanation/rule-status-wording.ts";
+import { unmatchedWords } from "../../../src/engine/explanation/unmatched-wording.ts";
+import { ruleFactsById, type ExplanationContext } from "../../../src/engine/explanation/wording-context.ts";
+import type { JsonObject } from "../../../src/engine/value/json-value.ts";
+import { EngineSession } from "../../../src/protocol/engine-session.ts";
+import { goldenJsonFiles } from "../../support/golden-files.ts";
+
+/**
+ * Every golden evaluation, explained in full and worded with what the explorer knows (the request,
+ * the result, the manifest's rules): each status, each reason a rule was not selected and each
+ * resolution's fate has a phrase of its own that names what it can, and the command line's text
+ * holds exactly the phrases the explorer's views show (both call these functions).
+ */
+interface Worded {
+  readonly name: string;
+  readonly result: EvaluationResult;
+  readonly context: ExplanationContext;
+}
+
+const session = new EngineSession({ operators: conformanceOperators });
+const worded: Worded[] = goldenJsonFiles("evaluations").flatMap((file) => {
+  const golden = file.content as {
+    bundle?: JsonObject;
+    manifest?: JsonObject;
+    cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[];
+  };
+  const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest! };
+  return golden.cases
+    .filter((c) => c.error === undefined)
+    .map((c) => {
+      const answer = JSON.parse(
+        session.handleLine(
+          JSON.stringify({
+            command: "evaluate",
+            ...source,
+            channel: c.channel ?? null,
+            request: c.request,
+            explain: "full",
+          }),
+        )!,
+      );
+      const result = answer.result as EvaluationResult;
+      const manifest =
+        golden.manifest ?? (golden.bundle!.manifests as Record<string, JsonObject>)[c.channel ?? "server"]!;
+      return {
+        name: `${file.name}: ${c.name}`,
+        result,
+        context: { request: c.request, result, rules: ruleFactsById(manifest) },
+      };
+    });
+});
+
+/** Every phrase of an evaluation, with what it is of: `status reason` or `resolution reason`. */
+function phrases({ result, context }: Worded): { of: string; words: Words }[] {
+  const explanation = result.explanation!;
+  return [
+    { of: "decision", words: decisionWords(result) },
+    { of: "summary", words: summaryWords(explanation) },
+    ...unmatchedWords(explanation.unmatched ?? {}, context).map((words) => ({ of: "unmatched", words })),
+    ...explanation.resolutions.map((resolution) => ({
+      of: `resolution ${resolution.applied ? "applied" : resolution.reason}`,
+      words: resolutionReasonWords(resolution, context),
+    })),
+    ...explanation.rules.map((entry) => ({
+      of: `${entry.status} ${typeof entry.because === "string" ? entry.because : entry.kind}`,
+      words: ruleWords(entry, context),
+    })),
+  ];
+}
+
+test("the golden evaluations have a phrase for each status, each reason a rule was not selected and each resolution's fate", () => {
+  expect(worded.length).toBeGreaterThan(100);
+  const covered = new Set(worded.flatMap((evaluation) => phrases(evaluation).map(({ of }) => of)));
+  expect([...covered].sort()).toEqual(
+    expect.arrayContaining([
+      "decision",
+      "summary",
+      "unmatched",
+      "error validation",
+      "fired validation",
+      "fired compute",
+      "fired state",
+      "fired action",
+      "passed validation",
+      "passed compute",
+      "passed state",
+      "when-false validation",
+      ...["disabled", "entity", "operation", "enforcement", "trigger", "view", "decision"].map(
+        (reason) => `not-selected ${reason}`,
+      ),
+      "resolution applied",
+      ...["no-finding", "not-blocking", "type-not-accepted", "justification-missing", "role-not-allowed"].map(
+        (reason) => `resolution ${reason}`,
+      ),
+    ]),
+  );
+});
+
+test("knowing the request, the result and the rules, no phrase falls back to an unnamed request or an unknown reason", () => {
+  const vague = worded.flatMap((evaluation) =>
+    phrases(evaluation)
+      .map(({ words }) => wordsText(words))
+      .filter((text) => /the request's|the engine's reason|^$/.test(text))
+      .map((text) => `${evaluation.name}: ${text}`),
+  );
+  expect(vague).toEqual([]);
+});
+
+test("the command line's text holds exactly the phrases the explorer shows", () => {
+  for (const { name, result, context } of worded) {
+    const lines = explanationText(result, context).split("\n");
+    const explanation = result.explanation!;
+    const missing = [
+      `: ${result.decision} (${wordsText(decisionWords(result))})`,
+      ...(explanation.rules.length > 1 ? [wordsText(summaryWords(explanation))] : []),
+      ...unmatchedWords(explanation.unmatched ?? {}, context).map(wordsText),
+      ...explanation.resolutions.map(
+        (resolution) =>
+          `resolution ${wordsText(resolutionNameWords(resolution))}, ${resolutionLabel(resolution)}: ${wordsText(resolutionReasonWords(resolution, context))}`,
+      ),
+      ...explanation.rules.map(
+        (entry) =>
+          `${statusLabel(entry.status)} ${entry.rule} (${entry.kind}): ${wordsText(ruleWords(entry, context))}`,
+      ),
+    ].filter((phrase) => !lines.some((line) => line.replace(/ {2,}/g, " ").includes(phrase)));
+    expect({ name, missing }).toEqual({ name, missing: [] });
+  }
+});
