@@ -5,6 +5,7 @@ import { operatorsOption } from "./operators-option.ts";
 import { checkRuleFiles, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { isDirectory } from "../workspace/files/source-documents.ts";
 import { UsageError } from "./usage-error.ts";
+import { commandPath, workingDirectory, type CommandIo } from "./command-io.ts";
 
 /**
  * `rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict]`: every
@@ -14,16 +15,17 @@ import { UsageError } from "./usage-error.ts";
  * that load but can never be right. Exit status 1 on any problem or failed test, and when the
  * paths hold no ruleset at all, for CI; warnings alone leave it 0, unless `--strict` makes them problems.
  */
-export function runCheckCommand(args: readonly string[]): number {
+export async function runCheckCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArguments("check", args, {
     flags: ["--json", "--strict"],
     options: ["--format", "--operators"],
   });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
   const write = reportWriter("check", parsed.flags.has("--json") ? "json" : (parsed.options.get("--format") ?? "text"));
-  const files = ruleFilesNamed(parsed.positional);
+  const paths = parsed.positional.map((path) => commandPath(io, path));
+  const files = ruleFilesNamed(paths);
   if (files.length === 0) {
-    process.stderr.write(
+    await io.stderr.write(
       `rule-server check: no ruleset found in ${parsed.positional.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`,
     );
     return 1;
@@ -31,13 +33,13 @@ export function runCheckCommand(args: readonly string[]): number {
   const operators = operatorsOption("check", parsed.options.get("--operators"));
   const reports = checkRuleFiles(files, {
     operators,
-    directories: parsed.positional.filter(isDirectory),
+    directories: paths.filter(isDirectory),
     strict: parsed.flags.has("--strict"),
     runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
   });
   const failed = reports.some(
     (report) => report.problems.length > 0 || report.tests.some((test) => test.failures.length > 0),
   );
-  process.stdout.write(write(reports, failed));
+  await io.stdout.write(write(reports, failed, workingDirectory(io)));
   return failed ? 1 : 0;
 }

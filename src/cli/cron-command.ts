@@ -5,13 +5,7 @@ import { parseRfc3339 } from "../schedule/cron/parse-rfc3339.ts";
 import { validateTimeZone } from "../schedule/cron/time-zone.ts";
 import { parseCommandArguments } from "./command-arguments.ts";
 import { UsageError } from "./usage-error.ts";
-
-/** Where the command writes, and its clock; tests pass their own. */
-export interface CronCommandIo {
-  readonly out?: (text: string) => void;
-  readonly err?: (text: string) => void;
-  readonly now?: () => Date;
-}
+import type { CommandIo } from "./command-io.ts";
 
 const MAX_COUNT = 1000;
 
@@ -20,10 +14,13 @@ const MAX_COUNT = 1000;
  * schedule (default 5, at most 1000) after a moment (default now) in a zone (default UTC), one RFC
  * 3339 time with offset a line, exit 0; or `rule-server cron: <reason>` on stderr and exit 1 when
  * the expression, zone, --after or --count is refused. The expression is one argument: quote it.
+ * `now` is the clock, which tests fix.
  */
-export function runCronCommand(args: readonly string[], io: CronCommandIo = {}): number {
-  const out = io.out ?? ((text: string) => void process.stdout.write(text));
-  const err = io.err ?? ((text: string) => void process.stderr.write(text));
+export async function runCronCommand(
+  args: readonly string[],
+  io: CommandIo,
+  now: () => Date = () => new Date(),
+): Promise<number> {
   const parsed = parseCommandArguments("cron", args, { options: ["--tz", "--after", "--count"] });
   if (parsed.positional.length === 0)
     throw new UsageError("cron: give the schedule as one quoted argument, for example rule-server cron '0 3 * * *'");
@@ -31,8 +28,8 @@ export function runCronCommand(args: readonly string[], io: CronCommandIo = {}):
     throw new UsageError(
       "cron: quote the schedule so that it is one argument, for example rule-server cron '0 3 * * *'",
     );
-  const fail = (reason: string): number => {
-    err(`rule-server cron: ${reason}\n`);
+  const fail = async (reason: string): Promise<number> => {
+    await io.stderr.write(`rule-server cron: ${reason}\n`);
     return 1;
   };
 
@@ -41,7 +38,7 @@ export function runCronCommand(args: readonly string[], io: CronCommandIo = {}):
   const zone = parsed.options.get("--tz") ?? "UTC";
   if (!validateTimeZone(zone)) return fail(`unknown time zone '${zone}'`);
   const afterText = parsed.options.get("--after");
-  const after = afterText === undefined ? (io.now?.() ?? new Date()) : parseRfc3339(afterText);
+  const after = afterText === undefined ? now() : parseRfc3339(afterText);
   if (after === undefined)
     return fail(`--after '${afterText}' is not an RFC 3339 date-time such as 2026-03-29T01:30:00+01:00`);
   const countText = parsed.options.get("--count") ?? "5";
@@ -54,7 +51,8 @@ export function runCronCommand(args: readonly string[], io: CronCommandIo = {}):
     return fail(
       `the schedule does not fire in ${zone} within ${SEARCH_YEARS} years after ${formatRfc3339(after, zone)}`,
     );
-  out(times.map((time) => `${formatRfc3339(time, zone)}\n`).join(""));
-  if (times.length < count) err(`rule-server cron: only ${times.length} fire times within ${SEARCH_YEARS} years\n`);
+  await io.stdout.write(times.map((time) => `${formatRfc3339(time, zone)}\n`).join(""));
+  if (times.length < count)
+    await io.stderr.write(`rule-server cron: only ${times.length} fire times within ${SEARCH_YEARS} years\n`);
   return 0;
 }

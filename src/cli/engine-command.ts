@@ -1,6 +1,7 @@
 import { conformanceOperators } from "../engine/conformance-operators.ts";
 import { EngineSession } from "../protocol/engine-session.ts";
 import { UsageError } from "./usage-error.ts";
+import type { CommandIo } from "./command-io.ts";
 
 const LINE_FEED = 0x0a;
 
@@ -9,7 +10,7 @@ const LINE_FEED = 0x0a;
  * output (specification section 13). Lines are split on line feeds only, so a stray carriage
  * return inside a line cannot split one request into two.
  */
-export async function runEngineCommand(args: readonly string[]): Promise<number> {
+export async function runEngineCommand(args: readonly string[], io: CommandIo): Promise<number> {
   let conformance = false;
   for (const arg of args) {
     if (arg === "--conformance-operators") conformance = true;
@@ -29,7 +30,7 @@ export async function runEngineCommand(args: readonly string[]): Promise<number>
     return session.handleLine(line);
   };
 
-  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) {
+  for await (const chunk of io.stdin) {
     const bytes = pending.length === 0 ? chunk : concat(pending, chunk);
     const responses: string[] = [];
     let start = 0;
@@ -39,11 +40,11 @@ export async function runEngineCommand(args: readonly string[]): Promise<number>
       start = end + 1;
     }
     pending = bytes.slice(start);
-    if (responses.length > 0) await write(`${responses.join("\n")}\n`);
+    if (responses.length > 0) await io.stdout.write(`${responses.join("\n")}\n`);
   }
   if (pending.length > 0) {
     const response = answer(pending);
-    if (response !== undefined) await write(`${response}\n`);
+    if (response !== undefined) await io.stdout.write(`${response}\n`);
   }
   return 0;
 }
@@ -53,10 +54,4 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   joined.set(a, 0);
   joined.set(b, a.length);
   return joined;
-}
-
-function write(text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
-  });
 }

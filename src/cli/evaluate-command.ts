@@ -15,6 +15,8 @@ import { ruleFactsById } from "../engine/explanation/wording-context.ts";
 import { isExplainMode, type ExplainMode } from "../engine/explanation/explanation.ts";
 import { didYouMean } from "../engine/names/closest-name.ts";
 import { evaluateLines } from "./evaluate-lines.ts";
+import { commandPath, workingDirectory, type CommandIo } from "./command-io.ts";
+import { streamText } from "./text-stream.ts";
 
 /**
  * `rule-server evaluate [--bundle <file> | --ruleset <file> | <file|dir>] [--channel client|server]
@@ -29,16 +31,16 @@ import { evaluateLines } from "./evaluate-lines.ts";
  * `--schema-enforcement` checks the request against the ruleset as the server's
  * RULE_SERVER_SCHEMA_ENFORCEMENT does; off by default, as the specification evaluates.
  */
-export async function runEvaluateCommand(args: readonly string[]): Promise<number> {
+export async function runEvaluateCommand(args: readonly string[], io: CommandIo): Promise<number> {
   try {
-    return await evaluate(args);
+    return await evaluate(args, io);
   } catch (error) {
-    if (error instanceof InputFileError) return failure(`${error.code}: ${error.message}`);
+    if (error instanceof InputFileError) return failure(io, `${error.code}: ${error.message}`);
     throw error;
   }
 }
 
-async function evaluate(args: readonly string[]): Promise<number> {
+async function evaluate(args: readonly string[], io: CommandIo): Promise<number> {
   const { explain, rest } = explainOption(args);
   const parsed = parseCommandArguments("evaluate", rest, {
     flags: ["--lines"],
@@ -75,24 +77,25 @@ async function evaluate(args: readonly string[]): Promise<number> {
   if (channel !== undefined && !isChannel(channel))
     throw new UsageError('evaluate: --channel must be "client" or "server"');
   const loaded = loadEvaluateRules(
-    rulesPath,
+    commandPath(io, rulesPath),
     bundleOption !== undefined ? "bundle" : rulesetOption !== undefined ? "source" : undefined,
     operatorsOption("evaluate", parsed.options.get("--operators")),
   );
   if (!loaded.ok) {
-    for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
-    return failure(loaded.message);
+    await io.stderr.write(
+      loaded.problems.map((problem) => `${formatProblem(problem, workingDirectory(io))}\n`).join(""),
+    );
+    return failure(io, loaded.message);
   }
   const requestFile = positional[0] ?? "-";
   const options: EvaluateOptions = { ...(explain === undefined ? {} : { explain }), schemaEnforcement };
-  if (lines) return evaluateRequestLines(loaded.rules, requestFile, channel, options);
+  if (lines) return evaluateRequestLines(loaded.rules, requestFile, channel, options, io);
   const text =
-    requestFile === "-"
-      ? await new Response(Bun.stdin.stream()).text()
-      : readInputText(requestFile, "the request file");
+    requestFile === "-" ? await streamText(io.stdin) : readInputText(commandPath(io, requestFile), "the request file");
   const request = parseJson(text);
   if (!request.ok)
     return failure(
+      io,
       `BAD_REQUEST: ${requestFile === "-" ? "the request on standard input" : `the request file ${requestFile}`}: ${request.message}`,
     );
   try {
@@ -103,6 +106,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
       result.explanation.rules = rules.filter((rule) => rule.rule === onlyRule);
       if (result.explanation.rules.length === 0)
         return failure(
+          io,
           `no rule ${onlyRule} in the ${channel ?? "server"} manifest${didYouMean(
             onlyRule,
             rules.map((rule) => rule.rule),
@@ -111,11 +115,14 @@ async function evaluate(args: readonly string[]): Promise<number> {
     }
     // The text names what the request asked and what each rule targets, as the explorer does.
     const context = { request: picked.request, rules: ruleFactsById(picked.ruleset.manifest(channel)) };
-    process.stdout.write(format === "text" ? explanationText(result, context) : `${JSON.stringify(result, null, 2)}\n`);
+    await io.stdout.write(
+      format === "text" ? explanationText(result, context) : `${JSON.stringify(result, null, 2)}\n`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof RequestMisfitError)
       return failure(
+        io,
         `${error.code}: the request does not fit the ruleset:\n${error.warnings.map((warning) => `  ${requestWarningText(warning)}`).join("\n")}`,
       );
     if (
@@ -124,7 +131,7 @@ async function evaluate(args: readonly string[]): Promise<number> {
       error instanceof ChannelUnavailableError ||
       error instanceof RulesetChoiceError
     )
-      return failure(`${error.code}: ${error.message}`);
+      return failure(io, `${error.code}: ${error.message}`);
     throw error;
   }
 }
@@ -135,16 +142,12 @@ async function evaluateRequestLines(
   requestFile: string,
   channel: Channel | undefined,
   options: EvaluateOptions,
+  io: CommandIo,
 ): Promise<number> {
-  if (requestFile !== "-") checkInputFile(requestFile, "the request file");
-  const input = requestFile === "-" ? Bun.stdin.stream() : Bun.file(requestFile).stream();
-  return evaluateLines(
-    rules,
-    input,
-    channel,
-    options,
-    (text) => new Promise((resolve) => process.stdout.write(text, () => resolve())),
-  );
+  if (requestFile === "-") return evaluateLines(rules, io.stdin, channel, options, (text) => io.stdout.write(text));
+  const path = commandPath(io, requestFile);
+  checkInputFile(path, "the request file");
+  return evaluateLines(rules, Bun.file(path).stream(), channel, options, (text) => io.stdout.write(text));
 }
 
 /** `--explain` takes `rules` or `full` after it, or stands alone for `rules`. */
@@ -158,7 +161,8 @@ function explainOption(args: readonly string[]): { explain: ExplainMode | undefi
   return { explain: valued ? (next as ExplainMode) : "rules", rest };
 }
 
-function failure(message: string): number {
-  process.stderr.write(`rule-server evaluate: ${message}\n`);
+/** The message on stderr, led by the command's name; resolves with the exit status, 1. */
+async function failure(io: CommandIo, message: string): Promise<number> {
+  await io.stderr.write(`rule-server evaluate: ${message}\n`);
   return 1;
 }

@@ -4,6 +4,7 @@ import { RequestShapeError } from "../engine/evaluation/request-shape.ts";
 import { RequestMisfitError } from "../engine/schema/request-warning.ts";
 import { parseJson } from "../engine/value/parse-json.ts";
 import { RulesetChoiceError, type EvaluateRules } from "./evaluate-rules.ts";
+import { streamLines } from "./text-stream.ts";
 
 /** Output is written in blocks of about this many characters: a write per line would cost more than its evaluation. */
 const WRITE_BLOCK = 64 * 1024;
@@ -26,7 +27,7 @@ export async function evaluateLines(
   let failed = false;
   let block = "";
   let number = 0;
-  for await (const line of textLines(input)) {
+  for await (const line of streamLines(input)) {
     number++;
     if (line.trim() === "") continue;
     const answer = answerLine(rules, line, number, channel, options);
@@ -73,25 +74,4 @@ function answerLine(
     // Whatever else went wrong belongs to this line alone: the next ones are still evaluated.
     return error("EVALUATION_ERROR", caught instanceof Error ? caught.message : String(caught));
   }
-}
-
-/** The lines of a byte stream (UTF-8), without their `\n` (or `\r\n`). */
-async function* textLines(input: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of input) {
-    const text = pending + decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
-      yield withoutCarriageReturn(text.slice(start, newline));
-      start = newline + 1;
-    }
-    pending = text.slice(start);
-  }
-  pending += decoder.decode();
-  if (pending !== "") yield withoutCarriageReturn(pending);
-}
-
-function withoutCarriageReturn(line: string): string {
-  return line.endsWith("\r") ? line.slice(0, -1) : line;
 }

@@ -1,5 +1,3 @@
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import { MaskedReplay } from "../records/replay/masked-replay.ts";
@@ -13,6 +11,8 @@ import { RuleFileLoader } from "../workspace/rule-file-loader.ts";
 import { ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { operatorsOption } from "./operators-option.ts";
 import { UsageError } from "./usage-error.ts";
+import { commandPath, workingDirectory, type CommandIo } from "./command-io.ts";
+import { streamLines } from "./text-stream.ts";
 
 /**
  * `rule-server replay --rules <dir|file>... [--recorded-rules <dir|file>...] <records.jsonl|->`:
@@ -22,7 +22,7 @@ import { UsageError } from "./usage-error.ts";
  * records file cannot be read.
  * Exit 0; 1 with `--fail-on-change` when a decision changes; 2 when the rules do not load.
  */
-export async function runReplayCommand(args: readonly string[]): Promise<number> {
+export async function runReplayCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const rules: string[] = [];
   const recordedRules: string[] = [];
   const rest: string[] = [];
@@ -50,17 +50,17 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
     throw new UsageError(`replay: --limit takes a whole number of records, not ${limitText}`);
 
   const operators = operatorsOption("replay", parsed.options.get("--operators"));
-  const loaded = loadRulesets(rules, operators);
+  const loaded = await loadRulesets(rules, operators, io);
   if (!loaded.ok) return 2;
   // The rules that made the records tell which rules changed since, for records with masked members.
   const recorded =
     recordedRules.length === 0
       ? { ok: true as const, rulesets: new Map<string, LoadedRuleset>() }
-      : loadRulesets(recordedRules, operators);
+      : await loadRulesets(recordedRules, operators, io);
   if (!recorded.ok) return 2;
   const ruleset = parsed.options.get("--ruleset");
   if (ruleset !== undefined && !loaded.rulesets.has(ruleset))
-    process.stderr.write(`rule-server replay: the rules given hold no ruleset ${ruleset}\n`);
+    await io.stderr.write(`rule-server replay: the rules given hold no ruleset ${ruleset}\n`);
   const masked = new MaskedReplay(
     operators,
     new Map([...recorded.rulesets.values()].map((made) => [made.checksum, made])),
@@ -71,56 +71,54 @@ export async function runReplayCommand(args: readonly string[]): Promise<number>
     ...(ruleset === undefined ? {} : { ruleset }),
     explain: parsed.flags.has("--explain"),
   };
-  const recordsFile = parsed.positional[0]!;
+  const recordsFile = parsed.positional[0] === "-" ? "-" : commandPath(io, parsed.positional[0]!);
   if (recordsFile !== "-") {
     try {
       checkInputFile(recordsFile, "the records file");
     } catch (error) {
       if (!(error instanceof InputFileError)) throw error;
-      process.stderr.write(`rule-server replay: ${error.code}: ${error.message}\n`);
+      await io.stderr.write(`rule-server replay: ${error.code}: ${error.message}\n`);
       return 2;
     }
   }
   const summary = emptySummary();
-  const source = recordsFile === "-" ? process.stdin : createReadStream(recordsFile, { encoding: "utf8" });
-  const lines = createInterface({ input: source, crlfDelay: Infinity });
+  const source = recordsFile === "-" ? io.stdin : Bun.file(recordsFile).stream();
   let line = 0;
-  for await (const text of lines) {
+  for await (const text of streamLines(source)) {
     line++;
     if (text.trim() === "") continue;
     replayLine(text, line, options, summary);
     if (summary.records >= limit) break;
   }
-  lines.close();
-  process.stdout.write(format === "json" ? `${JSON.stringify(summary, null, 2)}\n` : replayText(summary));
+  await io.stdout.write(format === "json" ? `${JSON.stringify(summary, null, 2)}\n` : replayText(summary));
   return parsed.flags.has("--fail-on-change") && summary.allowToDeny + summary.denyToAllow > 0 ? 1 : 0;
 }
 
 /** The rulesets to replay against by id: sources compiled as `check` compiles them, bundles read. */
-function loadRulesets(
+async function loadRulesets(
   targets: readonly string[],
   operators: CustomOperators,
-): { ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false } {
+  io: CommandIo,
+): Promise<{ ok: true; rulesets: Map<string, LoadedRuleset> } | { ok: false }> {
   const loader = new RuleFileLoader(operators);
   const rulesets = new Map<string, LoadedRuleset>();
+  const cwd = workingDirectory(io);
   let ok = true;
-  for (const file of ruleFilesNamed(targets)) {
+  for (const file of ruleFilesNamed(targets.map((target) => commandPath(io, target)))) {
     const loaded = loader.load(file);
     if (loaded.ok) rulesets.set(loaded.ruleset.id, loaded.ruleset);
-    else ok = report(loaded.problems, file);
+    else {
+      ok = false;
+      await io.stderr.write(
+        loaded.problems
+          .map((problem) => `${formatProblem({ ...problem, file: problem.file ?? file }, cwd)}\n`)
+          .join(""),
+      );
+    }
   }
   if (rulesets.size === 0 && ok) {
-    process.stderr.write(`rule-server replay: no ruleset found in ${targets.join(", ")}\n`);
+    await io.stderr.write(`rule-server replay: no ruleset found in ${targets.join(", ")}\n`);
     return { ok: false };
   }
   return ok ? { ok: true, rulesets } : { ok: false };
-}
-
-function report(
-  problems: readonly { code: string; message: string; file?: string; line?: number; column?: number }[],
-  file: string,
-): false {
-  for (const problem of problems)
-    process.stderr.write(`${formatProblem({ ...problem, file: problem.file ?? file })}\n`);
-  return false;
 }

@@ -20,6 +20,7 @@ import { operatorsOption } from "./operators-option.ts";
 import { ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { runGoldenTestFiles } from "./golden-test-run.ts";
 import { UsageError } from "./usage-error.ts";
+import { commandPath, workingDirectory, type CommandIo } from "./command-io.ts";
 
 /** Exit statuses of `rule-server test`, for CI. */
 export const TEST_EXIT = { passed: 0, failed: 1, notLoaded: 2, underThreshold: 3 } as const;
@@ -41,7 +42,7 @@ export const DEFAULT_COVERAGE_OUT = "coverage";
  * decisions on request. Exit 0 when every test passed, 1 when one failed (or none ran under
  * `--fail-on-empty`), 2 when a file does not load, 3 when coverage is under `--threshold`.
  */
-export function runTestCommand(args: readonly string[]): number {
+export async function runTestCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArguments("test", args, {
     flags: ["--coverage", "--fail-on-empty"],
     options: ["--filter", "--format", "--coverage-format", "--coverage-out", "--threshold", "--operators"],
@@ -53,9 +54,10 @@ export function runTestCommand(args: readonly string[]): number {
   const filterText = parsed.options.get("--filter");
   const filter = filterText === undefined ? undefined : nameGlob(filterText);
   const targets = parsed.positional.length === 0 ? ["."] : parsed.positional;
-  const files = ruleFilesNamed(targets);
+  const paths = targets.map((target) => commandPath(io, target));
+  const files = ruleFilesNamed(paths);
   if (files.length === 0) {
-    process.stderr.write(
+    await io.stderr.write(
       `rule-server test: no ruleset found in ${targets.join(", ")} (no *.ruleset.yaml, *.ruleset.yml, *.ruleset.json or *.bundle.json file)\n`,
     );
     return TEST_EXIT.notLoaded;
@@ -64,7 +66,7 @@ export function runTestCommand(args: readonly string[]): number {
   const { reports, coverage: coverageReport } = runGoldenTestFiles(files, {
     ...(filter === undefined ? {} : { filter }),
     coverage,
-    directories: targets.filter(isDirectory),
+    directories: paths.filter(isDirectory),
     operators: operatorsOption("test", parsed.options.get("--operators")),
   });
   const loadFailed = reports.some((report) => report.problems.length > 0);
@@ -72,24 +74,31 @@ export function runTestCommand(args: readonly string[]): number {
   const ran = reports.reduce((sum, report) => sum + report.tests.length, 0);
   const failed = loadFailed || testFailed;
   const format = parsed.options.get("--format") ?? "text";
-  process.stdout.write(
+  const cwd = workingDirectory(io);
+  const shown = (file: string): string => displayPath(file, cwd);
+  await io.stdout.write(
     write(
       reports,
       failed,
-      coverageReport === undefined ? undefined : { coverage: coverageJson(coverageReport, displayPath) },
+      cwd,
+      coverageReport === undefined ? undefined : { coverage: coverageJson(coverageReport, shown) },
     ),
   );
   if (coverageReport !== undefined) {
-    const summary = coverageText(coverageReport, displayPath);
+    const summary = coverageText(coverageReport, shown);
     // Machine-read formats keep stdout to themselves: the summary goes to stderr.
-    if (format === "text") process.stdout.write(summary);
-    else if (format !== "json") process.stderr.write(summary);
-    writeCoverageFiles(coverageReport, coverageFormats, parsed.options.get("--coverage-out") ?? DEFAULT_COVERAGE_OUT);
+    if (format === "text") await io.stdout.write(summary);
+    else if (format !== "json") await io.stderr.write(summary);
+    writeCoverageFiles(coverageReport, coverageFormats, {
+      directory: commandPath(io, parsed.options.get("--coverage-out") ?? DEFAULT_COVERAGE_OUT),
+      cwd,
+      sourceDateEpoch: io.env.SOURCE_DATE_EPOCH,
+    });
   }
   if (loadFailed) return TEST_EXIT.notLoaded;
   if (testFailed) return TEST_EXIT.failed;
   if (ran === 0 && parsed.flags.has("--fail-on-empty")) {
-    process.stderr.write(
+    await io.stderr.write(
       `rule-server test: no test ran${filterText === undefined ? "" : ` (none matches --filter ${filterText})`}\n`,
     );
     return TEST_EXIT.failed;
@@ -99,8 +108,8 @@ export function runTestCommand(args: readonly string[]): number {
     if (missing.length > 0) {
       const uncovered = coverageReport.files
         .flatMap((file) => file.uncovered)
-        .map((item) => `  ${uncoveredLine(item, displayPath)}`);
-      process.stderr.write(
+        .map((item) => `  ${uncoveredLine(item, shown)}`);
+      await io.stderr.write(
         `rule-server test: coverage under the threshold: ${missing.join("; ")}\nnot covered:\n${uncovered.join("\n")}\n`,
       );
       return TEST_EXIT.underThreshold;
@@ -131,17 +140,24 @@ function parseThresholdOption(text: string | undefined): CoverageThreshold | und
   }
 }
 
-/** Writes the coverage files asked for into `directory` (made when missing). */
-function writeCoverageFiles(report: CoverageReport, formats: readonly CoverageFormat[], directory: string): void {
+/**
+ * Writes the coverage files asked for into `directory` (made when missing), paths relative to
+ * `cwd`. SOURCE_DATE_EPOCH (seconds) makes the Cobertura file's timestamp reproducible, as for builds.
+ */
+function writeCoverageFiles(
+  report: CoverageReport,
+  formats: readonly CoverageFormat[],
+  where: { directory: string; cwd: string; sourceDateEpoch: string | undefined },
+): void {
   if (formats.length === 0) return;
-  mkdirSync(directory, { recursive: true });
-  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
-  // SOURCE_DATE_EPOCH makes the Cobertura file reproducible, as for builds.
-  const timestamp = Number.isFinite(epoch) && process.env.SOURCE_DATE_EPOCH !== "" ? epoch * 1000 : Date.now();
+  mkdirSync(where.directory, { recursive: true });
+  const epoch = Number(where.sourceDateEpoch);
+  const timestamp = Number.isFinite(epoch) && where.sourceDateEpoch !== "" ? epoch * 1000 : Date.now();
+  const shown = (file: string): string => displayPath(file, where.cwd);
   const writers: Record<CoverageFormat, () => string> = {
-    json: () => `${JSON.stringify(coverageJson(report, displayPath), null, 2)}\n`,
-    lcov: () => lcovReport(report, displayPath),
-    cobertura: () => coberturaReport(report, displayPath, resolve("."), timestamp),
+    json: () => `${JSON.stringify(coverageJson(report, shown), null, 2)}\n`,
+    lcov: () => lcovReport(report, shown),
+    cobertura: () => coberturaReport(report, shown, resolve(where.cwd), timestamp),
   };
-  for (const format of formats) writeFileSync(join(directory, COVERAGE_FILES[format]), writers[format]());
+  for (const format of formats) writeFileSync(join(where.directory, COVERAGE_FILES[format]), writers[format]());
 }

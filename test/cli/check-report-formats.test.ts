@@ -104,11 +104,14 @@ describe("text", () => {
 
   test("a problem of the whole file is put at 1:1, and a message that spans lines is kept on one", () => {
     expect(
-      formatProblem({
-        code: "FILE_UNREADABLE",
-        message: "cannot read the file:\n  EACCES",
-        file: "/rules/a.bundle.json",
-      }),
+      formatProblem(
+        {
+          code: "FILE_UNREADABLE",
+          message: "cannot read the file:\n  EACCES",
+          file: "/rules/a.bundle.json",
+        },
+        PROJECT_ROOT,
+      ),
     ).toBe("/rules/a.bundle.json:1:1: FILE_UNREADABLE cannot read the file: EACCES");
   });
 

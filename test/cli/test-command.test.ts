@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CASES_DIR } from "../support/golden-files.ts";
 import { COVERAGE_FILES, COVERAGE_FORMATS, DEFAULT_COVERAGE_OUT } from "../../src/cli/test-command.ts";
-import { MAIN, runCli } from "../support/run-cli.ts";
+import { runCli } from "../support/run-cli.ts";
 
 /**
  * `rule-server test`: the focused runner of the golden tests. Filters, exit statuses (0 passed,
@@ -185,15 +185,7 @@ describe("--help says the coverage defaults, and they are what the command does"
 
   test("--coverage alone writes no file; --coverage-format writes into ./coverage", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "rule-server-coverage-defaults-"));
-    const run = async (...args: string[]) => {
-      const child = Bun.spawn([process.execPath, MAIN, "test", FIXTURE, ...args], {
-        cwd,
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [stdout, status] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-      return { stdout, status };
-    };
+    const run = (...args: string[]) => runCli(["test", FIXTURE, ...args], "", { cwd });
     try {
       const summary = await run("--coverage");
       expect(summary.status).toBe(0);
@@ -206,4 +198,19 @@ describe("--help says the coverage defaults, and they are what the command does"
       rmSync(cwd, { recursive: true, force: true });
     }
   });
+});
+
+test("the Cobertura timestamp is SOURCE_DATE_EPOCH's, read from the command's environment", async () => {
+  const out = mkdtempSync(join(tmpdir(), "rule-server-cobertura-"));
+  try {
+    const args = ["test", FIXTURE, "--coverage-format", "cobertura", "--coverage-out", out];
+    const run = await runCli(args, "", { env: { SOURCE_DATE_EPOCH: "1700000000" } });
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(out, COVERAGE_FILES.cobertura), "utf8")).toContain(' timestamp="1700000000000"');
+    expect((await runCli(args, "", { env: {} })).status).toBe(0);
+    const now = Number(/ timestamp="(\d+)"/.exec(readFileSync(join(out, COVERAGE_FILES.cobertura), "utf8"))![1]);
+    expect(Math.abs(now - Date.now())).toBeLessThan(60_000);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });

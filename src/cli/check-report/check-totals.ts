@@ -30,8 +30,8 @@ export function summaryLine(totals: CheckTotals): string {
   return `${ok ? "OK" : "FAILED"}: ${totals.files} file(s), ${totals.problems} problem(s), ${totals.warnings} warning(s), ${totals.passed} test(s) passed, ${totals.failed} failed`;
 }
 
-/** A path as annotations want it: relative to the working directory when it lies below it. */
-export function displayPath(file: string): string {
-  const inside = relative(process.cwd(), file);
+/** A path as annotations want it: relative to the working directory `cwd` when it lies below it. */
+export function displayPath(file: string, cwd: string): string {
+  const inside = relative(cwd, file);
   return inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || inside.startsWith(sep) ? file : inside;
 }

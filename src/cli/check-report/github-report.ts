@@ -6,16 +6,16 @@ import { displayPath, summaryLine, totalsOf } from "./check-totals.ts";
  * GitHub Actions workflow commands (`::error file=...,line=...,col=...,title=CODE::message`), one
  * per problem and failed golden test, and a `::warning` per warning, so a pull request shows each at its line.
  */
-export function githubReport(reports: readonly FileReport[]): string {
+export function githubReport(reports: readonly FileReport[], cwd: string): string {
   const lines: string[] = [];
   for (const report of reports) {
     for (const problem of report.problems)
-      lines.push(annotation(isWarning(problem) ? "warning" : "error", problem, report.file));
-    for (const warning of report.warnings) lines.push(annotation("warning", warning, report.file));
+      lines.push(annotation(isWarning(problem) ? "warning" : "error", problem, report.file, cwd));
+    for (const warning of report.warnings) lines.push(annotation("warning", warning, report.file, cwd));
     for (const test of report.tests) {
       if (test.failures.length === 0) continue;
       const properties: [string, string | number | undefined][] = [
-        ["file", displayPath(report.file)],
+        ["file", displayPath(report.file, cwd)],
         ["line", test.line],
         ["col", test.column],
         ["title", "GOLDEN_TEST_FAILED"],
@@ -30,9 +30,9 @@ export function githubReport(reports: readonly FileReport[]): string {
 }
 
 /** The command for a problem or a warning, at its place, the message led by its rule. */
-function annotation(name: "error" | "warning", problem: LoadProblem, file: string): string {
+function annotation(name: "error" | "warning", problem: LoadProblem, file: string, cwd: string): string {
   const properties: [string, string | number | undefined][] = [
-    ["file", displayPath(problem.file ?? file)],
+    ["file", displayPath(problem.file ?? file, cwd)],
     ["line", problem.line],
     ["col", problem.column],
     ["title", problem.code],

@@ -10,14 +10,14 @@ import { xml } from "../../xml/xml-text.ts";
  * (named `warning CODE at line:column [rule]`, its message in `system-out`: a warning is shown,
  * never counted as a failure) and a testcase per golden test.
  */
-export function junitReport(reports: readonly FileReport[]): string {
+export function junitReport(reports: readonly FileReport[], cwd: string): string {
   const totals = totalsOf(reports);
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="rule-server check" tests="${reports.reduce((sum, report) => sum + casesOf(report), 0)}" failures="${totals.problems + totals.failed}">`,
   ];
   for (const report of reports) {
-    const file = displayPath(report.file);
+    const file = displayPath(report.file, cwd);
     const failures = report.problems.length + report.tests.filter((test) => test.failures.length > 0).length;
     lines.push(`  <testsuite name="${xml(file)}" tests="${casesOf(report)}" failures="${failures}">`);
     if (report.problems.length === 0) lines.push(`    <testcase classname="${xml(file)}" name="loads"/>`);
@@ -26,7 +26,7 @@ export function junitReport(reports: readonly FileReport[]): string {
       const name = `${problem.code}${place}${problem.rule ? ` [${problem.rule}]` : ""}`;
       lines.push(`    <testcase classname="${xml(file)}" name="${xml(name)}">`);
       lines.push(
-        `      <failure type="${xml(problem.code)}" message="${xml(problem.message)}">${xml(`${displayPath(problem.file ?? report.file)}${place}: ${problem.message}`)}</failure>`,
+        `      <failure type="${xml(problem.code)}" message="${xml(problem.message)}">${xml(`${displayPath(problem.file ?? report.file, cwd)}${place}: ${problem.message}`)}</failure>`,
       );
       lines.push(`    </testcase>`);
     }
@@ -36,7 +36,7 @@ export function junitReport(reports: readonly FileReport[]): string {
         `    <testcase classname="${xml(file)}" name="${xml(`warning ${warning.code}${place}${warning.rule ? ` [${warning.rule}]` : ""}`)}">`,
       );
       lines.push(
-        `      <system-out>${xml(`${displayPath(warning.file ?? report.file)}${place}: warning ${warning.code}: ${warning.message}`)}</system-out>`,
+        `      <system-out>${xml(`${displayPath(warning.file ?? report.file, cwd)}${place}: warning ${warning.code}: ${warning.message}`)}</system-out>`,
       );
       lines.push(`    </testcase>`);
     }

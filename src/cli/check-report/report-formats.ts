@@ -4,14 +4,22 @@ import { githubReport } from "./github-report.ts";
 import { junitReport } from "./junit-report.ts";
 import { textReport } from "./text-report.ts";
 
-/** Writes the reports of `check` and `test` in one format; `extra` members join the JSON (test's coverage). */
-export type ReportWriter = (reports: readonly FileReport[], failed: boolean, extra?: Record<string, unknown>) => string;
+/**
+ * Writes the reports of `check` and `test` in one format, paths relative to `cwd`; `extra` members
+ * join the JSON (test's coverage).
+ */
+export type ReportWriter = (
+  reports: readonly FileReport[],
+  failed: boolean,
+  cwd: string,
+  extra?: Record<string, unknown>,
+) => string;
 
 const FORMATS: Record<string, ReportWriter> = {
-  text: (reports) => textReport(reports),
-  json: (reports, failed, extra) => `${JSON.stringify({ ok: !failed, files: reports, ...extra }, null, 2)}\n`,
-  github: (reports) => githubReport(reports),
-  junit: (reports) => junitReport(reports),
+  text: (reports, _failed, cwd) => textReport(reports, cwd),
+  json: (reports, failed, _cwd, extra) => `${JSON.stringify({ ok: !failed, files: reports, ...extra }, null, 2)}\n`,
+  github: (reports, _failed, cwd) => githubReport(reports, cwd),
+  junit: (reports, _failed, cwd) => junitReport(reports, cwd),
 };
 
 export const REPORT_FORMATS = Object.keys(FORMATS);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { runCronCommand } from "../../../src/cli/cron-command.ts";
 import { UsageError } from "../../../src/cli/usage-error.ts";
+import { capturedIo } from "../../support/run-cli.ts";
 import {
   formatRfc3339,
   nextFireTimes,
@@ -25,15 +26,10 @@ interface FireCase {
   next: string[];
 }
 
-function cli(args: string[], now?: Date): { status: number; stdout: string; stderr: string } {
-  let stdout = "";
-  let stderr = "";
-  const status = runCronCommand(args, {
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-    now: () => now ?? new Date(),
-  });
-  return { status, stdout, stderr };
+async function cli(args: string[], now?: Date): Promise<{ status: number; stdout: string; stderr: string }> {
+  const captured = capturedIo();
+  const status = await runCronCommand(args, captured.io, () => now ?? new Date());
+  return { status, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 function fireTimes(expr: string, zone: string, after: string, count: number): string[] {
@@ -59,8 +55,8 @@ describe("next fire times", () => {
 
 describe("the cron command prints the same times", () => {
   for (const c of (fireCases as FireCase[]).filter((_, index) => index % 4 === 0)) {
-    test(c.name, () => {
-      const run = cli([c.expr, "--tz", c.tz, "--after", c.after, "--count", String(c.next.length)]);
+    test(c.name, async () => {
+      const run = await cli([c.expr, "--tz", c.tz, "--after", c.after, "--count", String(c.next.length)]);
       expect(run).toEqual({ status: 0, stdout: c.next.map((time) => `${time}\n`).join(""), stderr: "" });
     });
   }
@@ -68,7 +64,7 @@ describe("the cron command prints the same times", () => {
 
 describe("refused expressions", () => {
   for (const c of refusedCases) {
-    test(`${c.name}: ${JSON.stringify(c.expr)}`, () => {
+    test(`${c.name}: ${JSON.stringify(c.expr)}`, async () => {
       const parsed = parseCron(c.expr);
       expect(parsed.ok).toBe(false);
       if (parsed.ok) return;
@@ -76,8 +72,8 @@ describe("refused expressions", () => {
       // One English sentence: no line breaks, no trailing full stop to double up in messages.
       expect(parsed.reason).not.toMatch(/[\n.]$/);
       // An argument that begins with "-" is read as an option: a usage error before parsing.
-      if (c.expr.startsWith("-")) return void expect(() => cli([c.expr])).toThrow(UsageError);
-      const run = cli([c.expr, "--after", "2026-01-01T00:00:00Z"]);
+      if (c.expr.startsWith("-")) return void (await expect(cli([c.expr])).rejects.toThrow(UsageError));
+      const run = await cli([c.expr, "--after", "2026-01-01T00:00:00Z"]);
       expect(run).toEqual({ status: 1, stdout: "", stderr: `rule-server cron: ${parsed.reason}\n` });
     });
   }
@@ -165,17 +161,25 @@ describe("the search", () => {
     expect(times).toHaveLength(10);
   });
 
-  test("a thousand minutes in a row", () => {
-    const run = cli(["* * * * *", "--tz", "Asia/Kathmandu", "--after", "2026-01-01T00:00:00Z", "--count", "1000"]);
+  test("a thousand minutes in a row", async () => {
+    const run = await cli([
+      "* * * * *",
+      "--tz",
+      "Asia/Kathmandu",
+      "--after",
+      "2026-01-01T00:00:00Z",
+      "--count",
+      "1000",
+    ]);
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(1000);
     expect(lines[0]).toBe("2026-01-01T05:46:00+05:45");
     expect(lines[999]).toBe("2026-01-01T22:25:00+05:45");
   });
 
-  test("a schedule the zone's clocks always skip is reported, not looped on forever", () => {
+  test("a schedule the zone's clocks always skip is reported, not looped on forever", async () => {
     // 02:30 on the second Sunday of March is inside New York's spring-forward gap every year.
-    const run = cli(["30 2 8-14 3 */7", "--tz", "America/New_York", "--after", "2026-01-01T00:00:00Z"]);
+    const run = await cli(["30 2 8-14 3 */7", "--tz", "America/New_York", "--after", "2026-01-01T00:00:00Z"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
       "rule-server cron: the schedule does not fire in America/New_York within 400 years after 2025-12-31T19:00:00-05:00\n",
@@ -191,8 +195,8 @@ describe("the search", () => {
 });
 
 describe("rule-server cron", () => {
-  test("defaults: UTC, five times, after now", () => {
-    const run = cli(["0 * * * *"], new Date("2026-06-01T10:15:00Z"));
+  test("defaults: UTC, five times, after now", async () => {
+    const run = await cli(["0 * * * *"], new Date("2026-06-01T10:15:00Z"));
     expect(run).toEqual({
       status: 0,
       stdout: ["11", "12", "13", "14", "15"].map((hour) => `2026-06-01T${hour}:00:00+00:00\n`).join(""),
@@ -200,22 +204,22 @@ describe("rule-server cron", () => {
     });
   });
 
-  test("--count 1 and --count 1000 are the limits", () => {
-    expect(cli(["* * * * *", "--count", "1"], new Date(0)).stdout).toBe("1970-01-01T00:01:00+00:00\n");
-    expect(cli(["* * * * *", "--count", "1000"], new Date(0)).status).toBe(0);
+  test("--count 1 and --count 1000 are the limits", async () => {
+    expect((await cli(["* * * * *", "--count", "1"], new Date(0))).stdout).toBe("1970-01-01T00:01:00+00:00\n");
+    expect((await cli(["* * * * *", "--count", "1000"], new Date(0))).status).toBe(0);
   });
 
-  test("an unknown zone is refused", () => {
-    expect(cli(["* * * * *", "--tz", "Mars/Olympus_Mons"])).toEqual({
+  test("an unknown zone is refused", async () => {
+    expect(await cli(["* * * * *", "--tz", "Mars/Olympus_Mons"])).toEqual({
       status: 1,
       stdout: "",
       stderr: "rule-server cron: unknown time zone 'Mars/Olympus_Mons'\n",
     });
   });
 
-  test("a bad --after is refused", () => {
+  test("a bad --after is refused", async () => {
     for (const after of ["yesterday", "2026-01-01", "2026-01-01T00:00:00", "2026-02-30T00:00:00Z"]) {
-      const run = cli(["* * * * *", "--after", after]);
+      const run = await cli(["* * * * *", "--after", after]);
       expect(run.status).toBe(1);
       expect(run.stderr).toBe(
         `rule-server cron: --after '${after}' is not an RFC 3339 date-time such as 2026-03-29T01:30:00+01:00\n`,
@@ -223,19 +227,19 @@ describe("rule-server cron", () => {
     }
   });
 
-  test("a bad --count is refused", () => {
+  test("a bad --count is refused", async () => {
     for (const count of ["0", "1001", "-1", "2.5", "five", "", "99999"]) {
-      const run = cli(["* * * * *", "--count", count]);
+      const run = await cli(["* * * * *", "--count", count]);
       expect(run.status).toBe(1);
       expect(run.stderr).toBe(`rule-server cron: --count must be a whole number from 1 to 1000, not '${count}'\n`);
     }
   });
 
-  test("no expression, an unquoted expression or an unknown option is a usage error", () => {
-    expect(() => cli([])).toThrow(UsageError);
-    expect(() => cli(["--tz", "UTC"])).toThrow(UsageError);
-    expect(() => cli(["0", "0", "*", "*", "*"])).toThrow("quote the schedule");
-    expect(() => cli(["* * * * *", "--zone", "UTC"])).toThrow("unknown option --zone");
-    expect(() => cli(["* * * * *", "--tz"])).toThrow("--tz needs a value");
+  test("no expression, an unquoted expression or an unknown option is a usage error", async () => {
+    await expect(cli([])).rejects.toThrow(UsageError);
+    await expect(cli(["--tz", "UTC"])).rejects.toThrow(UsageError);
+    await expect(cli(["0", "0", "*", "*", "*"])).rejects.toThrow("quote the schedule");
+    await expect(cli(["* * * * *", "--zone", "UTC"])).rejects.toThrow("unknown option --zone");
+    await expect(cli(["* * * * *", "--tz"])).rejects.toThrow("--tz needs a value");
   });
 });
