@@ -10,6 +10,7 @@ import { benchProcessCount } from "./http/process-count.ts";
 import { benchLsp } from "./lsp.ts";
 import { benchDecisionRecordsHttp } from "./http/decision-records.ts";
 import { benchReplay } from "./replay.ts";
+import { benchScale } from "./scale.ts";
 import { benchStartup } from "./startup.ts";
 import { benchTestCoverage } from "./test-coverage.ts";
 
@@ -26,3 +27,4 @@ await benchProcessCount();
 await benchDecisionRecordsHttp();
 await benchBrowser();
 await benchLsp();
+await benchScale();
