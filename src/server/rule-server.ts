@@ -1,5 +1,5 @@
 import { type CustomOperators, customOperatorsFrom } from "../engine/expression/custom-operators.ts";
-import { type CheckedOptions, checkOptions, MIN_TOKEN_LENGTH } from "./config/checked-options.ts";
+import { type CheckedOptions, checkOptions, warnOfShortToken } from "./config/checked-options.ts";
 import type { ServerOptions } from "./config/server-options.ts";
 import { BearerToken } from "./http/bearer-token.ts";
 import { HttpService } from "./http/http-service.ts";
@@ -73,12 +73,7 @@ export class RuleServer {
   async listen(): Promise<{ port: number }> {
     if (this.http.port !== undefined) return { port: this.http.port };
     const token = this.checked.token;
-    if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
-      this.logger.warn(
-        `the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`,
-        { length: token.length },
-      );
-    }
+    warnOfShortToken(token, this.logger);
     if (this.options.operatorsModule && !this.options.operators)
       this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     const rules = this.reloader.load();

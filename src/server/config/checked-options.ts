@@ -1,3 +1,4 @@
+import type { Logger } from "../logging/logger.ts";
 import { isSchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import { cronSettingProblem } from "../refresh/cron-setting.ts";
 import { batchLimitsOf } from "./batch-limits.ts";
@@ -5,7 +6,7 @@ import { listenHost } from "./listen-host.ts";
 import { ConfigurationError, type ServerOptions } from "./server-options.ts";
 
 /** Below this length a token is accepted, with a warning: short tokens are guessed. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 /** Options that passed their checks, with what the checks worked out. */
 export interface CheckedOptions {
@@ -53,4 +54,13 @@ export function checkOptions(options: ServerOptions): CheckedOptions {
     ]);
   }
   return { hostname, token };
+}
+
+/** Said by the process that loads the rules (a serving process of several says nothing its supervisor said). */
+export function warnOfShortToken(token: string | undefined, logger: Logger): void {
+  if (token === undefined || token.length >= MIN_TOKEN_LENGTH) return;
+  logger.warn(
+    `the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`,
+    { length: token.length },
+  );
 }

@@ -1,6 +1,6 @@
 import { writeToStandardOutput } from "../../standard-output/standard-output.ts";
 import { customOperatorsFrom } from "../../engine/expression/custom-operators.ts";
-import { checkOptions, type CheckedOptions, MIN_TOKEN_LENGTH } from "../config/checked-options.ts";
+import { checkOptions, type CheckedOptions, warnOfShortToken } from "../config/checked-options.ts";
 import type { EnvironmentOptions } from "../config/read-environment.ts";
 import { listeningFields } from "../logging/listening-fields.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
@@ -78,12 +78,7 @@ export class SupervisedServer {
   async listen(): Promise<{ port: number }> {
     if (this.port !== undefined) return { port: this.port };
     const token = this.checked.token;
-    if (token !== undefined && token.length < MIN_TOKEN_LENGTH) {
-      this.logger.warn(
-        `the token is shorter than ${MIN_TOKEN_LENGTH} characters: anyone who can reach the server may guess it; use a long random one (openssl rand -hex 32)`,
-        { length: token.length },
-      );
-    }
+    warnOfShortToken(token, this.logger);
     const rules = this.reloader.load();
     this.port = await this.processes.start(rules);
     this.logger.info("listening", {
