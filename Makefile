@@ -58,6 +58,8 @@ format: install
 typecheck: install
 	node_modules/.bin/tsc --noEmit -p .
 	node_modules/.bin/tsc --noEmit -p src/explorer
+	node_modules/.bin/tsc --noEmit -p src/engine
+	node_modules/.bin/tsc --noEmit -p src/compiler
 	node_modules/.bin/tsc --noEmit -p editors/vscode
 
 # wrk drives the HTTP benchmark; it is a Debian package, installed when missing.
