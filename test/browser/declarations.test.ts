@@ -1,19 +1,19 @@
 import { beforeAll, expect, test } from "bun:test";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildBrowserModule } from "../../build.ts";
+import { builtBrowserModule } from "../support/build-release.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 import { temporaryDirectory } from "../support/temp-directory.ts";
 
 /**
- * dist/browser/rule-cascade.d.ts is one self-contained file a page's TypeScript reads: a consumer
- * type-checks against it, and its types are real (a wrong call is an error, not `any`).
+ * browser/rule-cascade.d.ts, as build.ts writes it, is one self-contained file a page's TypeScript
+ * reads: a consumer type-checks against it, and its types are real (a wrong call is an error, not
+ * `any`).
  */
 let declarations = "";
-beforeAll(async () => {
-  const built = await buildBrowserModule();
-  declarations = readFileSync(join(built.file, "..", "rule-cascade.d.ts"), "utf8");
-});
+beforeAll(() => {
+  declarations = readFileSync(join(builtBrowserModule(), "..", "rule-cascade.d.ts"), "utf8");
+}, 60000);
 
 const consumer = `
 import { fetchRuleset, loadRuleset, LoadError, RequestShapeError, type EvaluationResult, type Ruleset } from "./rule-cascade.js";
@@ -31,7 +31,6 @@ async function typeCheck(source: string): Promise<{ status: number; output: stri
   const directory = temporaryDirectory({ "consumer.ts": source });
   try {
     writeFileSync(join(directory.path, "rule-cascade.d.ts"), declarations);
-    copyFileSync(join(PROJECT_ROOT, "dist", "browser", "rule-cascade.d.ts"), join(directory.path, "rule-cascade.d.ts"));
     const tsc = Bun.spawnSync([
       join(PROJECT_ROOT, "node_modules", ".bin", "tsc"),
       "--ignoreConfig",

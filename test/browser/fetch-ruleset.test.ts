@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildBrowserModule } from "../../build.ts";
+import { builtBrowserModule } from "../support/build-release.ts";
 import { openInChromium, type ChromiumProcess } from "../support/headless-chromium.ts";
 import { servePage, type PageServer } from "../support/page-server.ts";
 import { rulesDirectory } from "../support/rules-directory.ts";
@@ -18,16 +18,16 @@ let page: PageServer;
 let chromium: ChromiumProcess;
 
 beforeAll(async () => {
-  const built = await buildBrowserModule();
+  const browserModule = builtBrowserModule();
   server = await startServer(serverEnvironment(rules.path));
   const pageFile = (name: string): string => readFileSync(join(import.meta.dir, "page", name), "utf8");
   page = servePage({
     "/fetch.html": { type: "text/html", body: pageFile("fetch.html") },
     "/fetch-page.js": { type: "text/javascript", body: pageFile("fetch-page.js") },
-    "/rule-cascade.js": { type: "text/javascript", body: readFileSync(built.file, "utf8") },
+    "/rule-cascade.js": { type: "text/javascript", body: readFileSync(browserModule, "utf8") },
   });
   chromium = openInChromium(`${page.url}/fetch.html?server=${encodeURIComponent(server.url)}`);
-});
+}, 60000);
 
 afterAll(async () => {
   await chromium?.close();

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import packageJson from "../../package.json" with { type: "json" };
 import { MEDIA_TYPES, sha256 } from "../../src/packaging/oci-image-writer.ts";
 import { sharedLibraries } from "../../src/packaging/shared-libraries.ts";
-import { buildRelease } from "../support/build-release.ts";
+import { buildRelease, releaseBuild } from "../support/build-release.ts";
 import { requireImageNamespace, runInImageNamespace, spawnInImageNamespace } from "../support/image-namespace.ts";
 import { logWatcher } from "../support/log-watcher.ts";
 import { IMAGE_ID } from "../support/namespace-preflight.ts";
@@ -15,17 +15,18 @@ import { PROJECT_ROOT } from "../support/run-cli.ts";
 import { requireTool } from "../support/system-tool.ts";
 
 /**
- * The image `make image` writes, built twice (the same bytes both times), unpacked by hand: its
- * layout and digests checked, its configuration read, its root file system run as the image's user
- * with nothing of this machine's libraries, and the archive run for real with podman.
+ * The image `make image` writes, the test run's build held against a fresh one (the same bytes
+ * both times), unpacked by hand: its layout and digests checked, its configuration read, its root
+ * file system run as the image's user with nothing of this machine's libraries, and the archive
+ * run for real with podman.
  *
  * Root or not: an ordinary user unpacks, runs and removes the image's root in a user namespace of
  * their own (test/support/image-namespace.ts), and runs podman rootless.
  */
 const IMAGE = `rule-server-${packageJson.version}-linux-x64.oci.tar`;
 const TOKEN = "image-test-token";
-let first: string;
-let second: string;
+let shared: string;
+let fresh: string;
 let work: string;
 let layout: string;
 let rootfs: string;
@@ -43,15 +44,15 @@ const git = (...args: string[]): string =>
 beforeAll(() => {
   // Before the builds: what this machine lacks is said at once, with how to provide it.
   requireImageNamespace();
-  first = buildRelease("image");
-  second = buildRelease("image");
+  shared = releaseBuild("image");
+  fresh = buildRelease("image");
   work = mkdtempSync(join(tmpdir(), "rule-server-image-"));
   layout = join(work, "layout");
   rootfs = join(work, "rootfs");
   mkdirSync(layout);
   mkdirSync(rootfs);
   const tar = requireTool("tar");
-  const untar = Bun.spawnSync([tar, "-xf", join(first, IMAGE), "-C", layout], { stderr: "pipe" });
+  const untar = Bun.spawnSync([tar, "-xf", join(shared, IMAGE), "-C", layout], { stderr: "pipe" });
   if (untar.exitCode !== 0) throw new Error(untar.stderr.toString());
   const index = JSON.parse(readFileSync(join(layout, "index.json"), "utf8"));
   manifest = JSON.parse(Buffer.from(blob(index.manifests[0].digest)).toString());
@@ -72,13 +73,13 @@ beforeAll(() => {
   mkdirSync(join(rootfs, "proc"));
 }, 180000);
 afterAll(() => {
-  for (const directory of [first, second]) if (directory) rmSync(directory, { recursive: true, force: true });
+  if (fresh) rmSync(fresh, { recursive: true, force: true });
   // The unpacked root holds files of the image's user, which only a namespace mapping it may remove.
   if (work) runInImageNamespace([requireTool("rm"), "-rf", work]);
 });
 
-test("building twice gives the same image archive, byte for byte", () => {
-  expect(Buffer.compare(readFileSync(join(first, IMAGE)), readFileSync(join(second, IMAGE)))).toBe(0);
+test("a fresh build gives the same image archive as the shared one, byte for byte", () => {
+  expect(Buffer.compare(readFileSync(join(shared, IMAGE)), readFileSync(join(fresh, IMAGE)))).toBe(0);
 });
 
 test("an OCI layout whose index, manifest, configuration and layer match their digests and sizes", () => {
@@ -137,7 +138,7 @@ test("the root file system holds the executable, the user, and exactly the libra
   const files = runInImageNamespace([requireTool("find"), rootfs, "-type", "f", "-printf", "%P\\n"])
     .split("\n")
     .filter(Boolean);
-  const libraries = sharedLibraries(join(first, "rule-server-linux-x64")).map((path) => realpathSync(path).slice(1));
+  const libraries = sharedLibraries(join(shared, "rule-server-linux-x64")).map((path) => realpathSync(path).slice(1));
   expect(files.filter((file) => !file.startsWith("rules/")).sort()).toEqual(
     ["etc/group", "etc/passwd", "usr/local/bin/rule-server", ...libraries].sort(),
   );
@@ -221,7 +222,7 @@ function childrenOf(pid: number): number[] {
 test("podman loads the archive and runs it: ready, evaluating, and draining on its stop signal", async () => {
   // Storage, configuration and runtime files of its own: the test leaves nothing in the machine's images nor in $HOME.
   const podman = podmanSandbox(join(work, "podman"));
-  const load = podman.run("load", "-i", join(first, IMAGE));
+  const load = podman.run("load", "-i", join(shared, IMAGE));
   expect(load.stdout, load.stderr).toContain(`Loaded image: localhost/rule-server:${packageJson.version}`);
   const name = `rule-server-image-test-${process.pid}`;
   // A port free now: the container shares the host's network.

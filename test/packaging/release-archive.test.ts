@@ -3,28 +3,29 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import packageJson from "../../package.json" with { type: "json" };
-import { buildRelease } from "../support/build-release.ts";
+import { buildRelease, releaseBuild } from "../support/build-release.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 
 /**
- * The linux-x64 release archive as a user gets it: built twice into two directories (the same
- * bytes both times), unpacked with GNU tar, and held against the README's table of what is in it.
+ * The linux-x64 release archive as a user gets it: the test run's build, held against a fresh one
+ * (the same bytes both times), unpacked with GNU tar, and held against the README's table of what
+ * is in it.
  */
-let first: string;
-let second: string;
+let shared: string;
+let fresh: string;
 let unpacked: string;
 const DIRECTORY = `rule-server-${packageJson.version}-linux-x64`;
 const ARCHIVE = "rule-server-linux-x64.tar.gz";
 
 beforeAll(() => {
-  first = buildRelease("linux-x64");
-  second = buildRelease("linux-x64");
+  shared = releaseBuild("linux-x64");
+  fresh = buildRelease("linux-x64");
   unpacked = mkdtempSync(join(tmpdir(), "rule-server-unpacked-"));
-  const untar = Bun.spawnSync(["tar", "-xzf", join(first, ARCHIVE), "-C", unpacked]);
+  const untar = Bun.spawnSync(["tar", "-xzf", join(shared, ARCHIVE), "-C", unpacked]);
   if (untar.exitCode !== 0) throw new Error(untar.stderr.toString());
 }, 180000);
 afterAll(() => {
-  for (const directory of [first, second, unpacked]) if (directory) rmSync(directory, { recursive: true, force: true });
+  for (const directory of [fresh, unpacked]) if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
 /** The first column of the README's "Release archives" table: paths, a directory ending in `/`. */
@@ -43,21 +44,21 @@ function filesUnder(directory: string, prefix = ""): string[] {
     .sort();
 }
 
-test("building twice gives the same archive, executable and SHA256SUMS, byte for byte", () => {
+test("a fresh build gives the same archive, executable and SHA256SUMS as the shared one, byte for byte", () => {
   for (const name of [ARCHIVE, "rule-server-linux-x64", "SHA256SUMS"]) {
-    expect(Buffer.compare(readFileSync(join(first, name)), readFileSync(join(second, name)))).toBe(0);
+    expect(Buffer.compare(readFileSync(join(shared, name)), readFileSync(join(fresh, name)))).toBe(0);
   }
 });
 
 test("SHA256SUMS covers the executable and the archive, and sha256sum agrees", () => {
-  const sums = readFileSync(join(first, "SHA256SUMS"), "utf8");
+  const sums = readFileSync(join(shared, "SHA256SUMS"), "utf8");
   expect(
     sums
       .trim()
       .split("\n")
       .map((line) => line.split("  ")[1]),
   ).toEqual(["rule-server-linux-x64", ARCHIVE]);
-  const check = Bun.spawnSync(["sha256sum", "--check", "SHA256SUMS"], { cwd: first });
+  const check = Bun.spawnSync(["sha256sum", "--check", "SHA256SUMS"], { cwd: shared });
   expect(check.stdout.toString()).toBe(`rule-server-linux-x64: OK\n${ARCHIVE}: OK\n`);
 });
 
@@ -109,7 +110,7 @@ test("BUILD-INFO.json names the version and commit, and says when the tree had u
 });
 
 test("entries are owned by 0, with fixed modes and the last commit's time", () => {
-  const listing = Bun.spawnSync(["tar", "--numeric-owner", "--full-time", "-tvzf", join(first, ARCHIVE)], {
+  const listing = Bun.spawnSync(["tar", "--numeric-owner", "--full-time", "-tvzf", join(shared, ARCHIVE)], {
     env: { TZ: "UTC", PATH: "/usr/bin:/bin" },
   })
     .stdout.toString()

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildBrowserModule } from "../../build.ts";
+import { builtBrowserModule } from "../support/build-release.ts";
 import { renderedDom } from "../support/headless-chromium.ts";
 import { fencedBlocks } from "../support/markdown-blocks.ts";
 import { servePage, type PageServer } from "../support/page-server.ts";
@@ -18,15 +18,15 @@ let server: ServerProcess;
 let page: PageServer;
 
 beforeAll(async () => {
-  const built = await buildBrowserModule();
+  const browserModule = builtBrowserModule();
   server = await startServer(serverEnvironment(join(PROJECT_ROOT, "rules")));
   const example = fencedBlocks(README).find((block) => block.words.includes("browser-example"));
   if (!example) throw new Error("the README has no html block marked browser-example");
   page = servePage({
     "/index.html": { type: "text/html", body: example.text.replaceAll("http://localhost:8080", server.url) },
-    "/rule-cascade.js": { type: "text/javascript", body: readFileSync(built.file, "utf8") },
+    "/rule-cascade.js": { type: "text/javascript", body: readFileSync(browserModule, "utf8") },
   });
-});
+}, 60000);
 
 afterAll(async () => {
   page?.stop();

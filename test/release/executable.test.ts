@@ -3,14 +3,15 @@ import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { releaseBuild } from "../support/build-release.ts";
 import { currencyRuleset } from "../support/currency-ruleset.ts";
 import { logWatcher } from "../support/log-watcher.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 import { readinessOfEach } from "../support/server-processes.ts";
 
 /**
- * The release executable used the way a user gets it: dist/rule-server-linux-x64 copied into an
- * empty directory and run with no Bun, no sources and no node_modules (hidden by a mount
+ * The release executable used the way a user gets it: the test run's rule-server-linux-x64 copied
+ * into an empty directory and run with no Bun, no sources and no node_modules (hidden by a mount
  * namespace where the platform allows one). It serves with workers, matches with RE2 (loaded from
  * the executable when a pattern outside the linear subset first needs it), reloads on
  * SIGHUP, drains on SIGTERM, serves the explorer page, runs check and compile, and starts itself
@@ -24,15 +25,10 @@ let executable: string;
 let hideNodeModules: (command: string) => string[];
 
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, join(PROJECT_ROOT, "build.ts"), "linux-x64"], {
-    cwd: PROJECT_ROOT,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  const built = releaseBuild("linux-x64");
   home = mkdtempSync(join(tmpdir(), "rule-server-release-"));
   executable = join(home, "rule-server");
-  copyFileSync(join(PROJECT_ROOT, "dist", "rule-server-linux-x64"), executable);
+  copyFileSync(join(built, "rule-server-linux-x64"), executable);
   cpSync(join(PROJECT_ROOT, "rules"), join(home, "rules"), { recursive: true });
   const modules = join(PROJECT_ROOT, "node_modules");
   const probe = Bun.spawnSync([

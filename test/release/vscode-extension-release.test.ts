@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readdirSync, rmSync } from "node:fs";
+import { beforeAll, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import packageJson from "../../package.json" with { type: "json" };
-import { buildRelease } from "../support/build-release.ts";
+import { releaseBuild } from "../support/build-release.ts";
 
 /** `make build` ships the VS Code extension beside the release archives, and SHA256SUMS vouches for it too. */
 const VSIX = `rule-server-${packageJson.version}.vsix`;
 let dist: string;
 
 beforeAll(() => {
-  dist = buildRelease("vsix");
+  dist = releaseBuild("vsix");
 }, 60000);
-afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 test("build.ts vsix writes the .vsix and a SHA256SUMS naming it that sha256sum accepts", () => {
   expect(readdirSync(dist).sort()).toEqual(["SHA256SUMS", VSIX]);

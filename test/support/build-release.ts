@@ -1,11 +1,43 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cachedBuild } from "./build-cache.ts";
 import { PROJECT_ROOT } from "./run-cli.ts";
+import { sourceTreeHash } from "./source-tree-hash.ts";
 
-/** Runs `bun build.ts <names> --out <fresh directory>` and returns the directory; a failed build throws with its output. */
+/**
+ * What `bun build.ts <target> --out <directory>` writes for this source tree, built at most once per
+ * tree and target into `$TMPDIR/rule-server-build-<tree hash>/<target>` and shared by every test,
+ * in this run and the next ones, until the tree changes. Read it, never write into it.
+ */
+export function releaseBuild(target: string): string {
+  const treeHash = sourceTreeHash(PROJECT_ROOT);
+  return cachedBuild({
+    cacheRoot: tmpdir(),
+    treeHash,
+    name: target,
+    make: (out) => runBuild([target], out),
+    sourcesUnchanged: () => sourceTreeHash(PROJECT_ROOT) === treeHash,
+  });
+}
+
+/** The browser module of this tree's release build, `rule-cascade.js`, with `rule-cascade.d.ts` beside it. */
+export function builtBrowserModule(): string {
+  return join(releaseBuild("browser"), "browser", "rule-cascade.js");
+}
+
+/**
+ * A build of its own in a fresh directory the caller removes: for a test whose point is that two
+ * builds give the same bytes, held against releaseBuild's.
+ */
 export function buildRelease(...names: string[]): string {
   const out = mkdtempSync(join(tmpdir(), "rule-server-dist-"));
+  runBuild(names, out);
+  return out;
+}
+
+/** Runs `bun build.ts <names> --out <out>`; a failed build throws with its output. */
+function runBuild(names: readonly string[], out: string): void {
   const build = Bun.spawnSync([process.execPath, join(PROJECT_ROOT, "build.ts"), ...names, "--out", out], {
     cwd: PROJECT_ROOT,
     stdout: "pipe",
@@ -13,5 +45,4 @@ export function buildRelease(...names: string[]): string {
   });
   if (build.exitCode !== 0)
     throw new Error(`build.ts ${names.join(" ")} failed: ${build.stdout.toString()}${build.stderr.toString()}`);
-  return out;
 }
