@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: install run test lint format typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot
+.PHONY: install run test test-timings lint format typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot
 
 install: node_modules/.install-stamp
 
@@ -45,8 +45,13 @@ podman:
 	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman runc uidmap) || sudo apt-get install -y -qq podman runc uidmap
 
 # The type check and the linter run first: a type error or a lint finding fails the build like a failing test.
+# Test files run in parallel, one worker process per CPU, the slowest first (test/timings.json, which
+# `make test-timings` writes again after test files are added or grow).
 test: typecheck lint chromium podman coverage-tools neovim
-	$(BUN) test --timeout 30000
+	$(BUN) test --timeout 30000 --parallel --timings=test/timings.json
+
+test-timings: typecheck chromium podman coverage-tools neovim
+	$(BUN) test --timeout 30000 --parallel --timings=test/timings.json --update-timings
 
 # Biome (biome.json): the linter's findings and code that is not formatted fail; `make format` formats.
 lint: install
