@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cachedBuild, STALE_TREE_MS, TREE_DIRECTORY_PREFIX } from "./build-cache.ts";
+import { userCacheRoot } from "./build-release.ts";
 import { temporaryDirectory } from "./temp-directory.ts";
 
 /**
@@ -153,4 +154,12 @@ test("a new tree removes other trees' builds unused for an hour, and spares rece
   expect(existsSync(recent)).toBe(true);
   expect(existsSync(building)).toBe(true);
   expect(existsSync(unrelated)).toBe(true);
+});
+
+test("each user's builds are cached in a directory only that user owns and can enter", () => {
+  const root = userCacheRoot();
+  const stat = statSync(root);
+  expect(stat.uid).toBe(process.getuid!());
+  expect(stat.mode & 0o777).toBe(0o700);
+  expect(root).toContain(`rule-server-builds-${process.getuid!()}`);
 });

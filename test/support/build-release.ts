@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cachedBuild } from "./build-cache.ts";
@@ -7,18 +7,31 @@ import { sourceTreeHash } from "./source-tree-hash.ts";
 
 /**
  * What `bun build.ts <target> --out <directory>` writes for this source tree, built at most once per
- * tree and target into `$TMPDIR/rule-server-build-<tree hash>/<target>` and shared by every test,
+ * tree and target into `$TMPDIR/rule-server-builds-<uid>/rule-server-build-<tree hash>/<target>` and shared by every test,
  * in this run and the next ones, until the tree changes. Read it, never write into it.
  */
 export function releaseBuild(target: string): string {
   const treeHash = sourceTreeHash(PROJECT_ROOT);
   return cachedBuild({
-    cacheRoot: tmpdir(),
+    cacheRoot: userCacheRoot(),
     treeHash,
     name: target,
     make: (out) => runBuild([target], out),
     sourcesUnchanged: () => sourceTreeHash(PROJECT_ROOT) === treeHash,
   });
+}
+
+/**
+ * The directory one user's builds are cached in: the temporary directory is shared by every user
+ * of the machine, and another user's builds are neither touched (they cannot be) nor trusted.
+ */
+export function userCacheRoot(): string {
+  const uid = process.getuid?.() ?? 0;
+  const root = join(tmpdir(), `rule-server-builds-${uid}`);
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const owner = statSync(root).uid;
+  if (owner !== uid) throw new Error(`${root} belongs to user ${owner}, not to this user (${uid}): remove it`);
+  return root;
 }
 
 /** The browser module of this tree's release build, `rule-cascade.js`, with `rule-cascade.d.ts` beside it. */
