@@ -66,13 +66,19 @@ export function compileRuleset(document: JsonValue, options: CompileOptions = {}
   }
   const problems = resolver.staticProblemsOf(ruleset, options.loadSchema);
   if (problems.length > 0) fail(problems);
+  const bundle = buildBundle(
+    ruleset,
+    options.embedEntitySchemas === true ? embeddedEntitySchemas(ruleset, options.loadSchema) : {},
+  );
+  // Worked out when first read: check and the language server show them, the server never reads them.
+  let warnings: readonly CheckWarning[] | undefined;
   return {
     ruleset,
-    bundle: buildBundle(
-      ruleset,
-      options.embedEntitySchemas === true ? embeddedEntitySchemas(ruleset, options.loadSchema) : {},
-    ),
-    warnings: rulesetWarnings(ruleset, options.loadSchema, options.sources),
+    bundle,
+    get warnings() {
+      warnings ??= rulesetWarnings(ruleset, options.loadSchema, options.sources);
+      return warnings;
+    },
   };
 }
 

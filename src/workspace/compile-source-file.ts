@@ -81,11 +81,16 @@ export function compileSourceFile(
       sources: directory.documentSources,
       embedEntitySchemas: true,
     });
+    // The warnings are worked out when first read (check, the language server), never for the server.
+    let warnings: CheckWarning[] | undefined;
     return {
       ok: true,
       source,
       compiled,
-      warnings: compiled.warnings.map((warning) => ({ ...warning, file: warning.file ?? file })),
+      get warnings() {
+        warnings ??= compiled.warnings.map((warning) => ({ ...warning, file: warning.file ?? file }));
+        return warnings;
+      },
     };
   } catch (error) {
     if (error instanceof LoadError)

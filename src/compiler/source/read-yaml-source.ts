@@ -64,7 +64,7 @@ function readYaml(text: string, file: string, mend: boolean): SourceRead {
         position,
       );
   };
-  const beyond = firstOpenerBeyond(text, MAX_FLOW_DEPTH);
+  const beyond = mayNestBeyond(text, MAX_FLOW_DEPTH) ? firstOpenerBeyond(text, MAX_FLOW_DEPTH) : undefined;
   if (beyond !== undefined) {
     // The line counter fills only as the parser runs, which it must not here.
     const { line, column } = positionAt(text, beyond);
@@ -92,7 +92,7 @@ function readYaml(text: string, file: string, mend: boolean): SourceRead {
   // The stream's top-level tokens show what the composed documents hide: byte order marks and directives.
   // Anchors, tags and aliases are found there too, each at its own place.
   try {
-    for (const token of new Parser().parse(text)) {
+    for (const token of mayHoldProperties(text) ? new Parser().parse(text) : []) {
       if (token.type === "byte-order-mark")
         notPortable("a byte order mark; source files are UTF-8 without one", token.offset);
       else if (token.type === "directive")
@@ -303,6 +303,29 @@ const CONTROL_TOKENS = new Set(["\x02", "\x18", "\x1f"]);
  * The offset of the first `[` or `{` nested deeper than `limit`, or undefined, from the lexer's
  * tokens (quoted scalars and comments are single tokens).
  */
+/**
+ * Whether a text can nest flow collections more than `limit` deep: only if it holds more openers
+ * than that. Most texts hold far fewer, and are not lexed a first time to find out (at a thousand
+ * rulesets, start-up time is mostly reading YAML).
+ */
+function mayNestBeyond(text: string, limit: number): boolean {
+  let openers = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if ((code === 0x5b || code === 0x7b) && ++openers > limit) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a text can hold what only the token stream shows (a byte order mark, a directive, an
+ * anchor, an alias, a tag): each starts with a character of its own, and a text without any of
+ * them is not tokenized a second time to look.
+ */
+function mayHoldProperties(text: string): boolean {
+  return /[\uFEFF%&*!]/.test(text);
+}
+
 function firstOpenerBeyond(text: string, limit: number): number | undefined {
   let depth = 0;
   let offset = 0;
