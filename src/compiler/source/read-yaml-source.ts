@@ -7,7 +7,6 @@ import {
   isScalar,
   isSeq,
   parseAllDocuments,
-  visit,
   type Document,
   type Scalar,
 } from "yaml";
@@ -197,30 +196,36 @@ function checkNodes(
   invalid: (message: string, offset: number | undefined) => void,
   numberWarning: (message: string, offset: number | undefined) => void,
 ): void {
-  visit(document, {
-    Node(_key, node) {
-      if (isAlias(node)) return; // reported from the tokens
-      if (isMap(node)) {
-        const keys = new Map<string, number | undefined>();
-        for (const pair of node.items) {
-          const key = pair.key;
-          if (key !== null && !isScalar(key)) {
-            notPortable("a mapping key that is not a scalar", (key as { range?: [number, number, number] }).range?.[0]);
-            continue;
-          }
+  // Every node, keys included, depth first (a plain walk: the yaml package's visit copies and
+  // freezes a path per node, a fifth of reading a large file). Deep nesting throws RangeError.
+  const walk = (node: unknown): void => {
+    if (isAlias(node)) return; // reported from the tokens
+    if (isMap(node)) {
+      // Each key's offset; its line is worked out only for a key that is repeated.
+      const keys = new Map<string, number | undefined>();
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (key !== null && !isScalar(key)) {
+          notPortable("a mapping key that is not a scalar", (key as { range?: [number, number, number] }).range?.[0]);
+        } else {
           const offset = key?.range?.[0];
           const name = key === null || key.value === null || key.value === undefined ? "" : String(key.value);
           if (isScalar(key) && key.type === "PLAIN" && key.source === "<<")
             notPortable("the merge key << is not allowed (quote it if it is meant as a key)", offset);
           else if (keys.has(name))
-            notPortable(`the key ${JSON.stringify(name)} is repeated (first on line ${keys.get(name)})`, offset);
-          if (!keys.has(name)) keys.set(name, lineOf(offset));
+            notPortable(
+              `the key ${JSON.stringify(name)} is repeated (first on line ${lineOf(keys.get(name))})`,
+              offset,
+            );
+          if (!keys.has(name)) keys.set(name, offset);
         }
+        walk(pair.key);
+        walk(pair.value);
       }
-      if (isSeq(node) || !isScalar(node)) return;
-      checkScalar(node, notPortable, invalid, numberWarning);
-    },
-  });
+    } else if (isSeq(node)) for (const item of node.items) walk(item);
+    else if (isScalar(node)) checkScalar(node, notPortable, invalid, numberWarning);
+  };
+  walk(document.contents);
 }
 
 function checkScalar(
