@@ -89,3 +89,11 @@ describe("the interop sources", () => {
     });
   }
 });
+
+test("a repeated key names the line of its first use, in a nested mapping too", () => {
+  const read = readSource("rules:\n  - id: a\n    kind: validation\n\n    id: b\nid: c\nid: d\n", "r.ruleset.yaml");
+  expect(read.problems.map((problem) => [problem.line, problem.message])).toEqual([
+    [5, 'the key "id" is repeated (first on line 2)'],
+    [7, 'the key "id" is repeated (first on line 6)'],
+  ]);
+});
