@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../src/engine/value/json-value.ts";
 import { goldenJsonFiles } from "./golden-files.ts";
 
 /**
@@ -37,4 +38,35 @@ export function goldenEvaluations(): GoldenEvaluations {
     }
   }
   return { bundles, requests };
+}
+
+/** A golden evaluation case that the engine answers (no `error` expected), with the bundle or manifest it is asked of. */
+export interface AnsweredGoldenCase {
+  readonly name: string;
+  readonly source: { readonly bundle: JsonObject } | { readonly manifest: JsonObject };
+  readonly channel: "server" | "client" | null;
+  readonly request: JsonObject;
+  /** The manifest the request is evaluated against: the bundle's of its channel, or the lone manifest. */
+  readonly manifest: JsonObject;
+}
+
+/** Every golden evaluation case with an answer, of every file, named `<file>: <case>`. */
+export function answeredGoldenCases(): AnsweredGoldenCase[] {
+  return goldenJsonFiles("evaluations").flatMap((file) => {
+    const golden = file.content as {
+      bundle?: JsonObject;
+      manifest?: JsonObject;
+      cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[];
+    };
+    const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest! };
+    return golden.cases
+      .filter((c) => c.error === undefined)
+      .map((c) => ({
+        name: `${file.name}: ${c.name}`,
+        source,
+        channel: c.channel ?? null,
+        request: c.request,
+        manifest: golden.manifest ?? (golden.bundle!.manifests as Record<string, JsonObject>)[c.channel ?? "server"]!,
+      }));
+  });
 }

@@ -5,7 +5,8 @@ import { conformanceOperators } from "../../../src/engine/conformance-operators.
 import type { JsonObject } from "../../../src/engine/value/json-value.ts";
 import { EngineSession } from "../../../src/protocol/engine-session.ts";
 import { inconsistentNodes } from "../../support/explanation-consistency.ts";
-import { CASES_DIR, goldenJsonFiles } from "../../support/golden-files.ts";
+import { answeredGoldenCases } from "../../support/golden-evaluation-requests.ts";
+import { CASES_DIR } from "../../support/golden-files.ts";
 
 /**
  * Every golden evaluation case and interop vector, explained in both modes through the engine
@@ -20,17 +21,7 @@ interface Case {
   readonly request: JsonObject;
 }
 
-const goldenCases: Case[] = goldenJsonFiles("evaluations").flatMap((file) => {
-  const golden = file.content as {
-    bundle?: JsonObject;
-    manifest?: JsonObject;
-    cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[];
-  };
-  const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest! };
-  return golden.cases
-    .filter((c) => c.error === undefined)
-    .map((c) => ({ name: `${file.name}: ${c.name}`, source, channel: c.channel ?? null, request: c.request }));
-});
+const goldenCases: Case[] = answeredGoldenCases();
 const interop = join(CASES_DIR, "interop");
 const interopCases: Case[] = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
   .split("\n")

@@ -12,9 +12,8 @@ import {
 import { ruleWords, statusLabel } from "../../../src/engine/explanation/rule-status-wording.ts";
 import { unmatchedWords } from "../../../src/engine/explanation/unmatched-wording.ts";
 import { ruleFactsById, type ExplanationContext } from "../../../src/engine/explanation/wording-context.ts";
-import type { JsonObject } from "../../../src/engine/value/json-value.ts";
 import { EngineSession } from "../../../src/protocol/engine-session.ts";
-import { goldenJsonFiles } from "../../support/golden-files.ts";
+import { answeredGoldenCases } from "../../support/golden-evaluation-requests.ts";
 
 /**
  * Every golden evaluation, explained in full and worded with what the explorer knows (the request,
@@ -29,36 +28,14 @@ interface Worded {
 }
 
 const session = new EngineSession({ operators: conformanceOperators });
-const worded: Worded[] = goldenJsonFiles("evaluations").flatMap((file) => {
-  const golden = file.content as {
-    bundle?: JsonObject;
-    manifest?: JsonObject;
-    cases: { name: string; channel?: "server" | "client"; request: JsonObject; error?: unknown }[];
-  };
-  const source = golden.bundle !== undefined ? { bundle: golden.bundle } : { manifest: golden.manifest! };
-  return golden.cases
-    .filter((c) => c.error === undefined)
-    .map((c) => {
-      const answer = JSON.parse(
-        session.handleLine(
-          JSON.stringify({
-            command: "evaluate",
-            ...source,
-            channel: c.channel ?? null,
-            request: c.request,
-            explain: "full",
-          }),
-        )!,
-      );
-      const result = answer.result as EvaluationResult;
-      const manifest =
-        golden.manifest ?? (golden.bundle!.manifests as Record<string, JsonObject>)[c.channel ?? "server"]!;
-      return {
-        name: `${file.name}: ${c.name}`,
-        result,
-        context: { request: c.request, result, rules: ruleFactsById(manifest) },
-      };
-    });
+const worded: Worded[] = answeredGoldenCases().map((c) => {
+  const answer = JSON.parse(
+    session.handleLine(
+      JSON.stringify({ command: "evaluate", ...c.source, channel: c.channel, request: c.request, explain: "full" }),
+    )!,
+  );
+  const result = answer.result as EvaluationResult;
+  return { name: c.name, result, context: { request: c.request, result, rules: ruleFactsById(c.manifest) } };
 });
 
 /** Every phrase of an evaluation, with what it is of: `status reason` or `resolution reason`. */
