@@ -5,6 +5,7 @@ import type { EvaluationResult, EvaluationTally } from "../evaluation/evaluation
 import { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import { checkRequestShape } from "../evaluation/request-shape.ts";
 import type { ExplainMode } from "../explanation/explanation.ts";
+import { entitiesWithoutSchemaIn } from "../schema/manifest-schemas.ts";
 import { RequestFit, RequestMisfitError, type RequestWarning, type SchemaEnforcement } from "../schema/request-fit.ts";
 import { explainCheckedRequest, tracedPlan, type TracedPlan } from "../explanation/explain-request.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
@@ -158,7 +159,7 @@ export class LoadedRuleset {
 
   /** The declared entities this ruleset has no schema for (a bundle compiled without them): only their names are checked. */
   entitiesWithoutSchema(channel?: Channel): string[] {
-    return RequestFit.of(this.plan(channel)).entitiesWithoutSchema();
+    return entitiesWithoutSchemaIn(this.read.manifests[this.resolveChannel(channel)]!);
   }
 
   private tracedPlan(channel: Channel): TracedPlan {

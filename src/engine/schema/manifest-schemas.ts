@@ -1,5 +1,5 @@
 import { isJsonObject } from "../value/json-access.ts";
-import type { JsonValue } from "../value/json-value.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import type { EmbeddedSchema } from "./entity-schema.ts";
 
 /**
@@ -19,4 +19,23 @@ export function embeddedSchemas(member: JsonValue | undefined): Readonly<Record<
     }
   }
   return schemas;
+}
+
+/**
+ * The entities a manifest declares (its rules' targets, its field types, its schemas) that it has
+ * no schema for, sorted: requests for them are checked for entity and operation only. Read from
+ * the manifest alone, so that saying so at load does not prepare every rule (plans are made on
+ * first use).
+ */
+export function entitiesWithoutSchemaIn(manifest: JsonObject): string[] {
+  const schemas = embeddedSchemas(manifest[ENTITY_SCHEMAS_MEMBER]);
+  const declared = new Set<string>([
+    ...(isJsonObject(manifest.fieldTypes) ? Object.keys(manifest.fieldTypes) : []),
+    ...Object.keys(schemas),
+  ]);
+  for (const rule of Array.isArray(manifest.rules) ? manifest.rules : []) {
+    const entity = isJsonObject(rule) && isJsonObject(rule.target) ? rule.target.entity : undefined;
+    if (typeof entity === "string") declared.add(entity);
+  }
+  return [...declared].filter((entity) => schemas[entity] === undefined).sort();
 }

@@ -33,11 +33,6 @@ export class RequestFit {
     return fit;
   }
 
-  /** The declared entities the manifest has no schema for: for them only entity and operation are checked. */
-  entitiesWithoutSchema(): string[] {
-    return [...this.names.entities].filter((entity) => this.plan.entitySchemas[entity] === undefined).sort();
-  }
-
   warnings(request: JsonObject): RequestWarning[] {
     const warnings: RequestWarning[] = [];
     const entity = request.entity as string;
