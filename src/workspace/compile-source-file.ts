@@ -39,7 +39,12 @@ export interface UnsavedFiles {
   sourceFile?(file: string): SourceFile;
 }
 
-export function readRulesDirectory(directory: string, unsaved?: UnsavedFiles): RulesDirectory {
+/** `readSource` reads each source instead (the server's reload cache, reload-cache.ts). */
+export function readRulesDirectory(
+  directory: string,
+  unsaved?: UnsavedFiles,
+  readSource?: (file: string) => SourceFile,
+): RulesDirectory {
   const onDisk = unsaved === undefined ? ruleFilesOf(directory).source : ruleFilesOfEditedDirectory(directory).source;
   const files =
     unsaved === undefined
@@ -49,7 +54,9 @@ export function readRulesDirectory(directory: string, unsaved?: UnsavedFiles): R
           .sort();
   const readText =
     unsaved === undefined ? undefined : (file: string): string => unsaved.text(file) ?? readFileSync(file, "utf8");
-  const sources = files.map((file) => unsaved?.sourceFile?.(file) ?? readSourceFile(file, readText));
+  const sources = files.map(
+    (file) => unsaved?.sourceFile?.(file) ?? readSource?.(file) ?? readSourceFile(file, readText),
+  );
   return {
     sources,
     resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources)),

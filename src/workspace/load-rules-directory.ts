@@ -8,6 +8,8 @@ import type { SourceFile } from "./files/source-documents.ts";
 import { sourceGoldenTests } from "./files/source-golden-tests.ts";
 import { readCachePolicyFiles } from "./cache-policy-file.ts";
 import { CachePolicy } from "./cache-policy.ts";
+import { readRulesDirectory } from "./compile-source-file.ts";
+import type { ReloadCache } from "./reload-cache.ts";
 import { RuleFileLoader } from "./rule-file-loader.ts";
 import { RulesetClaims } from "./ruleset-claims.ts";
 
@@ -40,6 +42,12 @@ export interface RulesDirectoryLoadOptions {
   readonly runTests?: boolean;
   /** The loader to share with per-file checks, so that each file is compiled once. */
   readonly loader?: RuleFileLoader;
+  /**
+   * What earlier loads of the same directory compiled (the server's reloads): unchanged sources keep
+   * their compiled ruleset. Not with `runTests` or `loader`. A load with problems is made again
+   * without it, so that they are told as a fresh load tells them.
+   */
+  readonly cache?: ReloadCache;
 }
 
 /**
@@ -64,7 +72,15 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
     ];
     return { rulesets: [], cachePolicy: CachePolicy.DEFAULT, problems: unreadable, directoryProblems: unreadable };
   }
-  const loader = options.loader ?? new RuleFileLoader(options.operators);
+  const cache = options.runTests === true || options.loader !== undefined ? undefined : options.cache;
+  cache?.begin(at);
+  const loader =
+    options.loader ??
+    new RuleFileLoader(
+      options.operators,
+      (read) => readRulesDirectory(read, undefined, cache === undefined ? undefined : (file) => cache.sourceFile(file)),
+      cache,
+    );
   const problems: LoadProblem[] = [];
   const directoryProblems: LoadProblem[] = [];
   const claims = new RulesetClaims(directoryProblems);
@@ -106,6 +122,9 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
   const policy = readCachePolicyFiles(files["cache-policy"], claims.ids());
   problems.push(...policy.problems);
   directoryProblems.push(...policy.problems);
+  cache?.end();
+  if (cache !== undefined && problems.length > 0)
+    return loadRulesDirectory(directory, { ...options, cache: undefined });
   return { rulesets, cachePolicy: policy.policy, problems, directoryProblems };
 }
 

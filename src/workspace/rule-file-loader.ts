@@ -4,6 +4,7 @@ import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
 import { readBundleFile } from "./files/read-bundle-file.ts";
+import type { ReloadCache } from "./reload-cache.ts";
 import { ruleFileKind } from "./files/rule-file-kind.ts";
 import {
   compileSourceFile,
@@ -35,10 +36,12 @@ export class RuleFileLoader {
   private readonly read = new Map<string, RulesDirectory>();
   private readonly loaded = new Map<string, LoadedRuleFile>();
 
+  /** With `cache`, sources unchanged since an earlier load keep their compiled ruleset (reload-cache.ts). */
   constructor(
     private readonly operators: CustomOperators,
     private readonly readDirectory: (directory: string) => RulesDirectory = (directory) =>
       readRulesDirectory(directory),
+    private readonly cache?: ReloadCache,
   ) {}
 
   load(file: string): LoadedRuleFile {
@@ -63,15 +66,19 @@ export class RuleFileLoader {
         : { ok: false, file, problems: read.problems };
     }
     const directory = this.directory(dirname(file));
+    const reused = this.cache?.reused(file);
+    if (reused !== undefined) return reused;
     const compilation = compileSourceFile(file, directory);
     if (!compilation.ok) return { ok: false, file, ruleset: compilation.source.id, problems: compilation.problems };
     const bundle = compilation.compiled.bundle;
-    return {
-      ok: true,
-      file,
-      ruleset: LoadedRuleset.fromBundle(bundle, this.operators),
-      bundle,
-      compiled: { compilation, directory },
-    };
+    const ruleset = LoadedRuleset.fromBundle(bundle, this.operators);
+    if (this.cache !== undefined) {
+      // Each parent by its id: the source of the directory that defines it.
+      const parents = compilation.compiled.ruleset.parents.map(
+        (parent) => directory.sources.find((source) => source.id === parent.resolved.id)?.file,
+      );
+      if (parents.every((parent) => parent !== undefined)) this.cache.remember(file, ruleset, bundle, parents);
+    }
+    return { ok: true, file, ruleset, bundle, compiled: { compilation, directory } };
   }
 }

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { CustomOperators } from "../../engine/expression/custom-operators.ts";
 import { rulesDirectoryHash } from "../../workspace/files/rules-directory-hash.ts";
+import { ReloadCache } from "../../workspace/reload-cache.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import { type LastReload, type ReloadTrigger, refusedReload } from "../snapshot/last-reload.ts";
@@ -47,6 +48,8 @@ export class RulesReloader {
   /** The latest reload; the next one starts after it (it never rejects). */
   private reloads: Promise<unknown> = Promise.resolve();
   private current: RulesSnapshot | undefined;
+  /** What the last loads compiled: a reload compiles only what changed and what extends it. */
+  private readonly cache = new ReloadCache();
   private last: LastReload | undefined;
 
   constructor(
@@ -140,7 +143,7 @@ export class RulesReloader {
 
   private loadNow(): RulesSnapshot {
     const { rulesDir, runTests, clock } = this.parts;
-    return loadSnapshot(rulesDir, this.operators(), ++this.generation, clock.now(), runTests);
+    return loadSnapshot(rulesDir, this.operators(), ++this.generation, clock.now(), runTests, this.cache);
   }
 
   /** The directory's hash, which only a refresh schedule compares; manual mode never reads it. */

@@ -4,6 +4,7 @@ import type { CustomOperators } from "../../engine/expression/custom-operators.t
 import type { JsonObject } from "../../engine/value/json-value.ts";
 import type { CachePolicy } from "../../workspace/cache-policy.ts";
 import { loadRulesDirectory } from "../../workspace/load-rules-directory.ts";
+import type { ReloadCache } from "../../workspace/reload-cache.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";
 import { type RulesetEntry, type ServedRuleset, serveRuleset, sourceListing } from "./served-ruleset.ts";
 
@@ -55,8 +56,9 @@ export function loadSnapshot(
   generation = 0,
   now: Date = new Date(),
   runTests = false,
+  cache?: ReloadCache,
 ): RulesSnapshot {
-  const loaded = loadRulesDirectory(directory, { operators, runTests });
+  const loaded = loadRulesDirectory(directory, { operators, runTests, ...(cache === undefined ? {} : { cache }) });
   if (loaded.problems.length > 0) throw new SnapshotError(loaded.problems);
   const served = new Map<string, ServedRuleset>();
   const bundles = new Map<string, JsonObject>();

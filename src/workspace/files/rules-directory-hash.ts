@@ -7,12 +7,12 @@ import { join } from "node:path";
  * entry whose name starts with a dot at any depth (the `..data` directories of a mounted
  * ConfigMap), following symbolic links. A scheduled check reloads only when it changes.
  */
-export function rulesDirectoryHash(directory: string): string {
+export function rulesDirectoryHash(directory: string, skip: (relativePath: string) => boolean = () => false): string {
   const hash = createHash("sha256");
   const visit = (folder: string, prefix: string, depth: number): void => {
     if (depth > 32) return;
     for (const name of readdirSync(folder).sort()) {
-      if (name.startsWith(".")) continue;
+      if (name.startsWith(".") || skip(`${prefix}${name}`)) continue;
       const path = join(folder, name);
       let stats: ReturnType<typeof statSync>;
       try {

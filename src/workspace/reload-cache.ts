@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
+import { ruleFileKind } from "./files/rule-file-kind.ts";
+import { rulesDirectoryHash } from "./files/rules-directory-hash.ts";
+import { readSourceFile, type SourceFile } from "./files/source-documents.ts";
+import type { LoadedRuleFile } from "./rule-file-loader.ts";
+
+/** A ruleset compiled at an earlier load, and the texts it was compiled from. */
+interface CompiledEntry {
+  readonly textHash: string;
+  /** The files of its parents, each with the hash of the text it was compiled with. */
+  readonly parents: readonly { readonly file: string; readonly textHash: string }[];
+  /** The directory's other files (entity schemas) at that load. */
+  readonly supportStamp: string;
+  readonly ruleset: LoadedRuleset;
+  readonly bundle: JsonObject;
+}
+
+/**
+ * What a reload of a rules directory takes from the loads before it (the server reloads on SIGHUP
+ * and on schedule; at a thousand rulesets a load is mostly reading YAML and compiling): a source
+ * whose own text, whose parents' texts and whose directory's other files (entity schemas) are
+ * unchanged keeps its compiled ruleset, and its document is read back from JSON rather than YAML.
+ * Sources that compile again are read whole, with their places. Only loads that succeed use what is
+ * kept: a load with any problem is made again without it, so that every problem is told as a fresh
+ * load tells it. What is kept is the compiled rulesets the server serves anyway, and each source's
+ * document as JSON text.
+ */
+export class ReloadCache {
+  private readonly documents = new Map<string, { readonly textHash: string; readonly json: string }>();
+  private readonly compiled = new Map<string, CompiledEntry>();
+  /** This load's: each file's text hash, the support files' stamp, and the sources whose compiled ruleset is reused. */
+  private textHashes = new Map<string, string | undefined>();
+  private supportStamp = "";
+  private reusable = new Set<string>();
+
+  /** Starts a load of `directory` (as the loader names it). */
+  begin(directory: string): void {
+    this.texts = new Map();
+    this.textHashes = new Map();
+    this.reusable = new Set();
+    // Everything under the directory but its rule files: what compiling a source may read besides them.
+    this.supportStamp = rulesDirectoryHash(directory, (path) => !path.includes("/") && ruleFileKind(path) !== "other");
+  }
+
+  /** A source as this load reads it: from JSON, without places, when its compiled ruleset will be reused. */
+  sourceFile(file: string): SourceFile {
+    const key = resolve(file);
+    const text = this.text(key);
+    if (text === undefined) return readSourceFile(file);
+    const kept = this.documents.get(key);
+    if (kept !== undefined && kept.textHash === this.textHash(key) && this.compiledStillHolds(key)) {
+      this.reusable.add(key);
+      const document = JSON.parse(kept.json) as JsonValue;
+      const metadata = (document as { metadata?: { id?: unknown } }).metadata;
+      const id = typeof metadata?.id === "string" && metadata.id !== "" ? metadata.id : undefined;
+      return { file, document, id, problems: [] };
+    }
+    const read = readSourceFile(file, () => text);
+    if (read.document !== undefined && read.problems.length === 0)
+      this.documents.set(key, { textHash: this.textHash(key)!, json: JSON.stringify(read.document) });
+    return read;
+  }
+
+  /** The compiled ruleset of a source this load reuses; undefined when it must compile. */
+  reused(file: string): LoadedRuleFile | undefined {
+    const key = resolve(file);
+    if (!this.reusable.has(key)) return undefined;
+    const entry = this.compiled.get(key)!;
+    return { ok: true, file, ruleset: entry.ruleset, bundle: entry.bundle };
+  }
+
+  /** Keeps a source's compiled ruleset, with the files of its parents. */
+  remember(file: string, ruleset: LoadedRuleset, bundle: JsonObject, parentFiles: readonly string[]): void {
+    const key = resolve(file);
+    const textHash = this.textHash(key);
+    const parents = parentFiles.map((parent) => ({ file: resolve(parent), textHash: this.textHash(resolve(parent)) }));
+    if (textHash === undefined || parents.some((parent) => parent.textHash === undefined)) return;
+    this.compiled.set(key, {
+      textHash,
+      parents: parents as CompiledEntry["parents"],
+      supportStamp: this.supportStamp,
+      ruleset,
+      bundle,
+    });
+  }
+
+  /** Ends a load: what belongs to files no longer there is let go, and so are this load's texts. */
+  end(): void {
+    for (const map of [this.documents, this.compiled])
+      for (const file of map.keys()) if (!this.textHashes.has(file)) map.delete(file);
+    this.texts = new Map();
+  }
+
+  private compiledStillHolds(key: string): boolean {
+    const entry = this.compiled.get(key);
+    return (
+      entry !== undefined &&
+      entry.textHash === this.textHash(key) &&
+      entry.supportStamp === this.supportStamp &&
+      entry.parents.every((parent) => this.textHash(parent.file) === parent.textHash)
+    );
+  }
+
+  /** This load's texts, read once each (a parent's by every child that checks it). */
+  private texts = new Map<string, string | undefined>();
+
+  private text(key: string): string | undefined {
+    if (!this.texts.has(key)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(key, "utf8");
+      } catch {
+        text = undefined;
+      }
+      this.texts.set(key, text);
+      this.textHashes.set(key, text === undefined ? undefined : createHash("sha256").update(text).digest("hex"));
+    }
+    return this.texts.get(key);
+  }
+
+  private textHash(key: string): string | undefined {
+    this.text(key);
+    return this.textHashes.get(key);
+  }
+}
