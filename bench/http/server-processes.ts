@@ -47,20 +47,7 @@ export async function startRuleServer(
   env: Record<string, string> = {},
 ): Promise<BenchServer & { startupMs: number }> {
   const started = performance.now();
-  const child = Bun.spawn(pinned(PINNING?.server, command), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      RULES_DIR: rulesDir,
-      PORT: "0",
-      RULE_SERVER_TOKEN: BENCH_TOKEN,
-      DRAIN_SECONDS: "0",
-      RULE_SERVER_WORKERS: String(workers),
-      ...env,
-    },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
+  const child = spawnRuleServer(rulesDir, workers, command, env);
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
   let text = "";
   while (!/"msg":"listening"/.test(text)) {
@@ -75,4 +62,27 @@ export async function startRuleServer(
     for (;;) if ((await reader.read()).done) break;
   })();
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, startupMs, stop: () => child.kill("SIGKILL") };
+}
+
+/** rule-server spawned pinned, on a rules directory with the bench's settings and `env`, its log lines on a pipe. */
+export function spawnRuleServer(
+  rulesDir: string,
+  workers: number,
+  command: readonly string[] = FROM_SOURCE,
+  env: Record<string, string> = {},
+) {
+  return Bun.spawn(pinned(PINNING?.server, command), {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      RULES_DIR: rulesDir,
+      PORT: "0",
+      RULE_SERVER_TOKEN: BENCH_TOKEN,
+      DRAIN_SECONDS: "0",
+      RULE_SERVER_WORKERS: String(workers),
+      ...env,
+    },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
 }

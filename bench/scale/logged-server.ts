@@ -2,12 +2,9 @@
  * rule-server from source on a rules directory, pinned like the HTTP bench's servers, whose log
  * lines the bench waits for: `listening` for the start-up, `rules reloaded` for a reload.
  */
-import { join } from "node:path";
-import { BENCH_TOKEN } from "../http/server-processes.ts";
-import { PINNING, pinned } from "../http/wrk.ts";
+import { spawnRuleServer } from "../http/server-processes.ts";
 import { ServerLogLines } from "./server-log-lines.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
 const RELOADED = /"msg":"(rules reloaded|reload refused[^"]*)"/;
 
 export interface LoggedServer {
@@ -22,19 +19,7 @@ export interface LoggedServer {
 
 export async function startLoggedServer(rulesDir: string): Promise<LoggedServer> {
   const started = performance.now();
-  const child = Bun.spawn(pinned(PINNING?.server, [process.execPath, join(ROOT, "src", "main.ts")]), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      RULES_DIR: rulesDir,
-      PORT: "0",
-      RULE_SERVER_TOKEN: BENCH_TOKEN,
-      DRAIN_SECONDS: "0",
-      RULE_SERVER_WORKERS: "0",
-    },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
+  const child = spawnRuleServer(rulesDir, 0);
   const lines = new ServerLogLines(child.stdout as ReadableStream<Uint8Array>);
   const stop = async (): Promise<void> => {
     child.kill("SIGKILL");
