@@ -3,19 +3,16 @@ import { MAX_EXPRESSION_DEPTH } from "../../engine/expression/expression-limits.
 import { checkPortablePattern } from "../../engine/pattern/portable-pattern.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
-import {
-  expressionTooDeep,
-  placedRuleExpressions,
-  reachableNames,
-  walkExpression,
-} from "../expressions/expression-walk.ts";
+import { expressionTooDeep, placedRuleExpressions, walkExpression } from "../expressions/expression-walk.ts";
 import { closestName, didYouMean } from "../../engine/names/closest-name.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import type { DeclarationPlaces } from "../resolve/declaration-places.ts";
 import type { MemberPart } from "../source/source-position.ts";
-import { followSchemaPath, pointerSegments, schemaAtPath } from "./entity-schema.ts";
+import { pointerSegments, schemaAtPath } from "./entity-schema.ts";
 import { loadEntitySchemas, type EntitySchema } from "./entity-schemas.ts";
 import type { SchemaLoader } from "./schema-file.ts";
+import { asPointer, pathSuggestion } from "./schema-path-suggestion.ts";
+import { callsItself } from "./function-recursion.ts";
 
 /** Where a problem sits: inside which declared rule, function or entity, and where inside it. */
 interface Inside {
@@ -26,25 +23,6 @@ interface Inside {
 }
 
 type AddProblem = (code: string, message: string, rule: string | undefined, inside: Inside | undefined) => void;
-
-/**
- * " : did you mean `X`?" for a path the entity schema does not have, with the first segment it
- * lacks replaced by the closest name it has there; "" when none is close.
- */
-function pathSuggestion(
-  entity: EntitySchema,
-  base: JsonValue,
-  segments: readonly string[],
-  render: (segments: readonly string[]) => string,
-): string {
-  const found = followSchemaPath(entity.document, base, segments);
-  if (!("miss" in found)) return "";
-  const closest = closestName(segments[found.miss.index]!, found.miss.known);
-  if (closest === undefined) return "";
-  return `: did you mean \`${render([...segments.slice(0, found.miss.index), closest, ...segments.slice(found.miss.index + 1)])}\`?`;
-}
-
-const asPointer = (segments: readonly string[]): string => `/${segments.join("/")}`;
 
 /**
  * The static checks of a resolved ruleset (specification section 5, step 10). Every problem is
@@ -410,22 +388,4 @@ export function staticProblems(
 function variablePath(node: JsonObject): [string, ...string[]] | undefined {
   if (typeof node.var !== "string") return undefined;
   return node.var.split(".") as [string, ...string[]];
-}
-
-/** Whether a function reaches itself through the functions it calls. */
-function callsItself(name: string, functions: JsonObject): boolean {
-  const explored = new Set<string>([name]);
-  const pending = [name];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    const callees = reachableNames([objectAt(functions[current]).body ?? null], {}).functions;
-    for (const callee of callees) {
-      if (callee === name) return true;
-      if (Object.hasOwn(functions, callee) && !explored.has(callee)) {
-        explored.add(callee);
-        pending.push(callee);
-      }
-    }
-  }
-  return false;
 }
