@@ -24,6 +24,7 @@ import { releaseArchive } from "./src/packaging/release-archive.ts";
 import { checkExampleRules } from "./src/packaging/example-rules-check.ts";
 import { ruleServerImage } from "./src/packaging/rule-server-image.ts";
 import { bundleBrowserModule } from "./src/bundling/browser-module-bundle.ts";
+import { checkoutIndependentPaths, withCheckoutIndependentPaths } from "./src/bundling/checkout-independent-paths.ts";
 import { bundleExplorer, type ExplorerFiles } from "./src/bundling/explorer-bundle.ts";
 import { moduleDeclarations } from "./src/bundling/module-declarations.ts";
 import { packageVsix } from "./editors/vscode/package-vsix.ts";
@@ -50,7 +51,7 @@ const embedRe2Wasm: BunPlugin = {
   name: "embed-re2-wasm",
   setup(build) {
     build.onLoad({ filter: /re2-wasm[\\/]build[\\/]wasm[\\/]re2\.js$/ }, async (args) => {
-      const source = await Bun.file(args.path).text();
+      const source = withCheckoutIndependentPaths(await Bun.file(args.path).text(), args.path, ROOT);
       const patched = source.replace(
         "wasmBinaryFile = locateFile(wasmBinaryFile);",
         'wasmBinaryFile = require("./re2.wasm");',
@@ -106,7 +107,7 @@ async function buildTarget(target: Target, dist: string): Promise<string> {
     // The worker is an entry point of its own, so that the executable can start it.
     entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "server", "workers", "evaluation-worker.ts")],
     compile: { target: TARGETS[target], outfile },
-    plugins: [embedRe2Wasm, embedExplorerFiles],
+    plugins: [embedRe2Wasm, embedExplorerFiles, checkoutIndependentPaths(ROOT)],
     minify: true,
     sourcemap: "none",
     define: { "process.env.NODE_ENV": '"production"' },

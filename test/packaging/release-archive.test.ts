@@ -50,6 +50,12 @@ test("a fresh build gives the same archive, executable and SHA256SUMS as the sha
   }
 });
 
+test("the executable names no path of the checkout it was built in: another clone of the commit builds the same bytes", () => {
+  const executable = readFileSync(join(shared, "rule-server-linux-x64"));
+  expect(executable.includes(PROJECT_ROOT)).toBe(false);
+  expect(executable.includes("node_modules/re2-wasm/build/wasm")).toBe(true);
+});
+
 test("SHA256SUMS covers the executable and the archive, and sha256sum agrees", () => {
   const sums = readFileSync(join(shared, "SHA256SUMS"), "utf8");
   expect(
