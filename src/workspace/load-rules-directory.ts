@@ -85,7 +85,11 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
   const directoryProblems: LoadProblem[] = [];
   const claims = new RulesetClaims(directoryProblems);
   const rulesets: DirectoryRuleset[] = [];
-  const claim = (id: string, file: string, place?: { readonly line: number; readonly column?: number }): boolean => {
+  const claim = (
+    id: string,
+    file: string,
+    place?: () => { readonly line: number; readonly column?: number } | undefined,
+  ): boolean => {
     if (claims.claim(id, file, place)) return true;
     problems.push(directoryProblems.at(-1)!);
     return false;
@@ -96,7 +100,7 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
     if (
       readable &&
       source.id !== undefined &&
-      !claim(source.id, source.file, source.locate?.(["metadata", "id"], "value"))
+      !claim(source.id, source.file, () => source.locate?.(["metadata", "id"], "value"))
     )
       continue;
     const loaded = loader.load(source.file);

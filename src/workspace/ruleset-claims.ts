@@ -13,8 +13,15 @@ export class RulesetClaims {
   /** `problems` gets each duplicate as it is claimed, in order among the caller's other problems. */
   constructor(readonly problems: LoadProblem[] = []) {}
 
-  /** Whether `file` is the first to define `id`; otherwise a problem at `place` in it, when known. */
-  claim(id: string, file: string, place?: { readonly line: number; readonly column?: number }): boolean {
+  /**
+   * Whether `file` is the first to define `id`; otherwise a problem at `place` in it, when known.
+   * The place is asked for only then: finding it may mean parsing the file again.
+   */
+  claim(
+    id: string,
+    file: string,
+    place?: () => { readonly line: number; readonly column?: number } | undefined,
+  ): boolean {
     const first = this.claimedBy.get(id);
     if (first === undefined) {
       this.claimedBy.set(id, file);
@@ -24,7 +31,7 @@ export class RulesetClaims {
       code: "RULESET_DUPLICATE",
       message: `ruleset ${id} is also defined by ${basename(first)}`,
       file,
-      ...place,
+      ...place?.(),
     });
     return false;
   }

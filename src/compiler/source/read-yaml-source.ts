@@ -12,7 +12,8 @@ import {
 } from "yaml";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
-import { positionAt, type SourcePosition } from "./source-position.ts";
+import { positionAt, type SourceLocator, type SourcePosition } from "./source-position.ts";
+import { readYamlFastPath } from "./yaml-fast-path.ts";
 import { mendIndentation, type MendedIndentation } from "./yaml-indentation.ts";
 import { yamlLocator } from "./yaml-locator.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
@@ -28,9 +29,33 @@ import { YAML_11_FLAVOURS, describeReading, readPlainScalarAsYaml11, sameAsYaml1
  * `1e999`), is SOURCE_INVALID; one with more than 15 significant digits is reported
  * (NUMBER_NOT_PORTABLE) but kept. A text that does not parse for a mis-indented line is told so
  * once, at that line, in place of what the parser says after it (see yaml-indentation.ts).
+ * Most texts are read by a fast path that gives the same value or gives up (yaml-fast-path.ts).
  */
 export function readYamlSource(text: string, file: string): SourceRead {
+  const value = readYamlFastPath(text);
+  if (value !== undefined) return { ok: true, value, problems: [], locate: locatorOnDemand(text) };
+  return readYamlFully(text, file);
+}
+
+/** What readYamlSource does where the fast path (yaml-fast-path.ts) gives up: the `yaml` package reads the text, and every problem is found. */
+export function readYamlFully(text: string, file: string): SourceRead {
   return readYaml(text, file, true);
+}
+
+/**
+ * Places are asked for only when a later check reports a problem: the text is parsed again for
+ * its nodes' ranges then, once.
+ */
+function locatorOnDemand(text: string): SourceLocator {
+  let locate: SourceLocator | undefined;
+  return (path, part) => {
+    if (locate === undefined) {
+      const lineCounter = new LineCounter();
+      const first = parseYaml(text, lineCounter)[0];
+      locate = first === undefined ? () => undefined : yamlLocator(first, lineCounter);
+    }
+    return locate(path, part);
+  };
 }
 
 /** `mend`: look for mis-indented lines when the text does not parse (not again in the text they are mended in). */
