@@ -7,4 +7,3 @@ interface TextEncoder {
   encode(input?: string): Uint8Array;
 }
 declare var TextEncoder: { prototype: TextEncoder; new (): TextEncoder };
-declare function structuredClone<T>(value: T): T;

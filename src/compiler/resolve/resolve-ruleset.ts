@@ -1,4 +1,5 @@
 import { LoadError, type LoadProblem } from "../../engine/bundle/load-problem.ts";
+import { copyJson } from "../../engine/value/json-copy.ts";
 import { isJsonObject, listAt, objectAt, setMember, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { valuesEqual } from "../../engine/value/value-equality.ts";
@@ -202,7 +203,7 @@ export class RulesetResolver {
       for (const kind of ["rules", "functions", "entities"] as const)
         for (const [name, place] of parent.places[kind]) places[kind].set(name, place);
       // The parent's resolution is shared; the child changes copies.
-      const inherited = structuredClone(parent.resolved);
+      const inherited = copyJson(parent.resolved);
       params = objectAt(inherited.params);
       messages = objectAt(inherited.messages);
       entities = objectAt(inherited.entities);
