@@ -76,7 +76,7 @@ export class RuleServer {
     warnOfShortToken(token, this.logger);
     if (this.options.operatorsModule && !this.options.operators)
       this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
-    const rules = this.reloader.load();
+    const rules = await this.reloader.load();
     const port = await this.http.listen(rules, this.options.port ?? 8080, this.checked.hostname);
     this.logger.info(
       "listening",

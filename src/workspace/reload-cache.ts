@@ -15,8 +15,9 @@ interface CompiledEntry {
   readonly parents: readonly { readonly file: string; readonly textHash: string }[];
   /** The directory's other files (entity schemas) at that load. */
   readonly supportStamp: string;
-  readonly ruleset: LoadedRuleset;
-  readonly bundle: JsonObject;
+  /** Absent between letGoOfCompiled and adopt. */
+  readonly ruleset?: LoadedRuleset;
+  readonly bundle?: JsonObject;
 }
 
 /**
@@ -70,7 +71,30 @@ export class ReloadCache {
     const key = resolve(file);
     if (!this.reusable.has(key)) return undefined;
     const entry = this.compiled.get(key)!;
+    if (entry.ruleset === undefined || entry.bundle === undefined) return undefined;
     return { ok: true, file, ruleset: entry.ruleset, bundle: entry.bundle };
+  }
+
+  /**
+   * Lets go of the compiled rulesets until `adopt` gives each back, as the objects the server made
+   * afresh from their bundles after a load (rules-snapshot.ts says why); one not given back is
+   * compiled again at the next load.
+   */
+  letGoOfCompiled(): void {
+    for (const [key, { ruleset: _ruleset, bundle: _bundle, ...kept }] of this.compiled) this.compiled.set(key, kept);
+  }
+
+  /** Whether the last load reused `ruleset` for `file` from an earlier one, rather than compiling it. */
+  reusedAtLastLoad(file: string, ruleset: LoadedRuleset): boolean {
+    const key = resolve(file);
+    return this.reusable.has(key) && this.compiled.get(key)?.ruleset === ruleset;
+  }
+
+  /** Keeps `ruleset` and `bundle` as the compiled ruleset of `file`, which compiled at this load. */
+  adopt(file: string, ruleset: LoadedRuleset, bundle: JsonObject): void {
+    const key = resolve(file);
+    const entry = this.compiled.get(key);
+    if (entry !== undefined) this.compiled.set(key, { ...entry, ruleset, bundle });
   }
 
   /** Keeps a source's compiled ruleset, with the files of its parents. */
@@ -98,7 +122,7 @@ export class ReloadCache {
   private compiledStillHolds(key: string): boolean {
     const entry = this.compiled.get(key);
     return (
-      entry !== undefined &&
+      entry?.ruleset !== undefined &&
       entry.textHash === this.textHash(key) &&
       entry.supportStamp === this.supportStamp &&
       entry.parents.every((parent) => this.textHash(parent.file) === parent.textHash)

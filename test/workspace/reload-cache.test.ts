@@ -68,7 +68,7 @@ test("a changed child compiles again alone; a changed parent compiles again with
   expect(byId(childChanged).get("acme.payments.transfers")!.version).toBe("1.1.1");
   expect(byId(childChanged).get("acme.payments.transfers")).not.toBe(before.get("acme.payments.transfers"));
   expect(byId(childChanged).get("acme.payments")).toBe(before.get("acme.payments")!);
-  expect(byId(childChanged).get("customer.onboarding")).toBe(before.get("customer.onboarding")!);
+  expect(byId(childChanged).get("acme.customers.onboarding")).toBe(before.get("acme.customers.onboarding")!);
   expect(served(childChanged)).toEqual(served(load(rules.path)));
 
   rules.edit(PAYMENTS, (text) => text.replace(/^ {2}version: 1\.3\.0$/m, "  version: 1.3.1"));
@@ -79,7 +79,7 @@ test("a changed child compiles again alone; a changed parent compiles again with
   expect(byId(parentChanged).get("acme.payments.transfers")).not.toBe(
     byId(childChanged).get("acme.payments.transfers"),
   );
-  expect(byId(parentChanged).get("customer.onboarding")).toBe(before.get("customer.onboarding")!);
+  expect(byId(parentChanged).get("acme.customers.onboarding")).toBe(before.get("acme.customers.onboarding")!);
   expect(served(parentChanged)).toEqual(served(load(rules.path)));
 });
 
@@ -104,7 +104,7 @@ test("a refused file: the same problems at the same places as a fresh load, and 
   rules.edit(PAYMENTS, (text) => text.replace("kind: validaton", "kind: validation"));
   const mended = load(rules.path, cache);
   expect(mended.problems).toEqual([]);
-  expect(byId(mended).get("customer.onboarding")).toBe(before.get("customer.onboarding")!);
+  expect(byId(mended).get("acme.customers.onboarding")).toBe(before.get("acme.customers.onboarding")!);
   expect(served(mended)).toEqual(served(load(rules.path)));
 });
 
@@ -113,7 +113,7 @@ test("a removed file is let go; a file added with an id taken is refused as in a
   const cache = new ReloadCache();
   load(rules.path, cache);
   rmSync(join(rules.path, CUSTOMERS));
-  expect(byId(load(rules.path, cache)).has("customer.onboarding")).toBe(false);
+  expect(byId(load(rules.path, cache)).has("acme.customers.onboarding")).toBe(false);
   writeFileSync(join(rules.path, "zz-copy.ruleset.yaml"), readFileSync(join(rules.path, TRANSFERS), "utf8"));
   const duplicate = load(rules.path, cache);
   expect(duplicate.problems.map((problem) => problem.code)).toContain("RULESET_DUPLICATE");

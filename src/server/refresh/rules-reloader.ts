@@ -5,7 +5,8 @@ import { ReloadCache } from "../../workspace/reload-cache.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import { type LastReload, type ReloadTrigger, refusedReload } from "../snapshot/last-reload.ts";
-import { loadSnapshot, type RulesSnapshot, SnapshotError } from "../snapshot/rules-snapshot.ts";
+import { loadRulesAsText, type RulesSnapshot, SnapshotError, snapshotFromText } from "../snapshot/rules-snapshot.ts";
+import { collectGarbage } from "./collect-garbage.ts";
 import type { Clock } from "./clock.ts";
 import { cronDelay } from "./cron-setting.ts";
 import { RefreshTimer } from "./refresh-timer.ts";
@@ -67,10 +68,10 @@ export class RulesReloader {
     return this.last;
   }
 
-  /** The first load, at start-up; throws SnapshotError when the rules cannot be served. */
-  load(): RulesSnapshot {
+  /** The first load, at start-up; rejects with SnapshotError when the rules cannot be served. */
+  async load(): Promise<RulesSnapshot> {
     this.lastAttemptedHash = this.hashForSchedule();
-    const first = this.loadNow();
+    const first = await this.loadNow();
     this.current = first;
     this.warnAbout(first);
     return first;
@@ -112,7 +113,7 @@ export class RulesReloader {
     this.lastAttemptedHash = hash ?? this.hashForSchedule();
     const { logger, metrics } = this.parts;
     try {
-      const next = this.loadNow();
+      const next = await this.loadNow();
       const lastReload: LastReload = { at: next.loadedAt, trigger, outcome: "reloaded" };
       await this.target.useRules(lastReload, next);
       this.current = next;
@@ -141,9 +142,22 @@ export class RulesReloader {
     }
   }
 
-  private loadNow(): RulesSnapshot {
+  /**
+   * The rules as loadSnapshot loads them, with the load's garbage collected before the snapshot's
+   * objects are made (rules-snapshot.ts says why). The collection waits for a turn of the event
+   * loop: JavaScriptCore finds roots on the stack conservatively, and a frame of the load's could
+   * still hold all of its objects. Once the snapshot is made, the bundles' texts are garbage too.
+   */
+  private async loadNow(): Promise<RulesSnapshot> {
     const { rulesDir, runTests, clock } = this.parts;
-    return loadSnapshot(rulesDir, this.operators(), ++this.generation, clock.now(), runTests, this.cache);
+    const generation = ++this.generation;
+    const operators = this.operators();
+    const text = loadRulesAsText(rulesDir, operators, runTests, this.cache);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    const snapshot = snapshotFromText(text, operators, generation, clock.now(), this.cache);
+    setTimeout(collectGarbage, 0);
+    return snapshot;
   }
 
   /** The directory's hash, which only a refresh schedule compares; manual mode never reads it. */

@@ -79,7 +79,7 @@ export class SupervisedServer {
     if (this.port !== undefined) return { port: this.port };
     const token = this.checked.token;
     warnOfShortToken(token, this.logger);
-    const rules = this.reloader.load();
+    const rules = await this.reloader.load();
     this.port = await this.processes.start(rules);
     this.logger.info("listening", {
       ...listeningFields({
