@@ -21,7 +21,8 @@ import type {
   ValidationRule,
 } from "./prepared-rule.ts";
 import { checkRequestShape } from "./request-shape.ts";
-import { fitsView, runsOnTrigger } from "./rule-selection.ts";
+import { narrowedToView } from "./rule-selection.ts";
+import type { RulesNotApplying, SettledRules } from "./rules-not-applying.ts";
 import type { EvaluationObserver } from "./evaluation-observer.ts";
 import { failedClosedFinding, failureDetail } from "./failed-closed.ts";
 import { RequestResolutions } from "./request-resolutions.ts";
@@ -92,6 +93,9 @@ class Evaluation {
   private readonly working: WorkingData;
   private readonly selection: RuleSelection;
   private readonly resolutions: RequestResolutions;
+  private readonly notApplying: RulesNotApplying | undefined;
+  /** The state, validation and action rules to evaluate: the selection's, less those known not to apply. */
+  private settled: SettledRules;
   private readonly entity: string;
   private readonly findings: Finding[] = [];
   private readonly effects: Effect[] = [];
@@ -106,7 +110,15 @@ class Evaluation {
     this.working = new WorkingData(objectOr(request.data, {}) as ValueObject);
     this.scope = new Scope(this.working.root, request.original ?? null, actor, objectOr(request.ctx, {}), plan.params);
     this.resolutions = new RequestResolutions(request.resolutions, actor);
-    this.selection = this.selectRules(plan.select(this.entity, request.operation as string));
+    const trigger = plan.channel === "client" ? ((request.trigger as string | null | undefined) ?? null) : null;
+    const selected = plan.select(this.entity, request.operation as string, trigger);
+    const view = objectOr(request.view, null);
+    this.selection = view === null ? selected : narrowedToView(selected, view);
+    this.settled = this.selection;
+    // An observer (an explanation, a coverage probe, and so a tracer) is told about every rule's
+    // `when`: passing over rules would hide them from it, so watched evaluations evaluate all.
+    this.notApplying =
+      observer === undefined ? plan.rulesNotApplying(selected, this.entity, this.scope, this.working) : undefined;
   }
 
   get rulesTakingPart(): number {
@@ -116,6 +128,7 @@ class Evaluation {
 
   run(): EvaluationResult {
     this.compute();
+    if (this.notApplying !== undefined) this.settled = this.notApplying.settle(this.selection);
     this.state();
     this.validate();
     let decision: Decision = this.findings.some((finding) => finding.blocking) ? "deny" : "allow";
@@ -138,21 +151,6 @@ class Evaluation {
     };
     summarize(this.findings, result);
     return result;
-  }
-
-  /** Narrows the static selection by the request's trigger (client channel) and view. */
-  private selectRules(selection: RuleSelection): RuleSelection {
-    const trigger = this.plan.channel === "client" ? (this.request.trigger ?? null) : null;
-    const view = objectOr(this.request.view, null);
-    if (trigger === null && view === null) return selection;
-    const fits = (rule: PreparedRule): boolean =>
-      (trigger === null || runsOnTrigger(rule, trigger)) && (view === null || fitsView(rule, view));
-    return {
-      compute: selection.compute.filter(fits),
-      state: selection.state.filter(fits),
-      validation: selection.validation.filter(fits),
-      action: selection.action.filter(fits),
-    };
   }
 
   private applies(rule: PreparedRule): boolean {
@@ -181,6 +179,7 @@ class Evaluation {
   private compute(): void {
     const written = new Map<string, Write>();
     for (const rule of this.selection.compute) {
+      if (this.notApplying?.skipsCompute(rule) === true) continue;
       this.observer?.ruleStarted(rule);
       try {
         this.computeRule(rule, written);
@@ -209,11 +208,11 @@ class Evaluation {
   }
 
   private state(): void {
-    if (this.selection.state.length === 0) return;
+    if (this.settled.state.length === 0) return;
     const state = new Map<string, Write>();
     // A group is one rule's effect on one field, so a rule's writes only ever join its own groups.
     const groups: StateGroup[] = [];
-    for (const rule of this.selection.state) {
+    for (const rule of this.settled.state) {
       this.observer?.ruleStarted(rule);
       try {
         this.stateRule(rule, state, groups);
@@ -260,7 +259,7 @@ class Evaluation {
     const chain: MessageChain = this.plan.messages.chainFor(
       typeof this.request.locale === "string" ? this.request.locale : undefined,
     );
-    for (const rule of this.selection.validation) {
+    for (const rule of this.settled.validation) {
       this.observer?.ruleStarted(rule);
       try {
         this.validationRule(rule, chain);
@@ -370,7 +369,7 @@ class Evaluation {
   /** Commands of the allowed server evaluation; an error in any action drops them all and denies. */
   private act(): { commands: Command[]; failed: boolean } {
     const commands: Command[] = [];
-    for (const rule of this.selection.action) {
+    for (const rule of this.settled.action) {
       this.observer?.ruleStarted(rule);
       try {
         this.actionRule(rule, commands);

@@ -10,8 +10,13 @@ import { embeddedSchemas, ENTITY_SCHEMAS_MEMBER } from "../schema/manifest-schem
 import type { ValueReader } from "../expression/generated-path-reader.ts";
 import { valueReader } from "../expression/variable-reference.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import type { Scope } from "../expression/scope.ts";
+import { ApplicabilityIndex, INDEX_THRESHOLDS, type IndexThresholds } from "./applicability-index.ts";
 import { MessageCatalogs } from "./message-catalog.ts";
-import { enforcedOn } from "./rule-selection.ts";
+import { RuleConditions } from "./rule-conditions.ts";
+import { enforcedOn, runsOnTrigger } from "./rule-selection.ts";
+import { RulesNotApplying } from "./rules-not-applying.ts";
+import type { WorkingData } from "./working-data.ts";
 import {
   byPriority,
   pointerPath,
@@ -93,14 +98,24 @@ export class EvaluationPlan {
   readonly otherKindRules: readonly OtherKindRule[];
   private readonly knownEntities = new Set<string>();
   private readonly knownOperations = new Set<string>();
+  private readonly knownTriggers = new Set<string>();
   /** Selections by entity, then operation: looked up for every request without building a key. */
   private readonly selections = new Map<string, Map<string, RuleSelection>>();
+  /** The rules of a selection that run on a trigger, by trigger (client requests name one). */
+  private readonly onTrigger = new Map<RuleSelection, Map<string, RuleSelection>>();
+  /** Undefined when the plan evaluates every selected rule's condition (traced plans, and on request). */
+  private readonly conditions: RuleConditions | undefined;
+  private readonly indexThresholds: IndexThresholds;
+  private readonly indexes = new Map<RuleSelection, ApplicabilityIndex | undefined>();
   /** entity → type name → bound fields in ascending order of their pointers. */
   private readonly typeBindings = new Map<string, Map<string, readonly BoundField[]>>();
 
   /**
    * `codeGeneration` lets the plan compile its rules to JavaScript functions; a host whose
-   * platform forbids `eval` passes false and gets the same results from closures.
+   * platform forbids `eval` passes false and gets the same results from closures. `ruleIndex` says
+   * when evaluations pass over rules an index shows cannot apply (applicability-index.ts); false
+   * evaluates every selected rule's `when`, with the same results (tests compare the two, and
+   * index every rule they can with thresholds of 1).
    */
   constructor(
     manifest: JsonObject,
@@ -108,6 +123,7 @@ export class EvaluationPlan {
     operators: CustomOperators = customOperatorsFrom(undefined),
     codeGeneration = true,
     trace?: NodeTracer,
+    ruleIndex: IndexThresholds | false = INDEX_THRESHOLDS,
   ) {
     this.id = String(manifest.id);
     this.version = String(manifest.version);
@@ -145,7 +161,11 @@ export class EvaluationPlan {
     for (const rule of prepared) {
       if (rule.entity !== undefined) this.knownEntities.add(rule.entity);
       for (const operation of rule.operations) this.knownOperations.add(operation);
+      for (const trigger of rule.triggers ?? []) this.knownTriggers.add(trigger);
     }
+    // A traced plan is watched by an observer, for which evaluations evaluate every rule anyway.
+    this.conditions = ruleIndex !== false && trace === undefined ? new RuleConditions(untraced) : undefined;
+    this.indexThresholds = ruleIndex === false ? INDEX_THRESHOLDS : ruleIndex;
     this.rules = groupByKind(prepared);
     // Every function body once, now, so that evaluations find them prepared (patterns compiled too).
     for (const fn of untraced.functions.entries()) fn.body ??= prepareExpression(fn.bodyExpression, untraced);
@@ -157,8 +177,54 @@ export class EvaluationPlan {
     return (this.names ??= declaredNames(this.manifestOrder, this.declaredEntities));
   }
 
-  /** The rules that can take part for an entity and operation on this channel, in evaluation order. */
-  select(entity: string, operation: string): RuleSelection {
+  /**
+   * The rules that can take part for an entity, an operation and, when the request names one on a
+   * client manifest, a trigger, in evaluation order.
+   */
+  select(entity: string, operation: string, trigger: string | null = null): RuleSelection {
+    const selection = this.selectForOperation(entity, operation);
+    if (trigger === null) return selection;
+    // A trigger no rule names selects nothing: only triggers of the manifest are kept.
+    if (!this.knownTriggers.has(trigger)) return EMPTY_SELECTION;
+    let byTrigger = this.onTrigger.get(selection);
+    if (!byTrigger) this.onTrigger.set(selection, (byTrigger = new Map()));
+    let narrowed = byTrigger.get(trigger);
+    if (!narrowed) {
+      const fits = (rule: PreparedRule): boolean => runsOnTrigger(rule, trigger);
+      narrowed = {
+        compute: selection.compute.filter(fits),
+        state: selection.state.filter(fits),
+        validation: selection.validation.filter(fits),
+        action: selection.action.filter(fits),
+      };
+      byTrigger.set(trigger, narrowed);
+    }
+    return narrowed;
+  }
+
+  /**
+   * The rules of a selection `select` gave (or of any part of it: a request's view narrows it)
+   * that one request's evaluation may pass over, marked as it goes; undefined when the plan does
+   * not index its rules or the selection has nothing to index. A selection's index is built on its
+   * first request.
+   */
+  rulesNotApplying(
+    selection: RuleSelection,
+    entity: string,
+    scope: Scope,
+    working: WorkingData,
+  ): RulesNotApplying | undefined {
+    if (this.conditions === undefined) return undefined;
+    let index = this.indexes.get(selection);
+    if (index === undefined && !this.indexes.has(selection))
+      this.indexes.set(selection, (index = ApplicabilityIndex.of(selection, this.conditions, this.indexThresholds)));
+    if (index === undefined) return undefined;
+    return new RulesNotApplying(index, this.manifestRuleCount, scope, working, (typeName) =>
+      this.fieldsOfType(entity, typeName),
+    );
+  }
+
+  private selectForOperation(entity: string, operation: string): RuleSelection {
     if (!this.knownOperations.has(operation)) return EMPTY_SELECTION;
     // Entities no rule names share one selection: only rules without an entity can match them.
     const entityKey = this.knownEntities.has(entity) ? entity : "";

@@ -1,6 +1,7 @@
 import type { Channel } from "../bundle/channel.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { valuesEqual } from "../value/value-equality.ts";
+import type { RuleSelection } from "./evaluation-plan.ts";
 import type { PreparedRule } from "./prepared-rule.ts";
 
 /**
@@ -25,4 +26,15 @@ export function fitsView(rule: PreparedRule, view: JsonObject): boolean {
     if (wanted !== undefined && wanted !== null && !valuesEqual(wanted, place)) return false;
   }
   return true;
+}
+
+/** The rules of a selection that fit a request's view, each kind in its order. */
+export function narrowedToView(selection: RuleSelection, view: JsonObject): RuleSelection {
+  const fits = (rule: PreparedRule): boolean => fitsView(rule, view);
+  return {
+    compute: selection.compute.filter(fits),
+    state: selection.state.filter(fits),
+    validation: selection.validation.filter(fits),
+    action: selection.action.filter(fits),
+  };
 }

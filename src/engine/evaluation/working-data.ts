@@ -10,6 +10,8 @@ import { isValueObject } from "../value/value-kind.ts";
  */
 export class WorkingData {
   private readonly owned = new Set<object>();
+  /** How many writes were made, so that what was read from the data can be known to be stale. */
+  writes = 0;
 
   constructor(public root: ValueObject) {}
 
@@ -19,6 +21,7 @@ export class WorkingData {
     value: Value,
   ): void {
     if (path.length === 0) return;
+    this.writes++;
     this.root = this.own(this.root);
     let node = this.root;
     for (let i = 0; i < path.length - 1; i++) {
