@@ -4,16 +4,18 @@
  * bundle bytes, the server's start-up, memory, SIGHUP reloads, `check`, and the requests per second
  * of one request next to the example's server, which runs through the whole bench so that every
  * size is measured against it. SCALE_SIZES chooses the sizes (example,M,L,W; all by default: L
- * takes minutes and GBs). Prints figures; asserts nothing.
+ * takes minutes and GBs). Prints figures; asserts nothing. SCALE_CURVES names a file to draw them
+ * in as SVG (the README's picture is docs/scale-curves.svg).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHILD_ID, generateRulesDirectory } from "./scale/generate-rules-directory.ts";
 import { loadAverage } from "./scale/load-average.ts";
 import { startLoggedServer } from "./scale/logged-server.ts";
 import { measureSize, type SizeFigures } from "./scale/measure-size.ts";
-import { printScaleTable } from "./scale/print-scale-table.ts";
+import { printScaleTable, scaleConditions } from "./scale/print-scale-table.ts";
+import { scaleCurvesSvg } from "./scale/scale-curves-svg.ts";
 import { chosenSizes } from "./scale/scale-sizes.ts";
 
 export async function benchScale(): Promise<void> {
@@ -32,7 +34,14 @@ export async function benchScale(): Promise<void> {
     } finally {
       await example.stop();
     }
-    printScaleTable(figures, { start: loadAtStart, end: loadAverage() });
+    const loads = { start: loadAtStart, end: loadAverage() };
+    printScaleTable(figures, loads);
+    const curves = process.env.SCALE_CURVES;
+    if (curves) {
+      const day = new Date().toISOString().slice(0, 10);
+      writeFileSync(curves, scaleCurvesSvg(figures, `make bench (bench/scale.ts), ${day}, ${scaleConditions(loads)}`));
+      console.log(`\ncurves drawn in ${curves}`);
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -11,13 +11,18 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const ratio = (value: number): string => `${value.toFixed(2)}x`;
 const row = (cells: readonly string[]): string => `| ${cells.join(" | ")} |`;
 
+/** How the figures were taken: from source, pinned or not, and how loaded the machine was. */
+export function scaleConditions(loads: { readonly start?: number; readonly end?: number }): string {
+  return `rule-server from source, ${PINNING ? `pinned to core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}; 1-minute load average of the machine ${loads.start?.toFixed(1) ?? "-"} at the start, ${loads.end?.toFixed(1) ?? "-"} at the end`;
+}
+
 /** `loads`: the machine's 1-minute load average when the bench started and when it ended. */
 export function printScaleTable(
   sizes: readonly SizeFigures[],
   loads: { readonly start?: number; readonly end?: number },
 ): void {
   console.log(
-    `\nScale: rule-server from source, ${PINNING ? `pinned to core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}; RSS settled after ${SETTLE_SECONDS} s idle; req/s: wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s of warm-up, ${ROUNDS} rounds alternating with the example's server, median; 1-minute load average of the machine ${loads.start?.toFixed(1) ?? "-"} at the start, ${loads.end?.toFixed(1) ?? "-"} at the end\n`,
+    `\nScale: ${scaleConditions(loads)}; RSS settled after ${SETTLE_SECONDS} s idle; req/s: wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s of warm-up, ${ROUNDS} rounds alternating with the example's server, median\n`,
   );
   console.log(
     row([
