@@ -13,7 +13,7 @@ import {
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import { finishRead, type SourceProblem, type SourceRead } from "./source-problem.ts";
 import { positionAt, type SourceLocator, type SourcePosition } from "./source-position.ts";
-import { readYamlFastPath } from "./yaml-fast-path.ts";
+import { type FastPlace, placeKey, readYamlFastPath, yamlFastPathPlaces } from "./yaml-fast-path.ts";
 import { mendIndentation, type MendedIndentation } from "./yaml-indentation.ts";
 import { yamlLocator } from "./yaml-locator.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "./significant-digits.ts";
@@ -43,18 +43,24 @@ export function readYamlFully(text: string, file: string): SourceRead {
 }
 
 /**
- * Places are asked for only when a later check reports a problem: the text is parsed again for
- * its nodes' ranges then, once.
+ * Places are asked for only when a later check reports a problem or a test is placed: the fast
+ * path reads the text again for its places then, once, and a place it does not hold (inside a
+ * flow collection, an empty value) is found by the full parser, also once.
  */
 function locatorOnDemand(text: string): SourceLocator {
-  let locate: SourceLocator | undefined;
+  let places: Map<string, FastPlace> | undefined | null = null;
+  let full: SourceLocator | undefined;
   return (path, part) => {
-    if (locate === undefined) {
+    if (places === null) places = yamlFastPathPlaces(text);
+    const place = places?.get(placeKey(path));
+    const found = part === "key" ? (place?.key ?? place?.value) : place?.value;
+    if (found !== undefined) return found;
+    if (full === undefined) {
       const lineCounter = new LineCounter();
       const first = parseYaml(text, lineCounter)[0];
-      locate = first === undefined ? () => undefined : yamlLocator(first, lineCounter);
+      full = first === undefined ? () => undefined : yamlLocator(first, lineCounter);
     }
-    return locate(path, part);
+    return full(path, part);
   };
 }
 

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
+import type { SourcePosition } from "./source-position.ts";
 import {
   OUTSIDE_FAST_PATH,
   doubleQuoted,
@@ -37,6 +38,40 @@ export function readYamlFastPath(text: string): JsonValue | undefined {
   }
 }
 
+/** Where a member's key and its value start (1-based), as the `yaml` package's node ranges place them. */
+export interface FastPlace {
+  key?: SourcePosition;
+  value?: SourcePosition;
+}
+
+/** A path's key among places: each name with its length before it, so that no two paths share one. */
+export function placeKey(path: readonly string[]): string {
+  let key = "";
+  for (const segment of path) key = placeKeyWith(key, segment);
+  return key;
+}
+
+function placeKeyWith(parent: string, segment: string): string {
+  return `${parent}/${segment.length}:${segment}`;
+}
+
+/**
+ * The places of a text the fast path reads, by path (placeKey of its member names and item
+ * indexes): every key, and every value that is a node of the text (not an empty `key:`). Paths
+ * inside flow collections are not there. Undefined where the fast path gives up.
+ */
+export function yamlFastPathPlaces(text: string): Map<string, FastPlace> | undefined {
+  if (UNREAD_CHARACTERS.test(text)) return undefined;
+  const places = new Map<string, FastPlace>();
+  try {
+    new BlockReader(text, places).document();
+    return places;
+  } catch (error) {
+    if (error === OUTSIDE_FAST_PATH || error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
 /** Tabs, carriage returns, control characters, a byte order mark and the line breaks YAML 1.1 knew. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const UNREAD_CHARACTERS = /[\x00-\x09\x0b-\x1f\x7f\u0085\u2028\u2029\ufeff]/;
@@ -49,8 +84,13 @@ class BlockReader {
   private readonly contents: string[] = [];
   private line = 0;
   private depth = 0;
+  /** The keys (placeKey) of the paths down to the node being read, when places are kept. */
+  private readonly path: string[] = [placeKey([])];
 
-  constructor(text: string) {
+  constructor(
+    text: string,
+    private readonly places?: Map<string, FastPlace>,
+  ) {
     for (const raw of text.split("\n")) {
       // A document marker anywhere but at the start: a second document, or a line the full reader explains.
       if (
@@ -78,6 +118,15 @@ class BlockReader {
     return value;
   }
 
+  /** Keeps where the current path's key or value starts: `column` counts from 0. */
+  private place(part: keyof FastPlace, line: number, column: number): void {
+    if (this.places === undefined) return;
+    const path = this.path.at(-1)!;
+    const place = this.places.get(path) ?? {};
+    place[part] ??= { line: line + 1, column: column + 1 };
+    this.places.set(path, place);
+  }
+
   /** Past empty lines and comment lines. */
   private skipBlankLines(): void {
     while (this.line < this.contents.length) {
@@ -92,6 +141,7 @@ class BlockReader {
     if (++this.depth > MAX_FAST_DEPTH) giveUp();
     const indent = this.indents[this.line]!;
     const content = this.contents[this.line]!;
+    this.place("value", this.line, indent);
     let node: JsonValue;
     if (isSequenceEntry(content)) node = this.blockSequence(indent);
     else if (mappingKey(content) !== undefined) node = this.blockMapping(indent);
@@ -107,10 +157,16 @@ class BlockReader {
       const key = mappingKey(content) ?? giveUp();
       if (Object.hasOwn(members, key.name) || key.name === "__proto__") giveUp();
       const rest = skipSpaces(content, key.end);
+      if (this.places !== undefined) this.path.push(placeKeyWith(this.path.at(-1)!, key.name));
+      this.place("key", this.line, indent);
       if (rest === content.length || content[rest] === "#") {
         if (rest === content.length || rest > key.end) members[key.name] = this.valueBelow(indent, true);
         else giveUp();
-      } else members[key.name] = this.valueOnLine(content.slice(rest), indent, this.depth);
+      } else {
+        this.place("value", this.line, indent + rest);
+        members[key.name] = this.valueOnLine(content.slice(rest), indent, this.depth);
+      }
+      if (this.places !== undefined) this.path.pop();
       this.skipBlankLines();
     }
     if (this.line < this.contents.length && this.indents[this.line]! > indent) giveUp();
@@ -126,6 +182,7 @@ class BlockReader {
     ) {
       const content = this.contents[this.line]!;
       const start = skipSpaces(content, 1);
+      if (this.places !== undefined) this.path.push(placeKeyWith(this.path.at(-1)!, String(items.length)));
       if (start === content.length || content[start] === "#") items.push(this.valueBelow(indent, false));
       else {
         // A compact node: its line now starts where it does.
@@ -133,6 +190,7 @@ class BlockReader {
         this.contents[this.line] = content.slice(start);
         items.push(this.blockNode(indent));
       }
+      if (this.places !== undefined) this.path.pop();
       this.skipBlankLines();
     }
     if (this.line < this.contents.length && this.indents[this.line]! > indent) giveUp();
@@ -149,7 +207,10 @@ class BlockReader {
     if (this.line >= this.contents.length) return null;
     const below = this.indents[this.line]!;
     if (below > indent) return this.blockNode(indent);
-    if (ofKey && below === indent && isSequenceEntry(this.contents[this.line]!)) return this.blockSequence(indent);
+    if (ofKey && below === indent && isSequenceEntry(this.contents[this.line]!)) {
+      this.place("value", this.line, indent);
+      return this.blockSequence(indent);
+    }
     return null;
   }
 

@@ -192,6 +192,56 @@ describe("what it reads and what it leaves to the full reader", () => {
     });
 });
 
+/** Every path of a value, its members' and items', and one that is not there below each. */
+function pathsOf(value: unknown, path: string[] = [], found: string[][] = []): string[][] {
+  found.push(path, [...path, "not-there"]);
+  if (Array.isArray(value)) value.forEach((item, index) => pathsOf(item, [...path, String(index)], found));
+  else if (typeof value === "object" && value !== null)
+    for (const [key, member] of Object.entries(value)) pathsOf(member, [...path, key], found);
+  return found;
+}
+
+describe("places, found on demand, are the full reader's", () => {
+  test("for every key and value of every YAML text of the repository the fast path reads", () => {
+    let compared = 0;
+    for (const text of CORPUS) {
+      const fast = readYamlSource(text, "places.ruleset.yaml");
+      if (readYamlFastPath(text) === undefined || !fast.ok) continue;
+      const full = readYamlFully(text, "places.ruleset.yaml");
+      if (!full.ok) throw new Error("the full reader refuses a text the fast path reads");
+      for (const path of pathsOf(fast.value))
+        for (const part of ["key", "value"] as const) {
+          expect({ path, part, at: fast.locate(path, part) }).toEqual({ path, part, at: full.locate(path, part) });
+          compared++;
+        }
+    }
+    expect(compared).toBeGreaterThan(10_000);
+  });
+
+  test("and for mutations of pieces of them", () => {
+    const next = random(7);
+    let compared = 0;
+    for (let round = 0; round < 3000; round++) {
+      const text = mutation(CORPUS[Math.floor(next() * CORPUS.length)]!, next);
+      if (readYamlFastPath(text) === undefined) continue;
+      const fast = readYamlSource(text, "places.ruleset.yaml");
+      const full = readYamlFully(text, "places.ruleset.yaml");
+      if (!fast.ok || !full.ok) throw new Error("the full reader refuses a text the fast path reads");
+      for (const path of pathsOf(fast.value))
+        for (const part of ["key", "value"] as const) {
+          expect({ text, path, part, at: fast.locate(path, part) }).toEqual({
+            text,
+            path,
+            part,
+            at: full.locate(path, part),
+          });
+          compared++;
+        }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+});
+
 describe("in readYamlSource", () => {
   test("the example rulesets are read by the fast path, and their places are found on demand", () => {
     for (const name of ["acme-payments.ruleset.yaml", "acme-payments-transfers.ruleset.yaml"]) {
