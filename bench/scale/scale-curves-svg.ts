@@ -34,7 +34,7 @@ const PANELS: readonly Panel[] = [
 const WIDTH = 360;
 const HEIGHT = 220;
 const MARGIN = { left: 48, right: 16, top: 28, bottom: 36 };
-const escape = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const xmlText = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 export function scaleCurvesSvg(sizes: readonly SizeFigures[], caption: string): string {
   const rules = sizes.map((figures) => figures.directory.rules);
@@ -57,7 +57,7 @@ export function scaleCurvesSvg(sizes: readonly SizeFigures[], caption: string): 
         const mark = wide
           ? `<rect x="${(px - 4).toFixed(1)}" y="${(py - 4).toFixed(1)}" width="8" height="8" fill="#c0392b" transform="rotate(45 ${px.toFixed(1)} ${py.toFixed(1)})"/>`
           : `<circle cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="3.5" fill="#1f5f99"/>`;
-        return `${mark}<text x="${px.toFixed(1)}" y="${(py - 8).toFixed(1)}" font-size="10" text-anchor="middle">${escape(figures.size.name)} ${panel.format(panel.value(figures))}</text>`;
+        return `${mark}<text x="${px.toFixed(1)}" y="${(py - 8).toFixed(1)}" font-size="10" text-anchor="middle">${xmlText(figures.size.name)} ${panel.format(panel.value(figures))}</text>`;
       })
       .join("");
     const ticks = [100, 1_000, 10_000, 100_000]
@@ -70,7 +70,7 @@ export function scaleCurvesSvg(sizes: readonly SizeFigures[], caption: string): 
     const column = index % 2;
     const row = Math.floor(index / 2);
     return `<g transform="translate(${column * WIDTH},${row * HEIGHT})">
-<text x="${MARGIN.left}" y="16" font-size="12" font-weight="bold">${escape(panel.title)}</text>
+<text x="${MARGIN.left}" y="16" font-size="12" font-weight="bold">${xmlText(panel.title)}</text>
 <line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${HEIGHT - MARGIN.bottom}" y2="${HEIGHT - MARGIN.bottom}" stroke="#555"/>
 <line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}" stroke="#555"/>
 <text x="${MARGIN.left - 6}" y="${y(top / 1.15).toFixed(1)}" font-size="10" text-anchor="end">${panel.format(top / 1.15)}</text>
@@ -83,7 +83,7 @@ ${panel.limit ? line(panel.limit, 'stroke="#888" stroke-dasharray="4 3"') : ""}$
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * WIDTH}" height="${height}" viewBox="0 0 ${2 * WIDTH} ${height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
 ${panels.join("\n")}
-<text x="8" y="${height - 8}" font-size="10">${escape(caption)}</text>
+<text x="8" y="${height - 8}" font-size="10">${xmlText(caption)}</text>
 </svg>
 `;
 }
