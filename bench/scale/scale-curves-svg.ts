@@ -79,11 +79,13 @@ ${ticks}<text x="${(WIDTH + MARGIN.left) / 2}" y="${HEIGHT - 6}" font-size="10" 
 ${panel.limit ? line(panel.limit, 'stroke="#888" stroke-dasharray="4 3"') : ""}${line(panel.value, 'stroke="#1f5f99" stroke-width="2"')}${points}
 </g>`;
   });
-  const height = Math.ceil(PANELS.length / 2) * HEIGHT + 24;
+  // The caption's clauses one to a line: it is longer than the picture is wide.
+  const captionLines = caption.split("; ");
+  const height = Math.ceil(PANELS.length / 2) * HEIGHT + 8 + 14 * captionLines.length;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * WIDTH}" height="${height}" viewBox="0 0 ${2 * WIDTH} ${height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
 ${panels.join("\n")}
-<text x="8" y="${height - 8}" font-size="10">${xmlText(caption)}</text>
+${captionLines.map((line, index) => `<text x="8" y="${height - 8 - 14 * (captionLines.length - 1 - index)}" font-size="10">${xmlText(line)}</text>`).join("\n")}
 </svg>
 `;
 }
