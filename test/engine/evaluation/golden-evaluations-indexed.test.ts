@@ -1,6 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { conformanceOperators } from "../../../src/engine/conformance-operators.ts";
 import type { Channel } from "../../../src/engine/bundle/channel.ts";
 import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
@@ -8,7 +6,8 @@ import { evaluateRequest } from "../../../src/engine/evaluation/evaluate-request
 import { EvaluationPlan } from "../../../src/engine/evaluation/evaluation-plan.ts";
 import { customOperatorsFrom } from "../../../src/engine/expression/custom-operators.ts";
 import type { JsonObject, JsonValue } from "../../../src/engine/value/json-value.ts";
-import { CASES_DIR, goldenJsonFiles } from "../../support/golden-files.ts";
+import { goldenJsonFiles } from "../../support/golden-files.ts";
+import { interopEvaluations } from "../../support/interop-vectors.ts";
 import { EVERY_RULE_INDEXED } from "./indexed-and-every-rule.ts";
 
 /**
@@ -63,20 +62,7 @@ const golden: GoldenCase[] = goldenJsonFiles("evaluations").flatMap(({ name, con
     }));
 });
 
-const interop = join(CASES_DIR, "interop");
-const vectors: GoldenCase[] = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line, index) => {
-    const c = JSON.parse(line);
-    return {
-      name: `interop ${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`,
-      source: { bundle: JSON.parse(readFileSync(join(interop, c.bundle), "utf8")) },
-      channel: c.channel,
-      request: c.request,
-      result: c.result,
-    };
-  });
+const vectors: GoldenCase[] = interopEvaluations();
 
 /** The members the interop vectors leave out, as their own runner drops them. */
 function withoutOurMembers(result: Record<string, unknown>): Record<string, unknown> {

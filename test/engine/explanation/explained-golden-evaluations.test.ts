@@ -1,12 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { conformanceOperators } from "../../../src/engine/conformance-operators.ts";
 import type { JsonObject } from "../../../src/engine/value/json-value.ts";
 import { EngineSession } from "../../../src/protocol/engine-session.ts";
 import { inconsistentNodes } from "../../support/explanation-consistency.ts";
 import { answeredGoldenCases } from "../../support/golden-evaluation-requests.ts";
-import { CASES_DIR } from "../../support/golden-files.ts";
+import { interopEvaluations } from "../../support/interop-vectors.ts";
 
 /**
  * Every golden evaluation case and interop vector, explained in both modes through the engine
@@ -22,19 +20,7 @@ interface Case {
 }
 
 const goldenCases: Case[] = answeredGoldenCases();
-const interop = join(CASES_DIR, "interop");
-const interopCases: Case[] = readFileSync(join(interop, "evaluations.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line, index) => {
-    const c = JSON.parse(line);
-    return {
-      name: `interop ${index}: ${c.ruleset} ${c.channel} ${c.request.operation}`,
-      source: { bundle: JSON.parse(readFileSync(join(interop, c.bundle), "utf8")) },
-      channel: c.channel,
-      request: c.request,
-    };
-  });
+const interopCases: Case[] = interopEvaluations();
 
 const session = new EngineSession({ operators: conformanceOperators });
 const evaluate = (c: Case, explain?: string): { ok: boolean; result: Record<string, unknown> } =>
