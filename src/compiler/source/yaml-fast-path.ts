@@ -312,7 +312,8 @@ function mappingKey(content: string): { name: string; end: number } | undefined 
   if (colon < 0) return undefined;
   const raw = content.slice(0, colon);
   if (raw.includes(" #")) return undefined;
-  if (raw.endsWith(" ") || /[[\]{},#]/.test(raw) || colon > MAX_KEY_LENGTH) giveUp();
+  // Flow indicators may stand inside a block context's plain key (`/transfers/{id}:`), not at its start.
+  if (raw.endsWith(" ") || colon > MAX_KEY_LENGTH) giveUp();
   const name = plainValue(raw);
   if (typeof name !== "string" || name === "<<") giveUp();
   return { name, end: colon + 1 };

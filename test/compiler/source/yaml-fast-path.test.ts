@@ -154,6 +154,10 @@ describe("what it reads and what it leaves to the full reader", () => {
     ["a document start line", "---\na: 1\n"],
     ["numbers in the core schema's spellings", "a: 007\nb: +3\nc: -0.5\nd: 1.5e+3\ne: .5\nf: 1.\n"],
     ["URLs and colons inside plain scalars", "a: http://example.com/x\nb: 12:30 pm\n"],
+    [
+      "flow indicators inside plain keys, as OpenAPI's paths have them",
+      "paths:\n  /transfers/{id}:\n    get: {}\n  a[0],b: 1\n",
+    ],
   ];
   for (const [what, text] of read)
     test(`reads ${what}`, () => {
@@ -185,6 +189,7 @@ describe("what it reads and what it leaves to the full reader", () => {
     ["a comment not after a space", 'a: "x"# c\n'],
     ["an implicit pair in a flow sequence", "a: [b: c]\n"],
     ["a trailing comma", "a: [1, 2,]\n"],
+    ["a key starting with a flow indicator", "{a}: 1\n"],
   ];
   for (const [what, text] of givenUp)
     test(`gives up on ${what}`, () => {
