@@ -1,7 +1,21 @@
+import type { RulesAsText } from "../snapshot/rules-snapshot.ts";
+
+/** The share of a load's rulesets that, compiled afresh, makes its garbage worth a full collection. */
+const COMPILED_SHARE_TO_COLLECT = 0.1;
+
 /**
  * A full garbage collection, now: after a load of the rules, whose garbage is many times what it
  * keeps, so that the memory is free before what is kept is made (see rules-snapshot.ts).
  */
 export function collectGarbage(): void {
   Bun.gc(true);
+}
+
+/**
+ * Whether a load's garbage is worth a full collection: a reload that compiled a few files left
+ * little, and a full collection of a large heap costs a quarter of a second (at a thousand
+ * rulesets, half of reloading one changed file): the collector's own pace will do.
+ */
+export function worthCollecting(text: RulesAsText): boolean {
+  return text.compiled > text.rulesets.length * COMPILED_SHARE_TO_COLLECT;
 }

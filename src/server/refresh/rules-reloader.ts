@@ -6,7 +6,7 @@ import type { Logger } from "../logging/logger.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import { type LastReload, type ReloadTrigger, refusedReload } from "../snapshot/last-reload.ts";
 import { loadRulesAsText, type RulesSnapshot, SnapshotError, snapshotFromText } from "../snapshot/rules-snapshot.ts";
-import { collectGarbage } from "./collect-garbage.ts";
+import { collectGarbage, worthCollecting } from "./collect-garbage.ts";
 import type { Clock } from "./clock.ts";
 import { cronDelay } from "./cron-setting.ts";
 import { RefreshTimer } from "./refresh-timer.ts";
@@ -153,10 +153,13 @@ export class RulesReloader {
     const generation = ++this.generation;
     const operators = this.operators();
     const text = loadRulesAsText(rulesDir, operators, runTests, this.cache);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    collectGarbage();
+    const collect = worthCollecting(text);
+    if (collect) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      collectGarbage();
+    }
     const snapshot = snapshotFromText(text, operators, generation, clock.now(), this.cache);
-    setTimeout(collectGarbage, 0);
+    if (collect) setTimeout(collectGarbage, 0);
     return snapshot;
   }
 

@@ -81,6 +81,8 @@ export function loadSnapshot(
 export interface RulesAsText {
   readonly rulesets: readonly RulesetAsText[];
   readonly cachePolicy: CachePolicy;
+  /** How many of the rulesets compiled at this load (the others were kept from an earlier one). */
+  readonly compiled: number;
 }
 
 type RulesetAsText = { readonly file: string; readonly listing: SourceListing | undefined } & (
@@ -111,7 +113,8 @@ export function loadRulesAsText(
       : { file, listing, bundleText: JSON.stringify(bundle) };
   });
   cache?.letGoOfCompiled();
-  return { rulesets, cachePolicy: loaded.cachePolicy };
+  const compiled = rulesets.filter((entry) => "bundleText" in entry).length;
+  return { rulesets, cachePolicy: loaded.cachePolicy, compiled };
 }
 
 /** The second step of loadSnapshot: the snapshot, its rulesets read from their bundles' text. */

@@ -70,7 +70,9 @@ test("with a cache, a ruleset compiled at this load is made afresh from its bund
   const cache = new ReloadCache();
   const text = loadRulesAsText(directory, NO_CUSTOM_OPERATORS, false, cache);
   expect(text.rulesets.every((entry) => "bundleText" in entry)).toBe(true);
+  expect(text.compiled).toBe(text.rulesets.length);
   snapshotFromText(text, NO_CUSTOM_OPERATORS, 1, new Date(), cache);
   const again = loadRulesAsText(directory, NO_CUSTOM_OPERATORS, false, cache);
   expect(again.rulesets.every((entry) => "kept" in entry)).toBe(true);
+  expect(again.compiled).toBe(0);
 });
