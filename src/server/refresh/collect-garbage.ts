@@ -12,9 +12,10 @@ export function collectGarbage(): void {
 }
 
 /**
- * Whether a load's garbage is worth a full collection: a reload that compiled a few files left
- * little, and a full collection of a large heap costs a quarter of a second (at a thousand
- * rulesets, half of reloading one changed file): the collector's own pace will do.
+ * Whether a load's garbage is worth a full collection before its snapshot is made: where most of
+ * it compiled, what it keeps would lie spread among that garbage. A reload that compiled a few
+ * files need not wait for a collection of a large heap (a quarter of a second at a thousand
+ * rulesets, half of reloading one changed file); the one after the swap will do.
  */
 export function worthCollecting(text: RulesAsText): boolean {
   return text.compiled > text.rulesets.length * COMPILED_SHARE_TO_COLLECT;

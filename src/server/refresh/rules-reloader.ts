@@ -153,13 +153,14 @@ export class RulesReloader {
     const generation = ++this.generation;
     const operators = this.operators();
     const text = loadRulesAsText(rulesDir, operators, runTests, this.cache);
-    const collect = worthCollecting(text);
-    if (collect) {
+    if (worthCollecting(text)) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       collectGarbage();
     }
     const snapshot = snapshotFromText(text, operators, generation, clock.now(), this.cache);
-    if (collect) setTimeout(collectGarbage, 0);
+    // Once the snapshot is served: the texts, and a reload's documents read again, are garbage
+    // that an idle server's collector would keep for long.
+    setTimeout(collectGarbage, 0);
     return snapshot;
   }
 
