@@ -23,6 +23,10 @@ import {
  */
 export interface RulesDirectory {
   readonly sources: readonly SourceFile[];
+  /** The source read from `file` (any path to it); by a map, since a load asks once per source. */
+  sourceOf(file: string): SourceFile | undefined;
+  /** The first source that names `id`. */
+  sourceWithId(id: string): SourceFile | undefined;
   readonly resolver: RulesetResolver;
   readonly loadSchema: SchemaLoader;
   readonly documentSources: DocumentSources;
@@ -57,12 +61,29 @@ export function readRulesDirectory(
   const sources = files.map(
     (file) => unsaved?.sourceFile?.(file) ?? readSource?.(file) ?? readSourceFile(file, readText),
   );
+  let byFile: Map<string, SourceFile> | undefined;
+  let byId: Map<string, SourceFile> | undefined;
   return {
     sources,
+    sourceOf: (file) => (byFile ??= firstOfEach(sources, (source) => resolve(source.file))).get(resolve(file)),
+    sourceWithId: (id) => (byId ??= firstOfEach(sources, (source) => source.id)).get(id),
     resolver: new RulesetResolver(registryOf(sources), refusedSourcesOf(sources)),
     loadSchema: entitySchemaLoader(directory, unsaved === undefined ? undefined : (file) => unsaved.text(file)),
     documentSources: documentSourcesOf(sources),
   };
+}
+
+/** Each key's first source, as a search in file order would find it. */
+function firstOfEach(
+  sources: readonly SourceFile[],
+  key: (source: SourceFile) => string | undefined,
+): Map<string, SourceFile> {
+  const first = new Map<string, SourceFile>();
+  for (const source of sources) {
+    const name = key(source);
+    if (name !== undefined && !first.has(name)) first.set(name, source);
+  }
+  return first;
 }
 
 /**
@@ -77,8 +98,7 @@ export function compileSourceFile(
   file: string,
   directory: RulesDirectory = readRulesDirectory(dirname(file)),
 ): SourceCompilation {
-  const source =
-    directory.sources.find((candidate) => resolve(candidate.file) === resolve(file)) ?? readSourceFile(file);
+  const source = directory.sourceOf(file) ?? readSourceFile(file);
   if (source.document === undefined || source.problems.length > 0)
     return { ok: false, source, problems: [...source.problems] };
   try {

@@ -75,7 +75,7 @@ export class RuleFileLoader {
     if (this.cache !== undefined) {
       // Each parent by its id: the source of the directory that defines it.
       const parents = compilation.compiled.ruleset.parents.map(
-        (parent) => directory.sources.find((source) => source.id === parent.resolved.id)?.file,
+        (parent) => directory.sourceWithId(String(parent.resolved.id))?.file,
       );
       if (parents.every((parent) => parent !== undefined)) this.cache.remember(file, ruleset, bundle, parents);
     }
