@@ -26,6 +26,8 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 /** Octal, hexadecimal, infinities and not-a-number: rare in rulesets, left to the full reader. */
 const OTHER_NUMBER = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$)/;
 
+const TYPED_FIRST_CHARACTERS = new Set([..."0123456789+-.~<=yYnNtTfFoO"]);
+
 /** Characters a plain scalar may not start with (flow and block context alike), but for `-`, `?`, `:` before a space. */
 const NOT_PLAIN_START = new Set([..."#,[]{}&*!|>'\"%@`"]);
 
@@ -35,10 +37,10 @@ const NOT_PLAIN_START = new Set([..."#,[]{}&*!|>'\"%@`"]);
  * significant digits than a double keeps.
  */
 export function plainValue(text: string): JsonValue {
-  const first = text.charCodeAt(0);
-  // A text starting with a letter no YAML 1.1 or 1.2 type starts with is a string either way.
-  if (((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a)) && !"yYnNtTfFoO".includes(text[0]!))
-    return text;
+  // A text starting with a character no YAML 1.1 or 1.2 type but strings starts with is a string
+  // either way: not a digit, sign, dot, `~`, `<` (`<<`), `=` (1.1's value key) or the first letter
+  // of a null, a boolean or 1.1's yes, no, on and off.
+  if (!TYPED_FIRST_CHARACTERS.has(text[0]!)) return text;
   let value: JsonValue;
   if (NULL.test(text)) value = null;
   else if (BOOLEAN.test(text)) value = text[0] === "t" || text[0] === "T";
