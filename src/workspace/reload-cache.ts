@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
+import { copyJson } from "../engine/value/json-copy.ts";
 import type { JsonObject, JsonValue } from "../engine/value/json-value.ts";
 import { ruleFileKind } from "./files/rule-file-kind.ts";
 import { rulesDirectoryHash } from "./files/rules-directory-hash.ts";
@@ -32,8 +33,14 @@ interface CompiledEntry {
  * document as deflated JSON text.
  */
 export class ReloadCache {
-  /** Each source's document as JSON, deflated: at a thousand rulesets, 17 MiB of JSON are 6 packed. */
-  private readonly documents = new Map<string, { readonly textHash: string; readonly packed: Uint8Array }>();
+  /**
+   * Each source's document, as read until packDocuments deflates its JSON: at a thousand rulesets,
+   * 17 MiB of JSON are 6 packed.
+   */
+  private readonly documents = new Map<
+    string,
+    { readonly textHash: string; document?: JsonValue; packed?: Uint8Array }
+  >();
   private readonly compiled = new Map<string, CompiledEntry>();
   /** This load's: each file's text hash, the support files' stamp, and the sources whose compiled ruleset is reused. */
   private textHashes = new Map<string, string | undefined>();
@@ -57,19 +64,31 @@ export class ReloadCache {
     const kept = this.documents.get(key);
     if (kept !== undefined && kept.textHash === this.textHash(key) && this.compiledStillHolds(key)) {
       this.reusable.add(key);
-      const document = JSON.parse(inflateRawSync(kept.packed).toString("utf8")) as JsonValue;
+      const document =
+        kept.packed === undefined
+          ? copyJson(kept.document!)
+          : (JSON.parse(inflateRawSync(kept.packed).toString("utf8")) as JsonValue);
       const metadata = (document as { metadata?: { id?: unknown } }).metadata;
       const id = typeof metadata?.id === "string" && metadata.id !== "" ? metadata.id : undefined;
       return { file, document, id, problems: [] };
     }
     const read = readSourceFile(file, () => text);
     if (read.document !== undefined && read.problems.length === 0)
-      this.documents.set(key, {
-        textHash: this.textHash(key)!,
-        // The fastest level: the point is memory, and a reload reads them all back.
-        packed: deflateRawSync(JSON.stringify(read.document), { level: 1 }),
-      });
+      this.documents.set(key, { textHash: this.textHash(key)!, document: read.document });
     return read;
+  }
+
+  /**
+   * Deflates the JSON of the documents read since the last call: the server does it once a load is
+   * served, so that a start-up does not wait for it.
+   */
+  packDocuments(): void {
+    for (const kept of this.documents.values()) {
+      if (kept.document === undefined) continue;
+      // The fastest level: the point is memory, and a reload reads them all back.
+      kept.packed = deflateRawSync(JSON.stringify(kept.document), { level: 1 });
+      kept.document = undefined;
+    }
   }
 
   /** The compiled ruleset of a source this load reuses; undefined when it must compile. */

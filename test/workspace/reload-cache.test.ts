@@ -119,3 +119,19 @@ test("a removed file is let go; a file added with an id taken is refused as in a
   expect(duplicate.problems.map((problem) => problem.code)).toContain("RULESET_DUPLICATE");
   expect(duplicate.problems).toEqual(load(rules.path).problems);
 });
+
+test("documents packed between loads are read back as they were: the next load reuses and serves the same", () => {
+  const rules = rulesCopy();
+  const cache = new ReloadCache();
+  const before = load(rules.path, cache);
+  cache.packDocuments();
+  const after = load(rules.path, cache);
+  expect(served(after)).toEqual(served(before));
+  for (const [id, ruleset] of byId(before)) expect(byId(after).get(id)).toBe(ruleset);
+  // Packed twice over does no harm, and a changed file is read afresh.
+  cache.packDocuments();
+  rules.edit(TRANSFERS, (text) => text.replace("version: 1.1.0", "version: 1.1.1"));
+  const changed = load(rules.path, cache);
+  expect(byId(changed).get("acme.payments.transfers")!.version).toBe("1.1.1");
+  expect(byId(changed).get("acme.customers.onboarding")).toBe(byId(before).get("acme.customers.onboarding")!);
+});

@@ -158,9 +158,12 @@ export class RulesReloader {
       collectGarbage();
     }
     const snapshot = snapshotFromText(text, operators, generation, clock.now(), this.cache);
-    // Once the snapshot is served: the texts, and a reload's documents read again, are garbage
-    // that an idle server's collector would keep for long.
-    setTimeout(collectGarbage, 0);
+    // Once the snapshot is served: the sources' documents are packed, and the texts, the documents
+    // and a reload's documents read again are garbage an idle server's collector would keep long.
+    setTimeout(() => {
+      this.cache.packDocuments();
+      collectGarbage();
+    }, 0);
     return snapshot;
   }
 
