@@ -4,6 +4,7 @@ import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
 import { readBundleFile } from "./files/read-bundle-file.ts";
+import { TOOL_ENGINE } from "./tool-engine.ts";
 import type { ReloadCache } from "./reload-cache.ts";
 import { ruleFileKind } from "./files/rule-file-kind.ts";
 import {
@@ -71,7 +72,7 @@ export class RuleFileLoader {
     const compilation = compileSourceFile(file, directory);
     if (!compilation.ok) return { ok: false, file, ruleset: compilation.source.id, problems: compilation.problems };
     const bundle = compilation.compiled.bundle;
-    const ruleset = LoadedRuleset.fromBundle(bundle, this.operators);
+    const ruleset = LoadedRuleset.fromBundle(bundle, this.operators, TOOL_ENGINE);
     if (this.cache !== undefined) {
       // Each parent by its id: the source of the directory that defines it.
       const parents = compilation.compiled.ruleset.parents.map(

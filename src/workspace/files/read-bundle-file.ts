@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { TOOL_ENGINE } from "../tool-engine.ts";
 import { jsonLocator } from "../../compiler/source/json-locator.ts";
 import { readJsonSource } from "../../compiler/source/read-json-source.ts";
 import { BundleMemberError } from "../../engine/bundle/bundle-member-error.ts";
@@ -50,7 +51,11 @@ export function readBundleFile(file: string, operators: CustomOperators = NO_CUS
     };
   }
   try {
-    return { ok: true, bundle: parsed.value as JsonObject, ruleset: LoadedRuleset.fromBundle(parsed.value, operators) };
+    return {
+      ok: true,
+      bundle: parsed.value as JsonObject,
+      ruleset: LoadedRuleset.fromBundle(parsed.value, operators, TOOL_ENGINE),
+    };
   } catch (error) {
     if (!(error instanceof LoadError)) throw error;
     const position = error instanceof BundleMemberError ? jsonLocator(text)(error.member, "value") : undefined;
