@@ -7,6 +7,7 @@ import { parseRecordMask } from "../../src/records/record-mask.ts";
 import { MaskedReplay } from "../../src/records/replay/masked-replay.ts";
 import { replayLine } from "../../src/records/replay/record-replay.ts";
 import { emptySummary, type ReplaySummary } from "../../src/records/replay/replay-summary.ts";
+import { rule } from "../support/order-rule.ts";
 
 /**
  * Records whose `/data/price` was masked, replayed: the rules that read the price (directly, or the
@@ -14,14 +15,6 @@ import { emptySummary, type ReplaySummary } from "../../src/records/replay/repla
  * and what they read are unchanged; a changed rule, a changed computation, a changed param and an
  * action the record cannot speak for each leave the record unreplayed, named.
  */
-const rule = (id: string, kind: string, extra: JsonObject): JsonObject => ({
-  id,
-  kind,
-  target: { entity: "Order" },
-  operations: ["create"],
-  origin: "t@1",
-  ...extra,
-});
 const validation = (id: string, assert: JsonObject): JsonObject =>
   rule(id, "validation", { severity: "error", finding: { code: id.toUpperCase(), message: "m" }, assert });
 const RULES: JsonObject[] = [

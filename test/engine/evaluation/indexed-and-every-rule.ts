@@ -6,6 +6,7 @@ import { INDEX_THRESHOLDS, type IndexThresholds } from "../../../src/engine/eval
 import { EvaluationPlan } from "../../../src/engine/evaluation/evaluation-plan.ts";
 import { customOperatorsFrom } from "../../../src/engine/expression/custom-operators.ts";
 import type { JsonObject, JsonValue } from "../../../src/engine/value/json-value.ts";
+import { rule } from "../../support/order-rule.ts";
 
 /**
  * For the tests of the applicability index (src/engine/evaluation/applicability-index.ts): small
@@ -13,14 +14,7 @@ import type { JsonObject, JsonValue } from "../../../src/engine/value/json-value
  * selected rule's `when`, with code generation and with closures only.
  */
 
-export const rule = (id: string, kind: string, extra: JsonObject): JsonObject => ({
-  id,
-  kind,
-  target: { entity: "Order" },
-  operations: ["create"],
-  origin: "t@1",
-  ...extra,
-});
+export { rule };
 
 /** A validation rule that fires wherever it applies (its `assert` is false), with the data's `country` in its args. */
 export const validation = (id: string, extra: JsonObject): JsonObject =>

@@ -4,16 +4,9 @@ import { RequestShapeError } from "../../../src/engine/evaluation/request-shape.
 import type { RuleExplanation } from "../../../src/engine/explanation/explanation.ts";
 import type { JsonObject } from "../../../src/engine/value/json-value.ts";
 import { inconsistentNodes } from "../../support/explanation-consistency.ts";
+import { rule } from "../../support/order-rule.ts";
 
 /** Each status a rule can have, each reason it was not selected, unmatched names and resolutions. */
-const rule = (id: string, kind: string, extra: JsonObject): JsonObject => ({
-  id,
-  kind,
-  target: { entity: "Order" },
-  operations: ["create"],
-  origin: "t@1",
-  ...extra,
-});
 const validation = (id: string, extra: JsonObject): JsonObject =>
   rule(id, "validation", {
     severity: "error",
