@@ -2,15 +2,6 @@ import { canonicalNumberText } from "../number/canonical-number.ts";
 import { isDecimal } from "../number/decimal.ts";
 import type { Value } from "./value-kind.ts";
 
-/**
- * Canonical JSON (specification section 6): members sorted by key in UTF-16 code unit order (the
- * order of JavaScript's default sort), no whitespace, the escapes JSON requires and no others,
- * numbers in plain decimal notation. The checksum of a ruleset is the SHA-256 of this text.
- */
-export function canonicalJson(value: Value): string {
-  return canonicalText(value);
-}
-
 /** Strings that JSON.stringify writes as they are, between quotes: most of a ruleset's text. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
 const NEEDS_ESCAPES = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -19,9 +10,14 @@ function stringText(text: string): string {
   return NEEDS_ESCAPES.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
-// Concatenation, not an array of parts joined: JavaScript engines build long strings from pieces
-// cheaply, and a thousand rulesets are tens of megabytes of canonical text at start-up.
-function canonicalText(value: Value): string {
+/**
+ * Canonical JSON (specification section 6): members sorted by key in UTF-16 code unit order (the
+ * order of JavaScript's default sort), no whitespace, the escapes JSON requires and no others,
+ * numbers in plain decimal notation. The checksum of a ruleset is the SHA-256 of this text.
+ * Built by concatenation, not from parts joined: JavaScript engines build long strings from
+ * pieces cheaply, and a thousand rulesets are tens of megabytes of canonical text at start-up.
+ */
+export function canonicalJson(value: Value): string {
   if (value === null) return "null";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "string") return stringText(value);
@@ -30,7 +26,7 @@ function canonicalText(value: Value): string {
     let text = "[";
     for (let i = 0; i < value.length; i++) {
       if (i > 0) text += ",";
-      text += canonicalText(value[i]!);
+      text += canonicalJson(value[i]!);
     }
     return `${text}]`;
   }
@@ -38,7 +34,7 @@ function canonicalText(value: Value): string {
   let text = "{";
   for (let i = 0; i < keys.length; i++) {
     if (i > 0) text += ",";
-    text += `${stringText(keys[i]!)}:${canonicalText(value[keys[i]!]!)}`;
+    text += `${stringText(keys[i]!)}:${canonicalJson(value[keys[i]!]!)}`;
   }
   return `${text}}`;
 }
