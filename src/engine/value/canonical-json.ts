@@ -30,11 +30,30 @@ export function canonicalJson(value: Value): string {
     }
     return `${text}]`;
   }
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeys(value);
   let text = "{";
   for (let i = 0; i < keys.length; i++) {
     if (i > 0) text += ",";
     text += `${stringText(keys[i]!)}:${canonicalJson(value[keys[i]!]!)}`;
   }
   return `${text}}`;
+}
+
+/**
+ * An object's keys in UTF-16 code unit order. Most objects of a ruleset have a handful of keys, and
+ * sorting them in place one by one costs a fraction of what Array.prototype.sort does for so few.
+ */
+export function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
