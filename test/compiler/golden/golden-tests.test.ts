@@ -68,3 +68,29 @@ test("a test whose request is malformed fails with the reason", () =>
   expect(run({ decision: "allow", findings: [] }, { given: { data: { a: 1 }, view: 5 } })[0]).toContain(
     "'view' must be an object",
   ));
+
+test("a test's place is looked up only when it is read, once, and then says where its name is", () => {
+  const asked: string[] = [];
+  const locate = (path: readonly string[]) => {
+    asked.push(path.join("/"));
+    return { line: 10 + Number(path[1]), column: 7 };
+  };
+  const passing = {
+    ...base,
+    name: "passing",
+    expect: { decision: "deny", findings: [{ rule: "order.quantity.max" }] },
+  };
+  const failing = { ...base, name: "failing", expect: { decision: "allow" } };
+  const outcomes = runGoldenTests(shop, [passing, failing], { locate });
+  expect(outcomes.map((outcome) => outcome.failures.length > 0)).toEqual([false, true]);
+  expect(asked).toEqual([]);
+  expect([outcomes[1]!.line, outcomes[1]!.column, outcomes[1]!.line]).toEqual([11, 7, 11]);
+  expect(asked).toEqual(["tests/1/name"]);
+  expect({ ...outcomes[0]! }).toMatchObject({ name: "passing", line: 10, column: 7 });
+});
+
+test("without a locator an outcome has no place", () => {
+  const [outcome] = runGoldenTests(shop, [{ ...base, expect: { decision: "deny" } }]);
+  expect(outcome!.line).toBeUndefined();
+  expect(JSON.stringify(outcome)).not.toContain("line");
+});
