@@ -7,95 +7,87 @@ const encoder = new TextEncoder();
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** One buffer for every call, grown as needed: a call is synchronous and its bytes are hashed at once. */
+let buffer = new Uint8Array(1 << 16);
+let length = 0;
+
 /**
  * The canonical JSON of a value (canonical-json.ts) as UTF-8 bytes, written straight into a buffer:
  * what a checksum hashes. At a thousand rulesets the canonical text is tens of megabytes at
  * start-up, and building it as a string and then encoding it took twice as long. The bytes are
- * those of `TextEncoder.encode(canonicalJson(value))`, which a test holds them to.
+ * those of `TextEncoder.encode(canonicalJson(value))`, which a test holds them to. They are valid
+ * until the next call, which writes over them: copy them to keep them.
  */
 export function canonicalJsonBytes(value: Value): Uint8Array {
-  const writer = new ByteWriter();
-  writer.value(value);
-  return writer.bytes();
+  length = 0;
+  write(value);
+  return buffer.subarray(0, length);
 }
 
-class ByteWriter {
-  private buffer = new Uint8Array(1 << 16);
-  private length = 0;
-
-  bytes(): Uint8Array {
-    return this.buffer.subarray(0, this.length);
-  }
-
-  value(value: Value): void {
-    if (value === null) this.ascii("null");
-    else if (typeof value === "string") this.string(value);
-    else if (typeof value === "boolean") this.ascii(value ? "true" : "false");
-    else if (typeof value === "number" || isDecimal(value)) this.ascii(canonicalNumberText(value));
-    else if (Array.isArray(value)) {
-      this.byte(0x5b);
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) this.byte(0x2c);
-        this.value(value[i]!);
-      }
-      this.byte(0x5d);
-    } else {
-      const keys = sortedKeys(value);
-      this.byte(0x7b);
-      for (let i = 0; i < keys.length; i++) {
-        if (i > 0) this.byte(0x2c);
-        this.string(keys[i]!);
-        this.byte(0x3a);
-        this.value(value[keys[i]!]!);
-      }
-      this.byte(0x7d);
+function write(value: Value): void {
+  if (value === null) ascii("null");
+  else if (typeof value === "string") string(value);
+  else if (typeof value === "boolean") ascii(value ? "true" : "false");
+  else if (typeof value === "number" || isDecimal(value)) ascii(canonicalNumberText(value));
+  else if (Array.isArray(value)) {
+    byte(0x5b);
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) byte(0x2c);
+      write(value[i]!);
     }
-  }
-
-  /** A string between quotes: byte for byte while it is printable ASCII with nothing to escape, else as JSON.stringify writes it. */
-  private string(text: string): void {
-    this.room(text.length + 2);
-    const start = this.length;
-    const buffer = this.buffer;
-    let at = start;
-    buffer[at++] = QUOTE;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code < 0x20 || code >= 0x80 || code === QUOTE || code === BACKSLASH) {
-        this.length = start;
-        this.encoded(JSON.stringify(text));
-        return;
-      }
-      buffer[at++] = code;
+    byte(0x5d);
+  } else {
+    const keys = sortedKeys(value);
+    byte(0x7b);
+    for (let i = 0; i < keys.length; i++) {
+      if (i > 0) byte(0x2c);
+      string(keys[i]!);
+      byte(0x3a);
+      write(value[keys[i]!]!);
     }
-    buffer[at++] = QUOTE;
-    this.length = at;
+    byte(0x7d);
   }
+}
 
-  private encoded(text: string): void {
-    const bytes = encoder.encode(text);
-    this.room(bytes.length);
-    this.buffer.set(bytes, this.length);
-    this.length += bytes.length;
+/** A string between quotes: byte for byte while it is printable ASCII with nothing to escape, else as JSON.stringify writes it. */
+function string(text: string): void {
+  if (length + text.length + 2 > buffer.length) grow(text.length + 2);
+  let at = length;
+  buffer[at++] = QUOTE;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code >= 0x80 || code === QUOTE || code === BACKSLASH) {
+      encoded(JSON.stringify(text));
+      return;
+    }
+    buffer[at++] = code;
   }
+  buffer[at++] = QUOTE;
+  length = at;
+}
 
-  /** Text known to be ASCII: numbers, literals. */
-  private ascii(text: string): void {
-    this.room(text.length);
-    for (let i = 0; i < text.length; i++) this.buffer[this.length++] = text.charCodeAt(i);
-  }
+function encoded(text: string): void {
+  const bytes = encoder.encode(text);
+  if (length + bytes.length > buffer.length) grow(bytes.length);
+  buffer.set(bytes, length);
+  length += bytes.length;
+}
 
-  private byte(byte: number): void {
-    this.room(1);
-    this.buffer[this.length++] = byte;
-  }
+/** Text known to be ASCII: numbers, literals. */
+function ascii(text: string): void {
+  if (length + text.length > buffer.length) grow(text.length);
+  for (let i = 0; i < text.length; i++) buffer[length++] = text.charCodeAt(i);
+}
 
-  private room(bytes: number): void {
-    if (this.length + bytes <= this.buffer.length) return;
-    let size = this.buffer.length * 2;
-    while (size < this.length + bytes) size *= 2;
-    const larger = new Uint8Array(size);
-    larger.set(this.bytes());
-    this.buffer = larger;
-  }
+function byte(value: number): void {
+  if (length === buffer.length) grow(1);
+  buffer[length++] = value;
+}
+
+function grow(bytes: number): void {
+  let size = buffer.length * 2;
+  while (size < length + bytes) size *= 2;
+  const larger = new Uint8Array(size);
+  larger.set(buffer.subarray(0, length));
+  buffer = larger;
 }
