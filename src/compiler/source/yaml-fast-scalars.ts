@@ -26,10 +26,38 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 /** Octal, hexadecimal, infinities and not-a-number: rare in rulesets, left to the full reader. */
 const OTHER_NUMBER = /^(?:0o|0x|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$)/;
 
-const TYPED_FIRST_CHARACTERS = new Set([..."0123456789+-.~<=yYnNtTfFoO"]);
+const TYPED_FIRST_CHARACTERS = asciiTable("0123456789+-.~<=yYnNtTfFoO");
+const TYPED_FIRST_LETTERS = asciiTable("yYnNtTfFoO");
+
+/**
+ * The words YAML 1.2 core or a YAML 1.1 reading (yaml-1-1-readings.ts) takes for a null or a
+ * boolean: a plain scalar that starts with a letter is a string in every reading unless it is one
+ * of them. Keys such as `op`, `title` or `type` are most of a ruleset's scalars.
+ */
+const TYPED_WORDS = new Set(
+  ["y", "yes", "n", "no", "true", "false", "on", "off", "null"].flatMap((word) => [
+    word,
+    word[0]!.toUpperCase() + word.slice(1),
+    word.toUpperCase(),
+  ]),
+);
 
 /** Characters a plain scalar may not start with (flow and block context alike), but for `-`, `?`, `:` before a space. */
-const NOT_PLAIN_START = new Set([..."#,[]{}&*!|>'\"%@`"]);
+const NOT_PLAIN_START = asciiTable("#,[]{}&*!|>'\"%@` ");
+
+/**
+ * A set of ASCII characters as a table by character code: looked up for every scalar, where a
+ * Set of one-character strings cost a tenth of reading YAML.
+ */
+function asciiTable(characters: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const character of characters) table[character.charCodeAt(0)] = 1;
+  return table;
+}
+
+function inTable(table: Uint8Array, code: number): boolean {
+  return code < 128 && table[code] === 1;
+}
 
 /**
  * A plain scalar's value under the core schema, given up on where the full reader would report
@@ -40,7 +68,9 @@ export function plainValue(text: string): JsonValue {
   // A text starting with a character no YAML 1.1 or 1.2 type but strings starts with is a string
   // either way: not a digit, sign, dot, `~`, `<` (`<<`), `=` (1.1's value key) or the first letter
   // of a null, a boolean or 1.1's yes, no, on and off.
-  if (!TYPED_FIRST_CHARACTERS.has(text[0]!)) return text;
+  const first = text.charCodeAt(0);
+  if (!inTable(TYPED_FIRST_CHARACTERS, first)) return text;
+  if (inTable(TYPED_FIRST_LETTERS, first) && !TYPED_WORDS.has(text)) return text;
   let value: JsonValue;
   if (NULL.test(text)) value = null;
   else if (BOOLEAN.test(text)) value = text[0] === "t" || text[0] === "T";
@@ -56,7 +86,7 @@ export function plainValue(text: string): JsonValue {
 /** Whether `text` at `at` can start a plain scalar (`-` only before a character that could follow it in either context). */
 export function startsPlain(text: string, at: number): boolean {
   const char = text[at];
-  if (char === undefined || char === " " || NOT_PLAIN_START.has(char)) return false;
+  if (char === undefined || inTable(NOT_PLAIN_START, text.charCodeAt(at))) return false;
   if (char === "-" || char === "?" || char === ":") {
     const next = text[at + 1];
     return char === "-" && next !== undefined && !" ,[]{}".includes(next);

@@ -131,6 +131,42 @@ describe("the fast path reads what the full reader reads, or gives up", () => {
     }
     expect(read).toBeGreaterThan(1000);
   });
+
+  test("on words that start with a letter: a string unless YAML 1.1 or 1.2 reads the word as a null or a boolean", () => {
+    const typed = ["y", "yes", "n", "no", "true", "false", "on", "off", "null"];
+    const spellings = typed.flatMap((word) => [word, word.toUpperCase(), word[0]!.toUpperCase() + word.slice(1)]);
+    const near = typed.flatMap((word) => [
+      `${word}s`,
+      word.slice(1),
+      `${word} x`,
+      word.replace(/^./, (c) => `${c}${c}`),
+    ]);
+    const odd = [
+      "yEs",
+      "nO",
+      "tRUE",
+      "oN",
+      "NuLL",
+      "Y2",
+      "t",
+      "f",
+      "o",
+      "O",
+      "op",
+      "title",
+      "type",
+      "notes",
+      "offset",
+      "Nope",
+    ];
+    const texts = (word: string) => [`key: ${word}\n`, `key:\n  - ${word}\n`, `key: [${word}]\n`, `${word}: 1\n`];
+    // A typed word is read as the full reader reads it, or left to it (agreesWithFullReader throws on a difference).
+    for (const word of spellings) for (const text of texts(word)) agreesWithFullReader(text);
+    const strings = [...near, ...odd].filter((word) => word !== "" && !spellings.includes(word));
+    for (const word of strings)
+      for (const text of texts(word).slice(0, word.includes(" ") ? 2 : 4))
+        expect([text, agreesWithFullReader(text)]).toEqual([text, true]);
+  });
 });
 
 describe("what it reads and what it leaves to the full reader", () => {
