@@ -7,7 +7,8 @@
  * 2020-12 default), so `metadata.effective.from` / `until` accept any string. Defaults are
  * annotations: nothing is filled in and the document is not changed.
  */
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import type { TypeCheck } from "@sinclair/typebox/compiler";
+import { compileChecker } from "./compile-checker.ts";
 import { toProblems, type SchemaProblem } from "./problems.ts";
 import { RulesetDocument } from "./ruleset-document.ts";
 import { Rule } from "./rule.ts";
@@ -19,7 +20,7 @@ let compiledRule: TypeCheck<typeof Rule> | undefined;
 
 /** The compiled checker, built once on first use. */
 function checker(): TypeCheck<typeof RulesetDocument> {
-  compiled ??= TypeCompiler.Compile(RulesetDocument);
+  compiled ??= compileChecker(RulesetDocument);
   return compiled;
 }
 
@@ -39,7 +40,7 @@ export function validateRulesetDocument(document: unknown): SchemaProblem[] {
  * holds as it ends up, an inherited rule changed by an override.
  */
 export function validateRule(rule: unknown): SchemaProblem[] {
-  compiledRule ??= TypeCompiler.Compile(Rule);
+  compiledRule ??= compileChecker(Rule);
   if (compiledRule.Check(rule)) return [];
   const problems = toProblems(compiledRule.Errors(rule));
   return problems.length > 0
