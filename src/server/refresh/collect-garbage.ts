@@ -2,6 +2,8 @@ import type { RulesAsText } from "../snapshot/rules-snapshot.ts";
 
 /** The share of a load's rulesets that, compiled afresh, makes its garbage worth a full collection. */
 const COMPILED_SHARE_TO_COLLECT = 0.1;
+/** Bundles smaller than this together leave too little garbage to wait for a collection (the example's are 0.1 MiB). */
+const COMPILED_BYTES_TO_COLLECT = 1024 * 1024;
 
 /**
  * A full garbage collection, now: after a load of the rules, whose garbage is many times what it
@@ -15,8 +17,11 @@ export function collectGarbage(): void {
  * Whether a load's garbage is worth a full collection before its snapshot is made: where most of
  * it compiled, what it keeps would lie spread among that garbage. A reload that compiled a few
  * files need not wait for a collection of a large heap (a quarter of a second at a thousand
- * rulesets, half of reloading one changed file); the one after the swap will do.
+ * rulesets, half of reloading one changed file), nor a start-up with a few small rulesets (a
+ * collection is a tenth of the executable's start-up on the example): the one after the swap will do.
  */
 export function worthCollecting(text: RulesAsText): boolean {
-  return text.compiled > text.rulesets.length * COMPILED_SHARE_TO_COLLECT;
+  let compiledBytes = 0;
+  for (const ruleset of text.rulesets) if ("bundleText" in ruleset) compiledBytes += ruleset.bundleText.length;
+  return text.compiled > text.rulesets.length * COMPILED_SHARE_TO_COLLECT && compiledBytes >= COMPILED_BYTES_TO_COLLECT;
 }
