@@ -19,8 +19,8 @@ import type { Atom, ClassMember, PerlClass, Term } from "./pattern-syntax.ts";
  * is at hand, without the cost of a call into WebAssembly.
  */
 export type PatternCheck =
-  | { ok: true; re2Source: string; javaScriptSource: string; linear: boolean }
-  | { ok: false; reason: string };
+  | { readonly ok: true; readonly re2Source: string; readonly javaScriptSource: string; readonly linear: boolean }
+  | { readonly ok: false; readonly reason: string };
 
 /** A pattern has at most this many code points. */
 const MAX_PATTERN_CODE_POINTS = 1000;
@@ -40,8 +40,26 @@ interface Shape {
 
 const PLAIN: Shape = { copies: 1, unbounded: false };
 
+/**
+ * The checks made so far, by pattern: rulesets share their patterns (an IBAN's, a postal code's),
+ * and at a thousand rulesets reading the same few again was a twentieth of loading them. Emptied
+ * when full, so that it stays small whatever patterns come.
+ */
+const checked = new Map<string, PatternCheck>();
+const MAX_CHECKED = 4096;
+
 /** Checks a pattern against the portable subset and, when it belongs, translates it for RE2. */
 export function checkPortablePattern(pattern: string): PatternCheck {
+  let check = checked.get(pattern);
+  if (check === undefined) {
+    if (checked.size >= MAX_CHECKED) checked.clear();
+    check = checkNow(pattern);
+    checked.set(pattern, check);
+  }
+  return check;
+}
+
+function checkNow(pattern: string): PatternCheck {
   // Each code point takes at most two UTF-16 units: a longer string cannot be within the limit,
   // and is refused before it is copied.
   if (pattern.length > 2 * MAX_PATTERN_CODE_POINTS) return tooLong();

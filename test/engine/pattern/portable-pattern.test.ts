@@ -187,3 +187,15 @@ describe("remembered answers", () => {
     expect(pattern.test(long)).toBe(false);
   });
 });
+
+describe("checks remembered", () => {
+  test("a pattern checked again is not read again, and many other patterns later it is still answered the same", () => {
+    const iban = "^[A-Z]{2}\\d{2}[A-Z0-9]{11,30}$";
+    const first = checkPortablePattern(iban);
+    expect(checkPortablePattern(iban)).toBe(first);
+    for (let n = 0; n < 5000; n++) expect(checkPortablePattern(`^x{${n % 900}}y${n}$`).ok).toBe(true);
+    expect(checkPortablePattern(iban)).toEqual(first);
+    expect(checkPortablePattern("(?<=a)b")).toEqual(checkPortablePattern("(?<=a)b"));
+    expect(checkPortablePattern("(?<=a)b").ok).toBe(false);
+  });
+});
