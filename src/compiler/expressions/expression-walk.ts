@@ -21,12 +21,15 @@ export function walkExpression(
 ): void {
   if (!isJsonObject(node)) return;
   visit(node, itemBound, path);
+  const args = node.args;
+  if (!Array.isArray(args)) return;
   const bindsItem = typeof node.op === "string" && COLLECTION_OPERATORS.has(node.op);
-  listAt(node.args).forEach((arg, index) => {
+  // A loop, not forEach: every static check and manifest walks every node of every rule.
+  for (let index = 0; index < args.length; index++) {
     path.push("args", String(index));
-    walkExpression(arg, visit, itemBound || (bindsItem && index === 1), path);
+    walkExpression(args[index], visit, itemBound || (bindsItem && index === 1), path);
     path.length -= 2;
-  });
+  }
 }
 
 /** An expression of a rule and its path inside the rule (`assign/0/value`). */
