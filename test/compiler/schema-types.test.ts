@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { enumOfView, kindOfView, viewAtPath, viewOf } from "../../src/compiler/checks/schema-types.ts";
+import { enumOfView, kindOfView, PathViews, viewAtPath, viewOf } from "../../src/compiler/checks/schema-types.ts";
 import type { JsonValue } from "../../src/engine/value/json-value.ts";
 
 /** What the check warnings read from an entity schema: one kind where the schema is certain of it, else nothing. */
@@ -69,5 +69,19 @@ describe("paths", () => {
   test("a property no member lists, or a name segment on a list: unknown", () => {
     expect(viewAtPath(root, ["nope"])).toBeUndefined();
     expect(viewAtPath(root, ["tags", "first"])).toBeUndefined();
+  });
+});
+
+describe("views by path", () => {
+  test("a path's view is found once and is the view viewAtPath finds; an unknown path is remembered as nothing", () => {
+    const root = viewOf(document, { type: "object", properties: { owner: { $ref: "#/$defs/Named" } } });
+    const views = new PathViews(root);
+    const name = views.at(["owner", "name"]);
+    expect(name).toEqual(viewAtPath(root, ["owner", "name"]));
+    expect(kindOfView(name!)).toBe("string");
+    expect(views.at(["owner", "name"])).toBe(name);
+    expect(views.at(["owner", "missing"])).toBeUndefined();
+    expect(views.at(["owner", "missing"])).toBeUndefined();
+    expect(enumOfView(views.at(["owner", "level"])!)).toEqual(["low", "high"]);
   });
 });

@@ -30,6 +30,7 @@ import {
   enumOfView,
   kindOf,
   kindOfView,
+  PathViews,
   viewAtPath,
   viewOf,
   type SchemaView,
@@ -118,6 +119,15 @@ export function staticWarnings(
       )
     : new Map();
   const params = objectAt(resolved.params);
+  // Each entity's schema view, and the views at the paths its rules read, found once for all rules.
+  const entityViews = new Map<string, PathViews | undefined>();
+  const viewsOf = (name: string): PathViews | undefined => {
+    if (!entityViews.has(name)) {
+      const entity = schemas.get(name);
+      entityViews.set(name, entity ? new PathViews(viewOf(entity.document, entity.schema)) : undefined);
+    }
+    return entityViews.get(name);
+  };
 
   for (const entry of listAt(resolved.rules)) {
     const rule = objectAt(entry);
@@ -142,11 +152,10 @@ export function staticWarnings(
     const target = objectAt(rule.target);
     const entityName = stringAt(target.entity);
     const entity = Object.hasOwn(target, "entity") ? schemas.get(entityName) : undefined;
-    const dataView = entity ? viewOf(entity.document, entity.schema) : undefined;
+    const dataView = entity ? viewsOf(entityName) : undefined;
     const inSchema = ` in the ${entityName} schema`;
     const forEach = typeof rule.forEach === "string" ? rule.forEach : undefined;
-    const forEachItem =
-      forEach !== undefined && dataView ? viewAtPath(dataView, [...pointerSegments(forEach), "0"]) : undefined;
+    const forEachItem = forEach !== undefined && dataView ? dataView.at([...pointerSegments(forEach), "0"]) : undefined;
 
     /** What a schema view tells of a value read at `path`. */
     const fromView = (view: SchemaView | undefined, text: string, path: readonly string[]): Known => {
@@ -167,8 +176,7 @@ export function staticWarnings(
       const text = stringAt(node.var);
       const [root, ...segments] = text.split(".");
       const at = [...path, "var"];
-      if ((root === "data" || root === "original") && dataView)
-        return fromView(viewAtPath(dataView, segments), text, at);
+      if ((root === "data" || root === "original") && dataView) return fromView(dataView.at(segments), text, at);
       if (root === "item" && item !== undefined) {
         if (segments.length === 0) return { ...item, text, path: at };
         if (item.view) return fromView(viewAtPath(item.view, segments), text, at);

@@ -74,6 +74,24 @@ export function viewAtPath(view: SchemaView, segments: readonly string[]): Schem
   return current;
 }
 
+/**
+ * The views at paths below one view, each found once: the rules of a ruleset read the same few
+ * fields again and again, and finding a view walks and merges schema nodes.
+ */
+export class PathViews {
+  private readonly found = new Map<string, SchemaView | undefined>();
+
+  constructor(readonly view: SchemaView) {}
+
+  at(segments: readonly string[]): SchemaView | undefined {
+    const key = segments.join("\u0000");
+    if (this.found.has(key)) return this.found.get(key);
+    const view = viewAtPath(this.view, segments);
+    this.found.set(key, view);
+    return view;
+  }
+}
+
 /** The view of a member of an object: the schemas of that property in every node that lists it. */
 export function propertyView(view: SchemaView, name: string): SchemaView | undefined {
   if (kindOfView(view) === "list") return undefined;
