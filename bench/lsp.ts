@@ -1,11 +1,12 @@
 /**
  * `rule-server lsp` as an author feels it: a real server process pinned to one core, a ruleset
  * open, edits typed into it: the rules/ example's payments ruleset (1,000 edits), then one copy of
- * the transfers ruleset among a thousand (scale size L, issue 40; 10 edits, LSP_L_EDITS). Prints how long each
- * edit's diagnostics took to arrive (from the change sent to the diagnostics received, the pause
- * that ends a burst of typing included) and the server's resident memory after the first 100
- * edits and after all of them. Targets: diagnostics within 100 ms (the example) and 200 ms at p99
- * (L); memory flat. Asserts nothing.
+ * the transfers ruleset among a thousand (scale size L, issue 40; 10 edits, LSP_L_EDITS). Prints
+ * how long the first diagnostics took after opening (the one full check), how long each edit's
+ * diagnostics took to arrive (from the change sent to the diagnostics received, the pause that ends
+ * a burst of typing included) and the server's resident memory after the first 100 edits and after
+ * all of them. Targets: diagnostics within 100 ms (the example) and 200 ms at p99 (L); memory
+ * flat. Asserts nothing.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,9 +40,12 @@ async function benchEdits(file: string, mistaken: string, edits: number, target:
   if (!text.includes(mistaken)) throw new Error(`${file} holds no ${mistaken} to edit`);
   const client = new LspClient(["taskset", "-c", "1"]);
   await client.initialize(dirname(file));
+  const opened = performance.now();
   client.open(uri, text);
-  // The first check reads the whole directory: at a thousand rulesets, seconds.
+  // The first check reads and checks the whole directory: at a thousand rulesets, seconds. Each
+  // edit after it checks again only what the edit can change.
   await client.waitForDiagnostics(uri, () => true, 0, 300_000);
+  const firstDiagnosticsMs = performance.now() - opened;
   const latencies: number[] = [];
   let rssAfter100 = 0;
   for (let edit = 1; edit <= edits; edit++) {
@@ -65,6 +69,7 @@ async function benchEdits(file: string, mistaken: string, edits: number, target:
   console.log(
     `\nrule-server lsp, ${edits} edits of ${basename(file)}${where ? ` ${where}` : ""} (server pinned to core 1)`,
   );
+  console.log(`first diagnostics after opening: ${firstDiagnosticsMs.toFixed(0)} ms`);
   console.log(
     `diagnostics after a change: p50 ${percentile(0.5).toFixed(1)} ms, p90 ${percentile(0.9).toFixed(1)} ms, p99 ${percentile(0.99).toFixed(1)} ms (target ${target})`,
   );

@@ -9,14 +9,18 @@ export const CHANGE_DELAY_MS = 20;
 
 /**
  * Checks rules directories and publishes what `check` finds, file by file. A change is checked
- * once typing pauses; opening and saving are checked at once. Every file of the directory is
- * checked again, so the children of a changed parent and the rulesets naming a changed schema get
- * their diagnostics too. A file whose problems are gone gets an empty list.
+ * once typing pauses; opening and saving are checked at once. The check covers every file of the
+ * directory (rules-workspace.ts checks again only what changed), so the children of a changed
+ * parent and the rulesets naming a changed schema get their diagnostics too. A file whose problems
+ * are gone gets an empty list. A file is sent its diagnostics when they changed, and an open one at
+ * every check: at a thousand rulesets, a thousand unchanged lists are not sent at every keystroke.
  */
 export class DiagnosticsPublisher {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Per directory, the files it last published diagnostics for. */
   private readonly published = new Map<string, Set<string>>();
+  /** Per file, the diagnostics last sent for it, as JSON. */
+  private readonly sent = new Map<string, string>();
 
   constructor(
     private readonly connection: Connection,
@@ -48,7 +52,13 @@ export class DiagnosticsPublisher {
     const byFile = diagnosticsByFile(reports, (file) => this.workspace.textOrDisk(file));
     const before = this.published.get(directory) ?? new Set<string>();
     for (const file of before) if (!byFile.has(file)) byFile.set(file, []);
-    for (const [file, diagnostics] of byFile) this.publish(file, diagnostics);
+    const open = new Set(this.workspace.openFiles());
+    for (const [file, diagnostics] of byFile) {
+      const json = JSON.stringify(diagnostics);
+      if (this.sent.get(file) === json && !open.has(file)) continue;
+      this.sent.set(file, json);
+      this.publish(file, diagnostics);
+    }
     this.published.set(
       directory,
       new Set([...byFile].filter(([, diagnostics]) => diagnostics.length > 0).map(([file]) => file)),

@@ -56,8 +56,11 @@ export function startLanguageServer(
   documents.onDidOpen((event) =>
     safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))),
   );
+  // An edit changes no file on disk: the directory's disk is not looked at again for it.
   documents.onDidChangeContent((event) =>
-    safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))),
+    safely(connection, () =>
+      withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory), "edited"),
+    ),
   );
   documents.onDidSave((event) =>
     safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.checkNow(directory))),
@@ -67,10 +70,11 @@ export function startLanguageServer(
     safely(connection, () => withDirectory(event.document.uri, (directory) => publisher.scheduleCheck(directory))),
   );
   /** A document of the directory changed: what the workspace kept of it is read again. */
-  const withDirectory = (uri: string, act: (directory: string) => void): void => {
+  const withDirectory = (uri: string, act: (directory: string) => void, change?: "edited"): void => {
     const directory = directoryOfUri(uri);
     if (directory === undefined) return;
-    workspace.forget(directory);
+    if (change === "edited") workspace.edited(directory);
+    else workspace.forget(directory);
     act(directory);
   };
   // A file changed on disk (a schema saved, a ruleset checked out): a schema may be named from any

@@ -41,6 +41,8 @@ export interface UnsavedFiles {
   leftOut?(file: string): boolean;
   /** Reads a source, reusing what an earlier read of the same text gave (the language server reads on every edit). */
   sourceFile?(file: string): SourceFile;
+  /** The directory's sources in file order, unsaved ones in and those left out not, when the caller has listed it. */
+  sourcesOf?(directory: string): readonly string[] | undefined;
 }
 
 /** `readSource` reads each source instead (the server's reload cache, reload-cache.ts). */
@@ -49,13 +51,7 @@ export function readRulesDirectory(
   unsaved?: UnsavedFiles,
   readSource?: (file: string) => SourceFile,
 ): RulesDirectory {
-  const onDisk = unsaved === undefined ? ruleFilesOf(directory).source : ruleFilesOfEditedDirectory(directory).source;
-  const files =
-    unsaved === undefined
-      ? onDisk
-      : [...new Set([...onDisk, ...unsaved.sourcesIn(directory)])]
-          .filter((file) => unsaved.leftOut?.(file) !== true)
-          .sort();
+  const files = unsaved?.sourcesOf?.(directory) ?? sourceFilesOf(directory, unsaved);
   const readText =
     unsaved === undefined ? undefined : (file: string): string => unsaved.text(file) ?? readFileSync(file, "utf8");
   const sources = files.map(
@@ -71,6 +67,13 @@ export function readRulesDirectory(
     loadSchema: entitySchemaLoader(directory, unsaved === undefined ? undefined : (file) => unsaved.text(file)),
     documentSources: documentSourcesOf(sources),
   };
+}
+
+function sourceFilesOf(directory: string, unsaved: UnsavedFiles | undefined): readonly string[] {
+  if (unsaved === undefined) return ruleFilesOf(directory).source;
+  return [...new Set([...ruleFilesOfEditedDirectory(directory).source, ...unsaved.sourcesIn(directory)])]
+    .filter((file) => unsaved.leftOut?.(file) !== true)
+    .sort();
 }
 
 /** Each key's first source, as a search in file order would find it. */

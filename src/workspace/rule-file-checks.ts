@@ -7,6 +7,7 @@ import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
 import type { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import type { CustomOperators } from "../engine/expression/custom-operators.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
+import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { ruleFilesOf } from "./files/rule-files-of-directory.ts";
 import { isDirectory, type SourceFile } from "./files/source-documents.ts";
 import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "./compile-source-file.ts";
@@ -66,21 +67,57 @@ export function checkRuleFiles(files: readonly string[], options: RuleFileCheckO
     options.operators,
     (directory) => options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved),
   );
-  const reports = files.map((file) => checkFile(loader.load(file), options));
-  // What the server refuses about a directory as a whole goes to the file it names, one not named included.
-  for (const named of options.directories ?? []) {
-    const directory = join(named, ".");
-    for (const problem of loadRulesDirectory(directory, { operators: options.operators, loader }).directoryProblems) {
-      const file = problem.file ?? directory;
-      let report = reports.find((candidate) => resolve(candidate.file) === resolve(file));
-      if (report === undefined) reports.push((report = { file, problems: [], warnings: [], tests: [] }));
-      report.problems.push(problem);
-    }
-  }
-  return reports;
+  const reports = files.map((file) => checkRuleFile(loader.load(file), options));
+  return withDirectoryProblems(reports, directoryProblemsOf(options.directories ?? [], options.operators, loader));
 }
 
-function checkFile(loaded: LoadedRuleFile, options: RuleFileCheckOptions): FileReport {
+/** A problem of a rules directory as a whole, and the file it goes on (the directory itself when it names none). */
+export interface PlacedDirectoryProblem {
+  readonly file: string;
+  readonly problem: LoadProblem;
+}
+
+/**
+ * What the server refuses about each directory as a whole (an id defined twice across sources and
+ * bundles, the cache policy).
+ */
+export function directoryProblemsOf(
+  directories: readonly string[],
+  operators: CustomOperators,
+  loader: RuleFileLoader,
+): PlacedDirectoryProblem[] {
+  return directories.flatMap((named) => {
+    const directory = join(named, ".");
+    return loadRulesDirectory(directory, { operators, loader }).directoryProblems.map((problem) => ({
+      file: problem.file ?? directory,
+      problem,
+    }));
+  });
+}
+
+/**
+ * The reports with each directory problem on the file it names, a report added for a file not
+ * among them. The reports given are left as they are: one that gets a problem is copied (the
+ * language server keeps each file's report from one check to the next).
+ */
+export function withDirectoryProblems(
+  reports: readonly FileReport[],
+  problems: readonly PlacedDirectoryProblem[],
+): FileReport[] {
+  const placed = [...reports];
+  for (const { file, problem } of problems) {
+    const index = placed.findIndex((candidate) => resolve(candidate.file) === resolve(file));
+    if (index === -1) placed.push({ file, problems: [problem], warnings: [], tests: [] });
+    else placed[index] = { ...placed[index]!, problems: [...placed[index]!.problems, problem] };
+  }
+  return placed;
+}
+
+/** The report of one loaded file: its problems, or its warnings and the outcomes of its golden tests. */
+export function checkRuleFile(
+  loaded: LoadedRuleFile,
+  options: Pick<RuleFileCheckOptions, "runTests" | "strict" | "withoutWarnings">,
+): FileReport {
   const file = loaded.file;
   if (!loaded.ok)
     return {
@@ -120,7 +157,7 @@ function checkFile(loaded: LoadedRuleFile, options: RuleFileCheckOptions): FileR
 function withWarnings(
   report: FileReport,
   warnings: readonly CheckWarning[],
-  options: RuleFileCheckOptions,
+  options: Pick<RuleFileCheckOptions, "strict" | "withoutWarnings">,
 ): FileReport {
   if (options.withoutWarnings === true) return report;
   (options.strict === true ? report.problems : report.warnings).push(...warnings);
