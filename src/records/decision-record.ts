@@ -4,10 +4,10 @@ import { maskInPlace, type RecordMask } from "./record-mask.ts";
 
 /**
  * A decision record (DECISIONS.md, Extensions): which rules decided what, on which input. This is
- * the record as the evaluating thread writes it, without `time`, `level`, `msg` and `requestId`,
- * which the event loop puts first (see recordLine), and without its opening brace: `"ruleset":…,
- * "version", "checksum", "channel", "request", "decision", "findings": [{rule, code}], "effects": [{field, rule}],
- * "commands": [name], "masked"?}`.
+ * the record as the evaluating thread makes it, without `time`, `level`, `msg` and `requestId`,
+ * which recordLine puts first, and without its opening brace: `"ruleset":…, "version",
+ * "checksum", "channel", "request", "decision", "findings": [{rule, code}], "effects": [{field,
+ * rule}], "commands": [name], "masked"?}`.
  *
  * `received` is the request's JSON text as it came, when the request is a whole body (an item of
  * a batch has none). Without a mask the record carries that text itself: the request as received,
@@ -31,22 +31,29 @@ export function decisionRecordJson(
   return `${opening}${JSON.stringify(request)},${outcomeJson(result, masked)}`;
 }
 
-/**
- * The record's line: `time`, `level`, `msg` and `requestId` first, then what the evaluating thread
- * wrote. `level` and `msg` make a record read as a log line (DECISIONS.md, Logs: every line has
- * `time`, `level`, `msg`): among the log lines on standard output `select(.msg == "decision")`
- * picks the records, and a filter on `level` does not take them for problems.
- */
-export function recordLine(time: string, requestId: string, recordJson: string): string {
-  return `${recordHead(time, requestId)}${recordJson}\n`;
-}
-
 /** The `msg` of a decision record, which tells it from the log lines beside it. */
 export const DECISION_RECORD_MSG = "decision";
 
-/** The start of a record's line, up to what the evaluating thread wrote (see recordLine). */
-export function recordHead(time: string, requestId: string): string {
-  return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},`;
+/**
+ * The record's line, newline included: `time`, `level`, `msg` and `requestId` first, then what
+ * decisionRecordJson made. `level` and `msg` make a record read as a log line (DECISIONS.md, Logs:
+ * every line has `time`, `level`, `msg`): among the log lines on standard output
+ * `select(.msg == "decision")` picks the records, and a filter on `level` does not take them for
+ * problems. The evaluating thread makes the whole line (with workers, the worker): the event loop
+ * only writes it.
+ */
+export function recordLine(time: string, requestId: string, recordJson: string): string {
+  return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},${recordJson}\n`;
+}
+
+/** The time written last, and the millisecond it is of: the records of one millisecond share it. */
+let lastTime = { ms: Number.NaN, text: "" };
+
+/** Now, as ISO 8601 text for a record's `time`: made once per millisecond rather than for every record. */
+export function recordTime(): string {
+  const now = Date.now();
+  if (now !== lastTime.ms) lastTime = { ms: now, text: new Date(now).toISOString() };
+  return lastTime.text;
 }
 
 /**
@@ -85,14 +92,45 @@ function recordOpening(result: EvaluationResult, channel: string): string {
   return lastOpening.json;
 }
 
-/** The members after the request, with the closing brace. */
+/**
+ * The members after the request, with the closing brace, written out here rather than built as
+ * objects for JSON.stringify: this runs for every evaluation, and the strings in it (rule ids,
+ * finding codes, effect fields) are the ruleset's own, each quoted once (see quoted).
+ */
 function outcomeJson(result: EvaluationResult, masked: readonly string[]): string {
-  const outcome: Record<string, unknown> = {
-    decision: result.decision,
-    findings: result.findings.map((finding) => ({ rule: finding.rule, code: finding.code })),
-    effects: result.effects.map((effect) => ({ field: effect.field, rule: effect.rule })),
-    commands: result.commands.map((command) => command.name),
-  };
-  if (masked.length > 0) outcome.masked = masked;
-  return JSON.stringify(outcome).slice(1);
+  let json = `"decision":${quoted(result.decision)},"findings":[`;
+  const { findings, effects, commands } = result;
+  for (let index = 0; index < findings.length; index++) {
+    const finding = findings[index]!;
+    json += `${index === 0 ? "" : ","}{"rule":${quoted(finding.rule)},"code":${quoted(finding.code)}}`;
+  }
+  json += '],"effects":[';
+  for (let index = 0; index < effects.length; index++) {
+    const effect = effects[index]!;
+    json += `${index === 0 ? "" : ","}{"field":${quoted(effect.field)},"rule":${quoted(effect.rule)}}`;
+  }
+  json += '],"commands":[';
+  for (let index = 0; index < commands.length; index++) {
+    // A command's name is any JSON value its rule computed: serialized each time, never kept.
+    json += `${index === 0 ? "" : ","}${JSON.stringify(commands[index]!.name) ?? "null"}`;
+  }
+  return masked.length > 0 ? `${json}],"masked":${JSON.stringify(masked)}}` : `${json}]}`;
+}
+
+/**
+ * Quoted strings kept, per thread: a ruleset has some dozens, a server of a thousand rulesets some
+ * ten thousand. Past this many they are all forgotten and kept anew as records need them.
+ */
+const QUOTED_LIMIT = 16384;
+const quotedStrings = new Map<string, string>();
+
+/** A string of the ruleset's as JSON: looking it up costs less than serializing it on every record. */
+function quoted(text: string): string {
+  let json = quotedStrings.get(text);
+  if (json === undefined) {
+    if (quotedStrings.size >= QUOTED_LIMIT) quotedStrings.clear();
+    json = JSON.stringify(text);
+    quotedStrings.set(text, json);
+  }
+  return json;
 }

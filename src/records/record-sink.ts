@@ -21,34 +21,43 @@ export interface RecordSinkEvents {
   recovered(): void;
 }
 
-/** Past this many bytes pending, records are written at once rather than at the end of the turn. */
+/**
+ * Records wait at most this long to be written with those that follow. Each write (with its check
+ * that the file is still there) costs the event loop some microseconds whatever it holds, and with
+ * workers a turn of the event loop holds a few records only, each reply from a worker being a turn
+ * of its own: written once a turn, records to a file took the event loop of a server with one
+ * worker some 6% more time per request than written together (bench/http/decision-records.ts).
+ */
+export const RECORDS_FLUSH_MS = 10;
+/** Past this many bytes pending, records are written at once rather than after RECORDS_FLUSH_MS. */
 const FLUSH_BYTES = 256 * 1024;
-/** Room for the records of a turn; one record larger than the room left is written on its own. */
+/** Room for the records pending; one record larger than the room left is written on its own. */
 const BUFFER_BYTES = 1024 * 1024;
 /** UTF-8 takes at most three bytes for each UTF-16 unit of a string. */
 const MAX_BYTES_PER_UNIT = 3;
 /** While records cannot be written, the file is tried again at most this often. */
 const RETRY_MS = 1000;
-const NEWLINE = 0x0a;
 
 /**
- * Decision records written as JSON lines, in batches: lines of one turn of the event loop go out
- * in one write. A file is opened for appending, created with mode 0600, reopened on request
+ * Decision records written as JSON lines, in batches: the lines of RECORDS_FLUSH_MS go out in one
+ * write (a drain and a reopen write what is pending first). A file is opened for appending, created with mode 0600, reopened on request
  * (SIGUSR1, for logrotate) and whenever it was removed under the server. A write that fails loses
  * the records pending (the evaluations were answered), says so once per failure, and leaves the
  * sink unavailable until the file can be written again.
  *
- * Records bound for a file are encoded as UTF-8 into one buffer as they come, in the parts the
- * caller has: a record is written on every evaluation, and joining its parts and then the lines
- * of a turn into one string copied each record twice more, and the write a third time into memory
- * allocated for it (bench/http/decision-records.ts).
+ * Records bound for a file are encoded as UTF-8 into one buffer as they come: a record is written
+ * on every evaluation, and joining the lines of a batch into one string copied each record once
+ * more, and the write a second time into memory allocated for it (bench/http/decision-records.ts).
+ * Each record comes as its whole line, made by the thread that evaluated (with workers, a worker):
+ * on the event loop a record costs this one copy into the buffer.
  */
 export class DecisionRecordSink {
   private readonly buffer: Buffer | undefined;
   private used = 0;
   /** How many records the buffer holds: what a failed write loses. */
   private records = 0;
-  private scheduled = false;
+  /** The write of the records pending, due RECORDS_FLUSH_MS after the first of them. */
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private fd: number | undefined;
   private failing = false;
   private lastAttempt = 0;
@@ -77,23 +86,21 @@ export class DecisionRecordSink {
     return !this.failing;
   }
 
-  /** One record: its line is `head`, then `rest`, then a newline (see recordLine). */
-  write(head: string, rest: string): void {
+  /** One record: its line, newline included (see recordLine). */
+  write(line: string): void {
     const buffer = this.buffer;
     // Standard output is shared with the log lines, which are batched by the turn already.
     if (buffer === undefined) {
-      writeToStandardOutput(`${head}${rest}\n`);
+      writeToStandardOutput(line);
       return;
     }
-    const room = (head.length + rest.length) * MAX_BYTES_PER_UNIT + 1;
+    const room = line.length * MAX_BYTES_PER_UNIT;
     if (room > buffer.length - this.used) this.flush();
     if (room > buffer.length) {
-      this.writeBytes(Buffer.from(`${head}${rest}\n`), 1);
+      this.writeBytes(Buffer.from(line), 1);
       return;
     }
-    this.used += buffer.write(head, this.used);
-    this.used += buffer.write(rest, this.used);
-    buffer[this.used++] = NEWLINE;
+    this.used += buffer.write(line, this.used);
     this.records++;
     if (this.used >= FLUSH_BYTES) this.flush();
     else this.schedule();
@@ -101,7 +108,6 @@ export class DecisionRecordSink {
 
   /** Writes every pending record now. */
   flush(): void {
-    this.scheduled = false;
     if (this.used === 0) return;
     const count = this.records;
     const length = this.used;
@@ -110,11 +116,16 @@ export class DecisionRecordSink {
     this.writeBytes(this.buffer!.subarray(0, length), count);
   }
 
+  /** Set by the first record pending; a write past FLUSH_BYTES leaves it be, to write what comes after. */
   private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(this.flushDue, RECORDS_FLUSH_MS);
   }
+
+  private readonly flushDue = (): void => {
+    this.timer = undefined;
+    this.flush();
+  };
 
   /** Writes `bytes` (`count` records) to the file, or counts them lost. */
   private writeBytes(bytes: Uint8Array, count: number): void {
@@ -144,6 +155,8 @@ export class DecisionRecordSink {
 
   /** Writes what is pending and closes the file (the drain's last step). */
   close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.flush();
     this.closeFile();
   }

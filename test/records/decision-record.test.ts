@@ -106,3 +106,38 @@ test("the members before the request follow the ruleset version and channel of e
   expect([read.version, read.checksum]).toEqual(["9.9.9", `sha256:${"0".repeat(64)}`]);
   expect(record(body(DATA)).read.version).toBe(ruleset.version);
 });
+
+test("the outcome is written out as JSON of the result: findings' rule and code, effects' field and rule, command names of any JSON value, in order", () => {
+  const request = JSON.parse(body(DATA)) as JsonObject;
+  const evaluated = ruleset.evaluate(request, "server");
+  // Strings that need escaping, and command names that are not strings, as a rule may compute them.
+  const result = {
+    ...evaluated,
+    findings: [
+      { ...evaluated.findings[0]!, rule: 'rule "quoted" \\ one', code: "CODE-1" },
+      { ...evaluated.findings[0]!, rule: "rule.two", code: "CODE-\u2028" },
+    ],
+    effects: [{ type: "value" as const, field: "/fee", value: 1, rule: "fee\ncompute" }],
+    commands: [
+      { name: "transfer.submitted", type: "event", rule: "r", idempotencyKey: "k", payload: {} },
+      { name: { kind: "nested", n: [1, 2] }, type: "event", rule: "r", idempotencyKey: "k", payload: {} },
+      { name: 7, type: "event", rule: "r", idempotencyKey: "k", payload: {} },
+    ],
+  };
+  for (const mask of [NO_MASK, parseRecordMask("/actor/id")]) {
+    const read = JSON.parse(`{${decisionRecordJson(structuredClone(request), result, "server", mask, body(DATA))}`);
+    expect(read.decision).toBe(evaluated.decision);
+    expect(read.findings).toEqual([
+      { rule: 'rule "quoted" \\ one', code: "CODE-1" },
+      { rule: "rule.two", code: "CODE-\u2028" },
+    ]);
+    expect(read.effects).toEqual([{ field: "/fee", rule: "fee\ncompute" }]);
+    expect(read.commands).toEqual(["transfer.submitted", { kind: "nested", n: [1, 2] }, 7]);
+    expect(read.masked).toEqual(mask === NO_MASK ? undefined : ["/actor/id"]);
+  }
+  // Nothing found, nothing done: empty lists, not missing members.
+  const none = JSON.parse(
+    `{${decisionRecordJson(request, { ...evaluated, findings: [], effects: [], commands: [] }, "server", NO_MASK)}`,
+  );
+  expect([none.findings, none.effects, none.commands]).toEqual([[], [], []]);
+});

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DecisionRecordSink, type RecordWriteProblem } from "../../src/records/record-sink.ts";
+import { DecisionRecordSink, RECORDS_FLUSH_MS, type RecordWriteProblem } from "../../src/records/record-sink.ts";
 
 /**
  * The sink encodes records into one buffer as they come and writes it at the end of the turn,
@@ -18,7 +18,11 @@ const events = {
   recovered: () => undefined,
 };
 const endOfTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Past the sink's wait: its timer, set before this one and shorter, has fired. */
+const written = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, RECORDS_FLUSH_MS + 5));
 const head = (index: number): string => `{"time":"2026-11-26T00:00:00.000Z","requestId":"r${index}",`;
+/** A record's line as the evaluating thread hands it over: whole, newline included. */
+const line = (index: number, rest: string): string => `${head(index)}${rest}\n`;
 
 test("lines of every size and script arrive whole and in order, one buffer or many", async () => {
   const path = join(work, "mixed.jsonl");
@@ -35,11 +39,11 @@ test("lines of every size and script arrive whole and in order, one buffer or ma
   const expected: string[] = [];
   for (let index = 0; index < 60; index++) {
     const rest = `"n":${index},"text":${JSON.stringify(texts[index % texts.length])}}`;
-    sink.write(head(index), rest);
-    expected.push(`${head(index)}${rest}\n`);
+    sink.write(line(index, rest));
+    expected.push(line(index, rest));
     if (index % 7 === 0) await endOfTurn();
   }
-  await endOfTurn();
+  await written();
   expect(readFileSync(path, "utf8")).toBe(expected.join(""));
   expect(statSync(path).mode & 0o777).toBe(0o600);
   sink.close();
@@ -52,28 +56,30 @@ test("a long record of characters UTF-8 writes in four bytes, after others that 
   // 240 records of about a kilobyte: just under the quarter MiB that is written at once.
   for (let index = 0; index < 240; index++) {
     const rest = `"pad":"${"p".repeat(1000)}"}`;
-    sink.write(head(index), rest);
-    expected.push(`${head(index)}${rest}\n`);
+    sink.write(line(index, rest));
+    expected.push(line(index, rest));
   }
   expect(readFileSync(path, "utf8")).toBe("");
   // 250,000 receipts: half a million UTF-16 units, a million bytes of UTF-8.
   const rest = `"text":"${"🧾".repeat(250_000)}"}`;
-  sink.write(head(240), rest);
-  expected.push(`${head(240)}${rest}\n`);
-  await endOfTurn();
+  sink.write(line(240, rest));
+  expected.push(line(240, rest));
+  await written();
   expect(readFileSync(path, "utf8")).toBe(expected.join(""));
   sink.close();
 });
 
-test("records are held to the end of the turn, unless they fill the buffer first", async () => {
+test("records wait a few milliseconds past their turn to be written together, unless they fill the buffer first", async () => {
   const path = join(work, "turn.jsonl");
   const sink = new DecisionRecordSink({ kind: "file", path }, events);
-  sink.write(head(0), '"small":true}');
+  sink.write(line(0, '"small":true}'));
   expect(readFileSync(path, "utf8")).toBe("");
   await endOfTurn();
+  expect(readFileSync(path, "utf8")).toBe("");
+  await written();
   expect(readFileSync(path, "utf8")).toBe(`${head(0)}"small":true}\n`);
-  // A quarter of a MiB waiting is written without waiting for the turn to end.
-  for (let index = 1; index <= 300; index++) sink.write(head(index), `"pad":"${"p".repeat(1000)}"}`);
+  // A quarter of a MiB waiting is written without waiting.
+  for (let index = 1; index <= 300; index++) sink.write(line(index, `"pad":"${"p".repeat(1000)}"}`));
   expect(readFileSync(path, "utf8").split("\n").length).toBeGreaterThan(200);
   sink.close();
   expect(readFileSync(path, "utf8").split("\n").filter(Boolean)).toHaveLength(301);
@@ -85,9 +91,9 @@ test("a write that fails counts the records it held as lost, and the sink says i
   const path = join(directory, "records.jsonl");
   const sink = new DecisionRecordSink({ kind: "file", path }, events);
   failures.length = 0;
-  for (let index = 0; index < 5; index++) sink.write(head(index), '"x":1}');
+  for (let index = 0; index < 5; index++) sink.write(line(index, '"x":1}'));
   rmSync(directory, { recursive: true });
-  await endOfTurn();
+  await written();
   // The file is gone with its directory and cannot be made again: all five are lost, none twice.
   expect(failures.reduce((lost, [records]) => lost + records, 0)).toBe(5);
   // Each failure says which step failed and the system's error: the directory is gone.
@@ -103,9 +109,9 @@ test("a full disk refuses the write: the records it held are counted lost", asyn
   // /dev/full takes the open and fails every write as a full disk does, for root and others alike.
   const sink = new DecisionRecordSink({ kind: "file", path: "/dev/full" }, events);
   failures.length = 0;
-  sink.write(head(0), '"x":1}');
-  sink.write(head(1), '"x":2}');
-  await endOfTurn();
+  sink.write(line(0, '"x":1}'));
+  sink.write(line(1, '"x":2}'));
+  await written();
   expect(failures).toEqual([[2, { step: "write", code: "ENOSPC", message: expect.stringContaining("no space left") }]]);
   expect(sink.available).toBe(false);
 });

@@ -11,12 +11,17 @@ import {
 /**
  * One item of a batch answered on this thread: refused for its own faults, or answered by the
  * function that answers a single request. An unexpected failure is that item's 500 (as a worker
- * reports one), never the batch's.
+ * reports one), never the batch's. `requestId` is the batch's, for each item's record.
  */
-export function answerBatchItem(item: BatchItem, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
+export function answerBatchItem(
+  item: BatchItem,
+  find: RulesetFinder,
+  options: AnswerOptions,
+  requestId?: string,
+): EvaluationReply {
   if (item.refusal !== undefined) return refusal(item.refusal);
   try {
-    return answerRequest(item.request, find, options);
+    return answerRequest(item.request, find, options, requestId);
   } catch (error) {
     return refusal(evaluationFailed(error instanceof Error ? error.message : String(error)));
   }

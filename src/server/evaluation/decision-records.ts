@@ -1,7 +1,6 @@
 import { HttpError } from "../http/http-error.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
-import { recordHead } from "../../records/decision-record.ts";
 import { parseRecordMask, RecordMaskError, type RecordMask } from "../../records/record-mask.ts";
 import { DecisionRecordSink, type RecordTarget, type RecordWriteProblem } from "../../records/record-sink.ts";
 import { ConfigurationError, type ServerOptions } from "../config/server-options.ts";
@@ -17,9 +16,6 @@ export class DecisionRecords {
   readonly sink: DecisionRecordSink;
   /** From the first failure until writing works again. */
   private failing = false;
-  /** The time written last, and the millisecond it is of: many records share one (see recordTime). */
-  private timeText = "";
-  private timeMs = Number.NaN;
 
   private constructor(
     private readonly target: RecordTarget,
@@ -68,10 +64,9 @@ export class DecisionRecords {
     });
   }
 
-  /** Writes the record of each reply that has one. */
-  write(requestId: string, replies: readonly EvaluationReply[]): void {
-    const head = recordHead(this.recordTime(), requestId);
-    for (const reply of replies) if (reply.record !== undefined) this.sink.write(head, reply.record);
+  /** Writes the reply's record, when it has one: its whole line, made where the evaluation ran (see recordLine). */
+  write(reply: EvaluationReply): void {
+    if (reply.record !== undefined) this.sink.write(reply.record);
   }
 
   /** SIGUSR1: the file is opened again (logrotate moved it), and the log says what came of it. */
@@ -86,16 +81,6 @@ export class DecisionRecords {
     // A failure that starts here has been logged by `failed`; one that goes on is said again.
     else if (wasFailing)
       this.logger.warn("decision records file could not be reopened", this.problemFields(this.sink.lastProblem));
-  }
-
-  /** Now, as ISO 8601 text: made once per millisecond rather than for every record. */
-  private recordTime(): string {
-    const now = Date.now();
-    if (now !== this.timeMs) {
-      this.timeMs = now;
-      this.timeText = new Date(now).toISOString();
-    }
-    return this.timeText;
   }
 
   private failed(count: number, problem: RecordWriteProblem): void {

@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { HttpError, problemBody } from "../http/http-error.ts";
 import { requireVersion } from "../routes/ruleset-lookup.ts";
-import { decisionRecordJson } from "../../records/decision-record.ts";
+import { decisionRecordJson, recordLine, recordTime } from "../../records/decision-record.ts";
 import type { RecordMask } from "../../records/record-mask.ts";
 
 /**
@@ -28,7 +28,10 @@ export interface EvaluationReply {
   readonly summary?: EvaluationSummary;
   /** For the log line and the metrics: the codes of a request refused under schema enforcement `reject` (422). */
   readonly refusedWarnings?: readonly string[];
-  /** With decision records on: the record of an evaluation that ran, masked, without `time` and `requestId`. */
+  /**
+   * With decision records on: the record's line of an evaluation that ran (masked, newline
+   * included), made whole by the thread that evaluated, so the event loop only writes it.
+   */
   readonly record?: string;
 }
 
@@ -79,9 +82,14 @@ const tally: EvaluationTally = { rules: 0 };
 /**
  * Order of checks after the token and the size (SERVER.md): the body is JSON, the server's own
  * members (`ruleset`, `version`, `channel`), the request shape every runtime checks, then the
- * ruleset and version, then the evaluation.
+ * ruleset and version, then the evaluation. `requestId` is the request's, for its record (records on).
  */
-export function answerEvaluation(text: string, find: RulesetFinder, options: AnswerOptions): EvaluationReply {
+export function answerEvaluation(
+  text: string,
+  find: RulesetFinder,
+  options: AnswerOptions,
+  requestId?: string,
+): EvaluationReply {
   const parsed = parseJson(text);
   if (!parsed.ok)
     return refusal(
@@ -90,19 +98,21 @@ export function answerEvaluation(text: string, find: RulesetFinder, options: Ans
         parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON",
       ),
     );
-  return answerRequest(parsed.value, find, options, text);
+  return answerRequest(parsed.value, find, options, requestId, text);
 }
 
 /**
  * The answer to a request already read from JSON and free of numbers too large for a double:
  * the rest of `answerEvaluation`, which an item of a batch goes through as well, so that it is
- * answered exactly as the same request on its own. `received` is the body's text, for its record
- * (an item of a batch has none of its own).
+ * answered exactly as the same request on its own. `requestId` is the request's (a batch's, for
+ * each of its items) and `received` the body's text, for its record (an item of a batch has no
+ * text of its own).
  */
 export function answerRequest(
   body: JsonValue,
   find: RulesetFinder,
   options: AnswerOptions,
+  requestId?: string,
   received?: string,
 ): EvaluationReply {
   let ruleset: string | undefined;
@@ -136,7 +146,11 @@ export function answerRequest(
       body: json,
       ruleset,
       summary,
-      record: decisionRecordJson(request, result, channel, options.recordMask, received),
+      record: recordLine(
+        recordTime(),
+        requestId ?? "",
+        decisionRecordJson(request, result, channel, options.recordMask, received),
+      ),
     };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;

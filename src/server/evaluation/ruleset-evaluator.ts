@@ -8,16 +8,24 @@ import type { RecordMask } from "../../records/record-mask.ts";
 
 /**
  * Where evaluations run: on the event loop, or on worker threads (workers/worker-pool.ts). Both
- * compute the reply with `answerEvaluation`, so a worker's bytes reach the client unchanged.
+ * compute the reply with `answerEvaluation`, so a worker's bytes reach the client unchanged. The
+ * request id is the request's (a batch's for every item): with records on, each record is made,
+ * id and all, where the evaluation ran.
  */
 export interface RulesetEvaluator {
   /** Answers a request body (within the size limit) against a snapshot's rulesets. */
-  evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode): EvaluationReply | Promise<EvaluationReply>;
+  evaluate(
+    snapshot: RulesSnapshot,
+    body: string,
+    explain: ExplainMode | undefined,
+    requestId: string,
+  ): EvaluationReply | Promise<EvaluationReply>;
   /** Answers every item of a batch, in order; an item's failure is its own reply, never a rejection. */
   evaluateBatch(
     snapshot: RulesSnapshot,
     items: readonly BatchItem[],
-    explain?: ExplainMode,
+    explain: ExplainMode | undefined,
+    requestId: string,
   ): EvaluationReply[] | Promise<EvaluationReply[]>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;
@@ -29,14 +37,14 @@ export interface RulesetEvaluator {
 export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): RulesetEvaluator {
   const options = answerOptionsFor(schemaEnforcement, recordMask);
   return {
-    evaluate: (snapshot, body, explain) =>
-      answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain)),
-    evaluateBatch: (snapshot, items, explain) => {
+    evaluate: (snapshot, body, explain, requestId) =>
+      answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain), requestId),
+    evaluateBatch: (snapshot, items, explain, requestId) => {
       const find = (id: string) => snapshot.rulesets.get(id)?.ruleset;
       const itemOptions = options(explain);
       const replies: EvaluationReply[] = new Array(items.length);
       for (let index = 0; index < items.length; index++)
-        replies[index] = answerBatchItem(items[index]!, find, itemOptions);
+        replies[index] = answerBatchItem(items[index]!, find, itemOptions, requestId);
       return replies;
     },
     useSnapshot: async () => undefined,

@@ -27,9 +27,9 @@ export const batchEvaluations: RouteHandler = async (
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
   const items = readBatchRequest(await readLimitedBody(request, batchLimits.maxBytes), batchLimits.maxItems);
-  const answer = evaluator.evaluateBatch(snapshot, items, explain);
+  const answer = evaluator.evaluateBatch(snapshot, items, explain, identity.id);
   const replies = answer instanceof Promise ? await answer : answer;
-  records?.write(identity.id, replies);
+  if (records !== undefined) for (const reply of replies) records.write(reply);
   countItems(replies, metrics, logFields);
   return new Response(batchReplyBody(items, replies), {
     status: 200,

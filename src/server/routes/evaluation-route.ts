@@ -24,10 +24,10 @@ export const evaluations: RouteHandler = async (
   records?.requireAvailable();
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
-  const answer = evaluator.evaluate(snapshot, await readLimitedBody(request), explain);
+  const answer = evaluator.evaluate(snapshot, await readLimitedBody(request), explain, identity.id);
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;
-  if (reply.record !== undefined) records?.write(identity.id, [reply]);
+  records?.write(reply);
   if (reply.summary !== undefined) Object.assign(logFields, reply.summary);
   else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
   const warnings = countReply(reply, metrics);

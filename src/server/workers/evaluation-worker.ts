@@ -69,7 +69,7 @@ self.onmessage = async (event: MessageEvent<string>) => {
         post(
           replyMessage(
             message.job,
-            answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain)),
+            answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain), message.requestId),
           ),
         );
       } catch (error) {

@@ -15,7 +15,14 @@ export type ToWorker =
       readonly recordMask?: string;
     }
   | { readonly kind: "snapshot"; readonly generation: number; readonly bundles: readonly unknown[] }
-  | { readonly kind: "evaluate"; readonly job: number; readonly generation: number; readonly explain?: ExplainMode };
+  | {
+      readonly kind: "evaluate";
+      readonly job: number;
+      readonly generation: number;
+      readonly explain?: ExplainMode;
+      // With records on: the request's, for its record, which the worker makes whole.
+      readonly requestId?: string;
+    };
 
 export type FromWorker =
   | { readonly kind: "ready" }
@@ -23,7 +30,8 @@ export type FromWorker =
   | { readonly kind: "loaded"; readonly generation: number }
   | { readonly kind: "failed"; readonly message: string }
   // The summary travels in the header, so the event loop logs and counts without reading the body.
-  // With `recorded`, the decision record follows the body on a line of its own.
+  // With `recordLength`, the decision record's line (newline included) follows the body and a
+  // newline, and is this long: the event loop cuts it off without looking for where it starts.
   | {
       readonly kind: "result";
       readonly job: number;
@@ -31,14 +39,20 @@ export type FromWorker =
       readonly ruleset?: string;
       readonly summary?: EvaluationSummary;
       readonly refusedWarnings?: readonly string[];
-      readonly recorded?: true;
+      readonly recordLength?: number;
     }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
-/** An evaluation job: the header line, then the request body as received. */
-export function evaluateMessage(job: number, generation: number, body: string, explain?: ExplainMode): string {
-  const header: ToWorker =
-    explain === undefined ? { kind: "evaluate", job, generation } : { kind: "evaluate", job, generation, explain };
+/** An evaluation job: the header line, then the request body as received. `requestId` only with records on. */
+export function evaluateMessage(
+  job: number,
+  generation: number,
+  body: string,
+  explain?: ExplainMode,
+  requestId?: string,
+): string {
+  const header: ToWorker = { kind: "evaluate", job, generation, explain, requestId };
+  // JSON.stringify leaves out the members that are undefined.
   return `${JSON.stringify(header)}\n${body}`;
 }
 
@@ -51,19 +65,26 @@ export function replyMessage(job: number, reply: EvaluationReply): string {
     ruleset: reply.ruleset,
     summary: reply.summary,
     refusedWarnings: reply.refusedWarnings,
-    ...(reply.record === undefined ? {} : { recorded: true }),
+    recordLength: reply.record?.length,
   };
-  // JSON texts hold no raw line break: the body ends at the last one, and the record follows it.
   return reply.record === undefined
     ? `${JSON.stringify(header)}\n${reply.body}`
     : `${JSON.stringify(header)}\n${reply.body}\n${reply.record}`;
 }
 
-/** A reply's body and, when the header says one follows, its record. */
-export function replyParts(header: { readonly recorded?: true }, text: string): { body: string; record?: string } {
-  if (header.recorded !== true) return { body: text };
-  const newline = text.lastIndexOf("\n");
-  return { body: text.slice(0, newline), record: text.slice(newline + 1) };
+/** The reply a result message carries: its header's members, the body after it, and the record when one follows. */
+export function replyOf(header: Extract<FromWorker, { kind: "result" }>, text: string): EvaluationReply {
+  const { status, ruleset, summary, refusedWarnings, recordLength } = header;
+  if (recordLength === undefined) return { status, body: text, ruleset, summary, refusedWarnings };
+  const bodyEnd = text.length - recordLength - 1;
+  return {
+    status,
+    body: text.slice(0, bodyEnd),
+    ruleset,
+    summary,
+    refusedWarnings,
+    record: text.slice(bodyEnd + 1),
+  };
 }
 
 /** Splits a message into its header and the body after the first line (empty when there is none). */

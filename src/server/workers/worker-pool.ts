@@ -7,7 +7,7 @@ import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
-import { evaluateMessage, readMessage, replyParts, type FromWorker, type ToWorker } from "./worker-messages.ts";
+import { evaluateMessage, readMessage, replyOf, type FromWorker, type ToWorker } from "./worker-messages.ts";
 import type { RecordMask } from "../../records/record-mask.ts";
 
 /**
@@ -110,10 +110,17 @@ export class WorkerPool implements RulesetEvaluator {
     });
   }
 
-  evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode): Promise<EvaluationReply> {
+  evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode, requestId?: string): Promise<EvaluationReply> {
+    // The request id goes to the worker only when it makes records.
+    const recordId = this.recordMask === undefined ? undefined : requestId;
     return new Promise((resolve, reject) => {
       const id = this.nextJob++;
-      this.queue.push({ id, message: evaluateMessage(id, snapshot.generation, body, explain), resolve, reject });
+      this.queue.push({
+        id,
+        message: evaluateMessage(id, snapshot.generation, body, explain, recordId),
+        resolve,
+        reject,
+      });
       this.dispatch();
     });
   }
@@ -127,14 +134,16 @@ export class WorkerPool implements RulesetEvaluator {
     snapshot: RulesSnapshot,
     items: readonly BatchItem[],
     explain?: ExplainMode,
+    requestId?: string,
   ): Promise<EvaluationReply[]> {
-    return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain)));
+    return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain, requestId)));
   }
 
   private evaluateItem(
     snapshot: RulesSnapshot,
     item: BatchItem,
     explain: ExplainMode | undefined,
+    requestId: string | undefined,
   ): EvaluationReply | Promise<EvaluationReply> {
     if (item.refusal !== undefined) return refusal(item.refusal);
     let text: string;
@@ -147,9 +156,10 @@ export class WorkerPool implements RulesetEvaluator {
         item,
         (id) => snapshot.rulesets.get(id)?.ruleset,
         answerOptionsFor(this.schemaEnforcement, this.recordMask)(explain),
+        requestId,
       );
     }
-    return this.evaluate(snapshot, text, explain).catch((error: unknown) =>
+    return this.evaluate(snapshot, text, explain, requestId).catch((error: unknown) =>
       refusal(error instanceof HttpError ? error : evaluationFailed(String(error))),
     );
   }
@@ -203,15 +213,7 @@ export class WorkerPool implements RulesetEvaluator {
             reject(new Error(`an evaluation worker could not start: ${header.message}`));
             return;
           case "result":
-            this.finish(pooled, header.job, (job) =>
-              job.resolve({
-                status: header.status,
-                ruleset: header.ruleset,
-                summary: header.summary,
-                refusedWarnings: header.refusedWarnings,
-                ...replyParts(header, body),
-              }),
-            );
+            this.finish(pooled, header.job, (job) => job.resolve(replyOf(header, body)));
             return;
           case "error":
             this.finish(pooled, header.job, (job) => job.reject(evaluationFailed(header.message)));
