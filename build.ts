@@ -27,6 +27,7 @@ import { bundleBrowserModule } from "./src/bundling/browser-module-bundle.ts";
 import { checkoutIndependentPaths, withCheckoutIndependentPaths } from "./src/bundling/checkout-independent-paths.ts";
 import { bundleExplorer, type ExplorerFiles } from "./src/bundling/explorer-bundle.ts";
 import { moduleDeclarations } from "./src/bundling/module-declarations.ts";
+import { prebuiltCheckers } from "./src/bundling/prebuilt-checkers.ts";
 import { packageVsix } from "./editors/vscode/package-vsix.ts";
 import { writeNpmPackage } from "./src/packaging/npm-package/npm-package.ts";
 
@@ -103,11 +104,12 @@ let explorerFiles: Promise<ExplorerFiles> | undefined;
 async function buildTarget(target: Target, dist: string): Promise<string> {
   const outfile = join(dist, executableName(target));
   const embedExplorerFiles = embedExplorer(await (explorerFiles ??= bundleExplorer()));
+  const checkers = prebuiltCheckers();
   const result = await Bun.build({
     // The worker is an entry point of its own, so that the executable can start it.
     entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "server", "workers", "evaluation-worker.ts")],
     compile: { target: TARGETS[target], outfile },
-    plugins: [embedRe2Wasm, embedExplorerFiles, checkoutIndependentPaths(ROOT)],
+    plugins: [embedRe2Wasm, embedExplorerFiles, checkers, checkoutIndependentPaths(ROOT)],
     minify: true,
     sourcemap: "none",
     define: { "process.env.NODE_ENV": '"production"' },
@@ -115,6 +117,10 @@ async function buildTarget(target: Target, dist: string): Promise<string> {
   if (!result.success) throw new Error(`${target}: ${result.logs.map(String).join("\n")}`);
   if (!embedExplorerFiles.embedded())
     throw new Error("src/server/routes/explorer-files.ts was not bundled; update embedExplorer in build.ts");
+  if (!checkers.embedded())
+    throw new Error(
+      "src/compiler/schema/prebuilt-checker-code.ts was not bundled; update src/bundling/prebuilt-checkers.ts",
+    );
   return outfile;
 }
 

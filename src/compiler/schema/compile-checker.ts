@@ -7,10 +7,13 @@ import { Hash } from "@sinclair/typebox/value";
  * (FNV-1a, a BigInt step per byte): checking the `operations` of every rule took a sixth of
  * validating a document, and a tenth of the release executable's start-up. The arrays the schema
  * wants unique hold strings, and a string is its own key: a Set tells strings apart exactly, and
- * never takes one for the BigInt hash of another value.
+ * never takes one for the BigInt hash of another value. `code` is the schema's, made ahead or
+ * generated (checked-schemas.ts).
  */
-export function compileChecker<T extends TSchema>(schema: T): TypeCheck<T> {
-  const code = TypeCompiler.Code(schema, [], { language: "javascript" });
+export function compileChecker<T extends TSchema>(
+  schema: T,
+  code = TypeCompiler.Code(schema, [], { language: "javascript" }),
+): TypeCheck<T> {
   // TypeBox passes these the registries of custom kinds and formats; the schema uses neither.
   if (/\b(?:kind|format)\(/.test(code))
     throw new Error("the schema uses a custom kind or format: compile it with TypeCompiler.Compile");

@@ -8,6 +8,7 @@
  * annotations: nothing is filled in and the document is not changed.
  */
 import type { TypeCheck } from "@sinclair/typebox/compiler";
+import { checkerCode } from "./checked-schemas.ts";
 import { compileChecker } from "./compile-checker.ts";
 import { toProblems, type SchemaProblem } from "./problems.ts";
 import { RulesetDocument } from "./ruleset-document.ts";
@@ -20,7 +21,7 @@ let compiledRule: TypeCheck<typeof Rule> | undefined;
 
 /** The compiled checker, built once on first use. */
 function checker(): TypeCheck<typeof RulesetDocument> {
-  compiled ??= compileChecker(RulesetDocument);
+  compiled ??= compileChecker(RulesetDocument, checkerCode("RulesetDocument"));
   return compiled;
 }
 
@@ -40,7 +41,7 @@ export function validateRulesetDocument(document: unknown): SchemaProblem[] {
  * holds as it ends up, an inherited rule changed by an override.
  */
 export function validateRule(rule: unknown): SchemaProblem[] {
-  compiledRule ??= compileChecker(Rule);
+  compiledRule ??= compileChecker(Rule, checkerCode("Rule"));
   if (compiledRule.Check(rule)) return [];
   const problems = toProblems(compiledRule.Errors(rule));
   return problems.length > 0
