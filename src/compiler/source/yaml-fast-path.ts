@@ -57,8 +57,8 @@ function placeKeyWith(parent: string, segment: string): string {
 
 /**
  * The places of a text the fast path reads, by path (placeKey of its member names and item
- * indexes): every key, and every value that is a node of the text (not an empty `key:`). Paths
- * inside flow collections are not there. Undefined where the fast path gives up.
+ * indexes): every key, and every value that is a node of the text (not an empty `key:`), inside
+ * flow collections too. Undefined where the fast path gives up.
  */
 export function yamlFastPathPlaces(text: string): Map<string, FastPlace> | undefined {
   if (UNREAD_CHARACTERS.test(text)) return undefined;
@@ -127,6 +127,15 @@ class BlockReader {
     this.places.set(path, place);
   }
 
+  /** Keeps where a node below the current path starts (inside a flow collection): `column` counts from 0. */
+  private placeBelow(below: readonly string[], part: keyof FastPlace, line: number, column: number): void {
+    let path = this.path.at(-1)!;
+    for (const segment of below) path = placeKeyWith(path, segment);
+    const place = this.places!.get(path) ?? {};
+    place[part] ??= { line: line + 1, column: column + 1 };
+    this.places!.set(path, place);
+  }
+
   /** Past empty lines and comment lines. */
   private skipBlankLines(): void {
     while (this.line < this.contents.length) {
@@ -145,7 +154,7 @@ class BlockReader {
     let node: JsonValue;
     if (isSequenceEntry(content)) node = this.blockSequence(indent);
     else if (mappingKey(content) !== undefined) node = this.blockMapping(indent);
-    else node = this.valueOnLine(content, parentIndent, this.depth);
+    else node = this.valueOnLine(content, parentIndent, this.depth, indent);
     this.depth--;
     return node;
   }
@@ -164,7 +173,7 @@ class BlockReader {
         else giveUp();
       } else {
         this.place("value", this.line, indent + rest);
-        members[key.name] = this.valueOnLine(content.slice(rest), indent, this.depth);
+        members[key.name] = this.valueOnLine(content.slice(rest), indent, this.depth, indent + rest);
       }
       if (this.places !== undefined) this.path.pop();
       this.skipBlankLines();
@@ -215,15 +224,22 @@ class BlockReader {
   }
 
   /** A scalar, a block scalar or a flow collection starting at the beginning of `text`, the current line's rest. */
-  private valueOnLine(text: string, parentIndent: number, depth: number): JsonValue {
+  private valueOnLine(text: string, parentIndent: number, depth: number, column: number): JsonValue {
     const char = text[0];
     if (char === "|" || char === ">") return this.blockScalar(text, parentIndent);
     let value: JsonValue;
     let end: number;
     if (char === '"') [value, end] = doubleQuoted(text, 0);
     else if (char === "'") [value, end] = singleQuoted(text, 0);
-    else if (char === "[" || char === "{") [value, end] = flowCollection(text, 0, depth + 1);
-    else {
+    else if (char === "[" || char === "{") {
+      const line = this.line;
+      const placer =
+        this.places === undefined
+          ? undefined
+          : (path: readonly string[], part: keyof FastPlace, offset: number) =>
+              this.placeBelow(path, part, line, column + offset);
+      [value, end] = flowCollection(text, 0, depth + 1, placer);
+    } else {
       if (!startsPlain(text, 0)) giveUp();
       const comment = text.indexOf(" #");
       const raw = (comment < 0 ? text : text.slice(0, comment)).trimEnd();

@@ -172,12 +172,21 @@ export function endOfLine(text: string, at: number): void {
   if (text[offset] !== "#" || offset === at) giveUp();
 }
 
+/** Where a node inside a flow collection starts: its path below the collection, its part, and its offset on the line. */
+export type FlowPlacer = (path: readonly string[], part: "key" | "value", offset: number) => void;
+
 /**
  * A flow collection (`[ ]` or `{ }`) that closes on its line, starting at `at`: its value and the
  * offset past it. Trailing commas, implicit pairs, keys without values, and `:` inside plain
- * scalars are left to the full reader.
+ * scalars are left to the full reader. With `placer`, says where each key and value inside starts.
  */
-export function flowCollection(text: string, at: number, depth = 1): [JsonValue, number] {
+export function flowCollection(
+  text: string,
+  at: number,
+  depth = 1,
+  placer?: FlowPlacer,
+  path: string[] = [],
+): [JsonValue, number] {
   if (depth > MAX_FAST_DEPTH) giveUp();
   const closing = text[at] === "[" ? "]" : "}";
   const sequence = closing === "]";
@@ -187,14 +196,22 @@ export function flowCollection(text: string, at: number, depth = 1): [JsonValue,
   if (text[offset] === closing) return [sequence ? items : members, offset + 1];
   for (;;) {
     if (sequence) {
-      const [item, end] = flowNode(text, offset, depth);
+      path.push(String(items.length));
+      placer?.(path, "value", offset);
+      const [item, end] = flowNode(text, offset, depth, placer, path);
+      path.pop();
       items.push(item);
       offset = end;
     } else {
       const [key, afterKey] = flowKey(text, offset);
       if (text[afterKey] !== ":" || text[afterKey + 1] !== " ") giveUp();
       if (Object.hasOwn(members, key) || key === "__proto__") giveUp();
-      const [member, end] = flowNode(text, afterKey + 1, depth);
+      path.push(key);
+      placer?.(path, "key", offset);
+      const valueAt = skipSpaces(text, afterKey + 1);
+      placer?.(path, "value", valueAt);
+      const [member, end] = flowNode(text, valueAt, depth, placer, path);
+      path.pop();
       members[key] = member;
       offset = end;
     }
@@ -217,12 +234,18 @@ function flowKey(text: string, at: number): [string, number] {
 }
 
 /** A node inside a flow collection, from `at` (spaces before it skipped). */
-function flowNode(text: string, at: number, depth: number): [JsonValue, number] {
+function flowNode(
+  text: string,
+  at: number,
+  depth: number,
+  placer: FlowPlacer | undefined,
+  path: string[],
+): [JsonValue, number] {
   const offset = skipSpaces(text, at);
   const char = text[offset];
   if (char === '"') return doubleQuoted(text, offset);
   if (char === "'") return singleQuoted(text, offset);
-  if (char === "[" || char === "{") return flowCollection(text, offset, depth + 1);
+  if (char === "[" || char === "{") return flowCollection(text, offset, depth + 1, placer, path);
   const [raw, end] = flowPlain(text, offset);
   if (text[end] === ":") giveUp();
   return [plainValue(raw), end];

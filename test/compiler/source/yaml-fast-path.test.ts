@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readYamlFully, readYamlSource } from "../../../src/compiler/source/read-yaml-source.ts";
-import { readYamlFastPath } from "../../../src/compiler/source/yaml-fast-path.ts";
+import { placeKey, readYamlFastPath, yamlFastPathPlaces } from "../../../src/compiler/source/yaml-fast-path.ts";
 import { PROJECT_ROOT } from "../../support/run-cli.ts";
 
 /**
@@ -281,6 +281,27 @@ describe("places, found on demand, are the full reader's", () => {
     }
     expect(compared).toBeGreaterThan(1000);
   });
+});
+
+test("places inside flow collections are the fast path's own, without the full reader", () => {
+  const text = 'rules:\n  - when: { op: gte, args: [{ var: data.amount }, "5", [1, { a: b }]] }\n    tags: [x,  z]\n';
+  const places = yamlFastPathPlaces(text)!;
+  const full = readYamlFully(text, "flow.ruleset.yaml");
+  if (!full.ok) throw new Error("the full reader refuses the text");
+  const inside = [
+    ["rules", "0", "when", "op"],
+    ["rules", "0", "when", "args"],
+    ["rules", "0", "when", "args", "0", "var"],
+    ["rules", "0", "when", "args", "1"],
+    ["rules", "0", "when", "args", "2", "1", "a"],
+    ["rules", "0", "tags", "1"],
+  ];
+  for (const path of inside) {
+    const place = places.get(placeKey(path));
+    expect({ path, value: place?.value }).toEqual({ path, value: full.locate(path, "value") });
+    if (!/^[0-9]+$/.test(path.at(-1)!))
+      expect({ path, key: place?.key }).toEqual({ path, key: full.locate(path, "key") });
+  }
 });
 
 describe("in readYamlSource", () => {
