@@ -13,6 +13,18 @@ export function collectGarbage(): void {
   Bun.gc(true);
 }
 
+/** A heap smaller than this is left to the collector's own pace once a load is served. */
+const HEAP_BYTES_TO_COLLECT = 64 * 1024 * 1024;
+
+/**
+ * Whether the heap is worth a full collection once a load is served, to give back what the load
+ * and the snapshot before it held: not for a small heap, where a collection cost a tenth of the
+ * executable's start-up on the example before its `listening` line was out.
+ */
+export function worthCollectingAfterLoad(heapBytes: number = process.memoryUsage().heapUsed): boolean {
+  return heapBytes >= HEAP_BYTES_TO_COLLECT;
+}
+
 /**
  * Whether a load's garbage is worth a full collection before its snapshot is made: where most of
  * it compiled, what it keeps would lie spread among that garbage. A reload that compiled a few

@@ -6,7 +6,7 @@ import type { Logger } from "../logging/logger.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import { type LastReload, type ReloadTrigger, refusedReload } from "../snapshot/last-reload.ts";
 import { loadRulesAsText, type RulesSnapshot, SnapshotError, snapshotFromText } from "../snapshot/rules-snapshot.ts";
-import { collectGarbage, worthCollecting } from "./collect-garbage.ts";
+import { collectGarbage, worthCollecting, worthCollectingAfterLoad } from "./collect-garbage.ts";
 import type { Clock } from "./clock.ts";
 import { cronDelay } from "./cron-setting.ts";
 import { RefreshTimer } from "./refresh-timer.ts";
@@ -162,7 +162,7 @@ export class RulesReloader {
     // and a reload's documents read again are garbage an idle server's collector would keep long.
     setTimeout(() => {
       this.cache.packDocuments();
-      collectGarbage();
+      if (worthCollectingAfterLoad()) collectGarbage();
     }, 0);
     return snapshot;
   }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { worthCollecting } from "../../../src/server/refresh/collect-garbage.ts";
+import { worthCollecting, worthCollectingAfterLoad } from "../../../src/server/refresh/collect-garbage.ts";
 import type { RulesAsText } from "../../../src/server/snapshot/rules-snapshot.ts";
 
 /** `rulesets` rulesets, the first `compiled` of them compiled at this load into bundles of `bytes` bytes of JSON each. */
@@ -24,4 +24,11 @@ test("a load whose compiled bundles are small together is not collected: a few r
   expect(worthCollecting(load(3, 3, 40_000))).toBe(false);
   expect(worthCollecting(load(3, 1, 2 * 1024 * 1024))).toBe(true);
   expect(worthCollecting(load(100, 100, 45_000))).toBe(true);
+});
+
+test("once a load is served, a heap of 64 MiB or more is collected at once; a smaller one is left to the collector", () => {
+  expect(worthCollectingAfterLoad(300 * 1024 * 1024)).toBe(true);
+  expect(worthCollectingAfterLoad(64 * 1024 * 1024)).toBe(true);
+  expect(worthCollectingAfterLoad(20 * 1024 * 1024)).toBe(false);
+  expect(typeof worthCollectingAfterLoad()).toBe("boolean");
 });
