@@ -45,7 +45,7 @@ export async function startRuleServer(
   workers: number,
   command: readonly string[] = FROM_SOURCE,
   env: Record<string, string> = {},
-): Promise<BenchServer & { startupMs: number }> {
+): Promise<BenchServer & { startupMs: number; exited: Promise<number> }> {
   const started = performance.now();
   const child = spawnRuleServer(rulesDir, workers, command, env);
   const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
@@ -61,7 +61,13 @@ export async function startRuleServer(
   void (async () => {
     for (;;) if ((await reader.read()).done) break;
   })();
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, startupMs, stop: () => child.kill("SIGKILL") };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    startupMs,
+    stop: () => child.kill("SIGKILL"),
+    exited: child.exited,
+  };
 }
 
 /** rule-server spawned pinned, on a rules directory with the bench's settings and `env`, its log lines on a pipe. */
