@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 
 /** Files up to this size are stamped by their contents too: a rewrite within one tick of the clock is seen. */
@@ -43,7 +42,8 @@ export function supportFileStamp(file: string, unsavedText: (file: string) => st
 }
 
 function hash(contents: string | Buffer): string {
-  return createHash("sha256").update(contents).digest("hex");
+  // Bun's hasher: a bundle hoists node:crypto's import to its top, where every command would load it.
+  return new Bun.CryptoHasher("sha256").update(contents).digest("hex");
 }
 
 export function sameStamps(a: SupportStamps, b: SupportStamps): boolean {
