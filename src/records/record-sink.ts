@@ -40,10 +40,10 @@ const RETRY_MS = 1000;
 
 /**
  * Decision records written as JSON lines, in batches: the lines of RECORDS_FLUSH_MS go out in one
- * write (a drain and a reopen write what is pending first). A file is opened for appending, created with mode 0600, reopened on request
- * (SIGUSR1, for logrotate) and whenever it was removed under the server. A write that fails loses
- * the records pending (the evaluations were answered), says so once per failure, and leaves the
- * sink unavailable until the file can be written again.
+ * write (a drain and a reopen write what is pending first). A file is opened for appending,
+ * created with mode 0600, reopened on request (SIGUSR1, for logrotate) and whenever it was removed
+ * under the server. A write that fails loses the records pending (the evaluations were answered),
+ * says so once per failure, and leaves the sink unavailable until the file can be written again.
  *
  * Records bound for a file are encoded as UTF-8 into one buffer as they come: a record is written
  * on every evaluation, and joining the lines of a batch into one string copied each record once
