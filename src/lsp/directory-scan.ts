@@ -1,6 +1,5 @@
-import { readdirSync, statSync, type Stats } from "node:fs";
-import { join } from "node:path";
 import { ruleFileKind } from "../workspace/files/rule-file-kind.ts";
+import { editedDirectoryEntries } from "../workspace/files/rule-files-of-directory.ts";
 
 /**
  * A file written this recently may be written again within the same tick of the file system's
@@ -9,9 +8,8 @@ import { ruleFileKind } from "../workspace/files/rule-file-kind.ts";
 const RECENT_WRITE_MS = 2000;
 
 /**
- * A rules directory's entries on disk, each looked at once (at a thousand rulesets every look
- * counts), as ruleFilesOfEditedDirectory lists them: names starting with a dot skipped, an entry
- * that vanishes while looked at skipped, a directory not on disk holding nothing.
+ * A rules directory's entries on disk (editedDirectoryEntries), each looked at once: at a thousand
+ * rulesets every look counts.
  */
 export interface DirectoryScan {
   /** The ruleset sources on disk, in file order, each with its size. */
@@ -27,34 +25,19 @@ export interface DirectoryScan {
 }
 
 export function scanDirectory(directory: string): DirectoryScan {
-  let names: string[] = [];
-  try {
-    names = readdirSync(directory).sort();
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-  }
   const now = Date.now();
   const sources = new Map<string, number>();
   const bundles = new Map<string, number>();
   const sourceStamps = new Map<string, string>();
   const others: string[] = [];
-  for (const name of names) {
-    if (name.startsWith(".")) continue;
-    const file = join(directory, name);
-    let stats: Stats;
-    try {
-      stats = statSync(file);
-    } catch {
-      continue;
-    }
+  for (const { name, path, stats } of editedDirectoryEntries(directory)) {
     const kind = stats.isFile() ? ruleFileKind(name) : "other";
     if (kind === "source") {
-      sources.set(file, stats.size);
-      if (now - stats.mtimeMs >= RECENT_WRITE_MS) sourceStamps.set(file, `${stats.size} ${stats.mtimeMs}`);
+      sources.set(path, stats.size);
+      if (now - stats.mtimeMs >= RECENT_WRITE_MS) sourceStamps.set(path, `${stats.size} ${stats.mtimeMs}`);
     } else {
-      others.push(file);
-      if (kind === "bundle") bundles.set(file, stats.size);
+      others.push(path);
+      if (kind === "bundle") bundles.set(path, stats.size);
     }
   }
   return { sources, bundles, sourceStamps, others };
