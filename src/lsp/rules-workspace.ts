@@ -102,11 +102,6 @@ export class RulesWorkspace implements UnsavedFiles {
     return source;
   }
 
-  /** A source too large to check as one types: what the YAML parser reads in about a second. */
-  leftOut(file: string): boolean {
-    return this.sizeOf(file) > MAX_CHECKED_BYTES;
-  }
-
   private sizeOf(file: string): number {
     const text = this.text(file);
     if (text !== undefined) return text.length;
@@ -172,8 +167,10 @@ export class RulesWorkspace implements UnsavedFiles {
     }
   }
 
-  sourcesOf(directory: string): readonly string[] | undefined {
-    return this.scanning?.directory === resolve(directory) ? this.scanning.files.sources : undefined;
+  sourcesOf(directory: string): readonly string[] {
+    const key = resolve(directory);
+    if (this.scanning?.directory === key) return this.scanning.files.sources;
+    return checkedFiles(key, scanDirectory(key), this, MAX_CHECKED_BYTES).sources;
   }
 
   /**

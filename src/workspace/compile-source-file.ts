@@ -6,7 +6,7 @@ import { compileRuleset, type CompiledRuleset } from "../compiler/compile-rulese
 import { RulesetResolver } from "../compiler/resolve/resolve-ruleset.ts";
 import { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 import { entitySchemaLoader } from "./files/entity-schema-files.ts";
-import { ruleFilesOf, ruleFilesOfEditedDirectory } from "./files/rule-files-of-directory.ts";
+import { ruleFilesOf } from "./files/rule-files-of-directory.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
 import {
   documentSourcesOf,
@@ -35,14 +35,13 @@ export interface RulesDirectory {
 /** Unsaved texts that stand for files (an editor's open documents), and the files that exist only there. */
 export interface UnsavedFiles {
   text(file: string): string | undefined;
-  /** The unsaved ruleset sources in a directory that are not on disk yet. */
-  sourcesIn(directory: string): readonly string[];
-  /** Files left out of the directory as if absent (the language server's files too large to check as one types). */
-  leftOut?(file: string): boolean;
+  /**
+   * The directory's sources in file order as the editor sees it: those only it has included, those
+   * it leaves out (too large to check as one types) not.
+   */
+  sourcesOf(directory: string): readonly string[];
   /** Reads a source, reusing what an earlier read of the same text gave (the language server reads on every edit). */
   sourceFile?(file: string): SourceFile;
-  /** The directory's sources in file order, unsaved ones in and those left out not, when the caller has listed it. */
-  sourcesOf?(directory: string): readonly string[] | undefined;
 }
 
 /** `readSource` reads each source instead (the server's reload cache, reload-cache.ts). */
@@ -51,7 +50,7 @@ export function readRulesDirectory(
   unsaved?: UnsavedFiles,
   readSource?: (file: string) => SourceFile,
 ): RulesDirectory {
-  const files = unsaved?.sourcesOf?.(directory) ?? sourceFilesOf(directory, unsaved);
+  const files = unsaved?.sourcesOf(directory) ?? ruleFilesOf(directory).source;
   const readText =
     unsaved === undefined ? undefined : (file: string): string => unsaved.text(file) ?? readFileSync(file, "utf8");
   const sources = files.map(
@@ -67,13 +66,6 @@ export function readRulesDirectory(
     loadSchema: entitySchemaLoader(directory, unsaved === undefined ? undefined : (file) => unsaved.text(file)),
     documentSources: documentSourcesOf(sources),
   };
-}
-
-function sourceFilesOf(directory: string, unsaved: UnsavedFiles | undefined): readonly string[] {
-  if (unsaved === undefined) return ruleFilesOf(directory).source;
-  return [...new Set([...ruleFilesOfEditedDirectory(directory).source, ...unsaved.sourcesIn(directory)])]
-    .filter((file) => unsaved.leftOut?.(file) !== true)
-    .sort();
 }
 
 /** Each key's first source, as a search in file order would find it. */

@@ -10,7 +10,7 @@ import type { JsonObject } from "../engine/value/json-value.ts";
 import type { LoadProblem } from "../engine/bundle/load-problem.ts";
 import { ruleFilesOf } from "./files/rule-files-of-directory.ts";
 import { isDirectory, type SourceFile } from "./files/source-documents.ts";
-import { readRulesDirectory, type RulesDirectory, type UnsavedFiles } from "./compile-source-file.ts";
+import { readRulesDirectory } from "./compile-source-file.ts";
 import type { FileReport } from "./file-report.ts";
 import { loadRulesDirectory } from "./load-rules-directory.ts";
 import { type LoadedRuleFile, RuleFileLoader } from "./rule-file-loader.ts";
@@ -43,10 +43,6 @@ export interface RuleFileCheckOptions {
   readonly strict?: boolean;
   /** Leaves warnings out of the reports (`test` reports tests, not warnings). */
   readonly withoutWarnings?: boolean;
-  /** Unsaved texts that stand for files (the language server's open documents). */
-  readonly unsaved?: UnsavedFiles;
-  /** Reads a rules directory (the language server's, which keeps it between requests); readRulesDirectory otherwise. */
-  readonly readDirectory?: (directory: string) => RulesDirectory;
   /** Runs the golden tests of a compiled source. */
   readonly runTests: (compiled: CompiledSource) => GoldenTestOutcome[];
   /**
@@ -63,10 +59,7 @@ export interface RuleFileCheckOptions {
  * across sources and bundles, the cache policy) on the file they name.
  */
 export function checkRuleFiles(files: readonly string[], options: RuleFileCheckOptions): FileReport[] {
-  const loader = new RuleFileLoader(
-    options.operators,
-    (directory) => options.readDirectory?.(directory) ?? readRulesDirectory(directory, options.unsaved),
-  );
+  const loader = new RuleFileLoader(options.operators, (directory) => readRulesDirectory(directory));
   const reports = files.map((file) => checkRuleFile(loader.load(file), options));
   return withDirectoryProblems(reports, directoryProblemsOf(options.directories ?? [], options.operators, loader));
 }

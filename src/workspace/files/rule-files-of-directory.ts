@@ -56,8 +56,3 @@ export function editedDirectoryEntries(directory: string): DirectoryEntry[] {
     throw error;
   }
 }
-
-/** The files of an editor's directory by kind, as ruleFilesOf gives them (see editedDirectoryEntries). */
-export function ruleFilesOfEditedDirectory(directory: string): Readonly<Record<RuleFileKind, string[]>> {
-  return filesByKind(editedDirectoryEntries(directory));
-}
