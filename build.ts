@@ -118,9 +118,7 @@ async function buildTarget(target: Target, dist: string): Promise<string> {
   if (!embedExplorerFiles.embedded())
     throw new Error("src/server/routes/explorer-files.ts was not bundled; update embedExplorer in build.ts");
   if (!checkers.embedded())
-    throw new Error(
-      "src/compiler/schema/prebuilt-checker-code.ts was not bundled; update src/bundling/prebuilt-checkers.ts",
-    );
+    throw new Error("src/compiler/schema/checked-schemas.ts was not bundled; update src/bundling/prebuilt-checkers.ts");
   return outfile;
 }
 

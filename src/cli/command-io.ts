@@ -24,10 +24,16 @@ export interface CommandIo {
 }
 
 export function processIo(): CommandIo {
+  // Each stream is touched only by a command that uses it: Node's streams behind them are built on
+  // first use, which costs the server's start-up ~15 ms it does not need (it logs through
+  // src/standard-output).
   return {
-    stdout: streamOutput(process.stdout),
-    stderr: streamOutput(process.stderr),
-    // Read only by the commands that read it: the process's stdin is not touched otherwise.
+    get stdout() {
+      return streamOutput(process.stdout);
+    },
+    get stderr() {
+      return streamOutput(process.stderr);
+    },
     get stdin() {
       return process.stdin;
     },

@@ -1,8 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { CompletionItemKind, type CompletionItem, type Position, type Range } from "vscode-languageserver/node";
-import { CORE_OPERATORS } from "../compiler/schema/expression.ts";
-import { VAR_ROOTS } from "../compiler/schema/names.ts";
-import { RULE_KINDS, RuleMembers } from "../compiler/schema/rule.ts";
+import { CORE_OPERATORS, RULE_KINDS, VAR_ROOTS } from "../compiler/schema/names.ts";
+import { RuleMembers } from "../compiler/schema/rule.ts";
 import { RulesetDocument } from "../compiler/schema/ruleset-document.ts";
 import { listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
 import { OPERATOR_HELP, VAR_ROOT_HELP } from "./operator-help.ts";

@@ -7,6 +7,7 @@
  * checking; `problems.ts` reads them to phrase a failure in plain English.
  */
 import { Type, type ObjectOptions, type SchemaOptions, type TProperties, type TSchema } from "@sinclair/typebox";
+import type { NameExplanation } from "./name-explanations.ts";
 
 /** Options `problems.ts` reads. */
 export interface MessageOptions extends SchemaOptions {
@@ -21,7 +22,7 @@ export interface MessageOptions extends SchemaOptions {
   /** On a conditional: do not report it for an object that lacks this (required, already reported) member. */
   unlessMissing?: string;
   /** On a schema of names: explains a refused value in plain words (and suggests a close known name). */
-  explain?: (value: unknown) => string;
+  explain?: NameExplanation;
   /** On a record of checked member names: the pattern they follow (described in plain words by `problems.ts`). */
   memberNames?: string;
   /** On an object that refuses unknown members: the members it knows, for "did you mean". */

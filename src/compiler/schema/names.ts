@@ -1,5 +1,14 @@
 /** The string patterns of the reference schema's `$defs` (Name, Id, SemVer, Pointer, Slug) and the other named patterns. */
+import { coreOperators } from "../../engine/expression/operators/core-operators.ts";
+import { VAR_ROOTS } from "../../engine/expression/variable-roots.ts";
 import { Pattern } from "./keywords.ts";
+
+/**
+ * The core operators of profile 1.0: the names the engine implements, so that the schema and the
+ * evaluator can never disagree about which operators exist.
+ */
+export const CORE_OPERATORS: readonly string[] = [...coreOperators.keys()];
+export const RULE_KINDS = ["validation", "state", "compute", "action"] as const;
 
 export const NAME_PATTERN = "^[A-Za-z][A-Za-z0-9_]*$";
 export const ID_PATTERN = "^[a-z](?:[a-z0-9-]|\\.[a-z0-9])*$";
@@ -19,8 +28,7 @@ export const COMMAND_NAME_PATTERN = "^[a-z](?:[a-z0-9-]|\\.[a-z0-9-])*$";
 export const FINDING_CODE_PATTERN = "^[A-Z][A-Z0-9]*-[A-Z0-9](?:[A-Z0-9]|-[A-Z0-9])*$";
 export const DURATION_PATTERN =
   "^P(?:(?:\\d+Y(?:\\d+M)?(?:\\d+D)?|\\d+M(?:\\d+D)?|\\d+D)(?:T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))?|T(?:\\d+H(?:\\d+M)?(?:\\d+S)?|\\d+M(?:\\d+S)?|\\d+S))$";
-/** The roots a `var` path starts with (specification 4.3). */
-export const VAR_ROOTS = ["data", "original", "actor", "ctx", "params", "item", "value", "field", "arg"] as const;
+export { VAR_ROOTS };
 export const VAR_PATTERN = `^(${VAR_ROOTS.join("|")})(?:\\.[A-Za-z0-9_-](?:[A-Za-z0-9_-]|\\.[A-Za-z0-9_-])*)?$`;
 
 /** What each pattern asks for, in the words a problem uses (a regular expression helps no author). */

@@ -5,6 +5,7 @@ import { didYouMean } from "../../engine/names/closest-name.ts";
 import { pointerPath } from "../source/json-pointer.ts";
 import type { MemberPart } from "../source/source-position.ts";
 import type { MessageOptions } from "./keywords.ts";
+import { explainRefusedName } from "./name-explanations.ts";
 import { PATTERN_WORDS } from "./names.ts";
 
 export interface SchemaProblem {
@@ -48,7 +49,7 @@ function subject(path: string): string {
 
 /** The message for a failed union that is not a conditional and has no chosen branch. */
 function unionMessage(schema: Schema, value: unknown): string {
-  if (schema.explain !== undefined) return schema.explain(value);
+  if (schema.explain !== undefined) return explainRefusedName(schema.explain, value);
   if (schema.errorMessage !== undefined) return schema.errorMessage;
   const variants = (schema.anyOf ?? []) as Schema[];
   if (variants.every((variant) => variant[Kind] === "Literal")) {
@@ -69,7 +70,7 @@ function unknownMemberMessage(schema: Schema, path: string): string {
 }
 
 function patternMessage(schema: Schema, pattern: string, value: unknown): string {
-  if (schema.explain !== undefined) return schema.explain(value);
+  if (schema.explain !== undefined) return explainRefusedName(schema.explain, value);
   if (schema.errorMessage !== undefined) return schema.errorMessage;
   return `must be ${PATTERN_WORDS.get(pattern) ?? "of another form"}, not ${quote(value)}`;
 }

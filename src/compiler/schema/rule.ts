@@ -1,24 +1,19 @@
 /** `$defs/Rule`: the members of a rule and the `allOf` of `if`/`then` constraints that tie them to its kind. */
 import { Type, type TProperties, type TSchema } from "@sinclair/typebox";
-import { didYouMean } from "../../engine/names/closest-name.ts";
 import { Expr } from "./expression.ts";
 import { Conditional, Const, Enum, Extensible, Forbidden, Pattern, Present } from "./keywords.ts";
-import { Id, OPERATION_PATTERN, Pointer } from "./names.ts";
+import { Id, OPERATION_PATTERN, Pointer, RULE_KINDS } from "./names.ts";
 import { Acceptance, Assignment, Command, FindingSpec, StateEffect, Target } from "./rule-parts.ts";
 
 const { Optional } = Type;
 
-export const RULE_KINDS = ["validation", "state", "compute", "action"] as const;
 const SEVERITIES = ["info", "warning", "error"] as const;
 
 export const RuleMembers = Extensible({
   id: Id,
   kind: Type.Union([Enum(RULE_KINDS), Pattern("^x-")], {
     errorMessage: `must be one of ${RULE_KINDS.join(", ")}, or start with x- for a custom kind`,
-    explain: (value: unknown) =>
-      typeof value === "string"
-        ? `\`${value}\` is not a rule kind (${RULE_KINDS.join(", ")}, or x-... for a custom one)${didYouMean(value, RULE_KINDS)}`
-        : `\`kind\` must be one of ${RULE_KINDS.join(", ")}`,
+    explain: "rule-kind",
   }),
   title: Optional(Type.String()),
   description: Optional(Type.String()),

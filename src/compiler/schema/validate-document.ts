@@ -2,26 +2,23 @@
  * Step 1 of loading (Rule Cascade 1.0, section 5): validate a ruleset document against the
  * schema. Fails with `SCHEMA_INVALID`.
  *
- * The TypeBox schema in `ruleset-document.ts` accepts exactly the documents the reference JSON
+ * The TypeBox schema in `ruleset-document.ts` (by way of checked-schemas.ts) accepts exactly the documents the reference JSON
  * Schema (draft 2020-12) accepts. `format: date-time` is treated as an annotation (the draft
  * 2020-12 default), so `metadata.effective.from` / `until` accept any string. Defaults are
  * annotations: nothing is filled in and the document is not changed.
  */
-import type { TypeCheck } from "@sinclair/typebox/compiler";
-import { checkerCode } from "./checked-schemas.ts";
-import { compileChecker } from "./compile-checker.ts";
+import { checkedSchema, checkerCode } from "./checked-schemas.ts";
+import { compileChecker, type SchemaChecker } from "./compile-checker.ts";
 import { toProblems, type SchemaProblem } from "./problems.ts";
-import { RulesetDocument } from "./ruleset-document.ts";
-import { Rule } from "./rule.ts";
 
 export type { SchemaProblem } from "./problems.ts";
 
-let compiled: TypeCheck<typeof RulesetDocument> | undefined;
-let compiledRule: TypeCheck<typeof Rule> | undefined;
+let compiled: SchemaChecker | undefined;
+let compiledRule: SchemaChecker | undefined;
 
 /** The compiled checker, built once on first use. */
-function checker(): TypeCheck<typeof RulesetDocument> {
-  compiled ??= compileChecker(RulesetDocument, checkerCode("RulesetDocument"));
+function checker(): SchemaChecker {
+  compiled ??= compileChecker(() => checkedSchema("RulesetDocument"), checkerCode("RulesetDocument"));
   return compiled;
 }
 
@@ -41,7 +38,7 @@ export function validateRulesetDocument(document: unknown): SchemaProblem[] {
  * holds as it ends up, an inherited rule changed by an override.
  */
 export function validateRule(rule: unknown): SchemaProblem[] {
-  compiledRule ??= compileChecker(Rule, checkerCode("Rule"));
+  compiledRule ??= compileChecker(() => checkedSchema("Rule"), checkerCode("Rule"));
   if (compiledRule.Check(rule)) return [];
   const problems = toProblems(compiledRule.Errors(rule));
   return problems.length > 0

@@ -1,4 +1,4 @@
-import { flushStandardOutput } from "../../standard-output/standard-output.ts";
+import { passOnToStandardOutput } from "../../standard-output/standard-output.ts";
 
 /**
  * A serving process's standard output, passed on whole lines at a time to the supervisor's, so that
@@ -8,7 +8,7 @@ import { flushStandardOutput } from "../../standard-output/standard-output.ts";
  */
 export async function relayLines(
   stream: ReadableStream<Uint8Array>,
-  write: (lines: Uint8Array) => void = passOn,
+  write: (lines: Uint8Array) => void = passOnToStandardOutput,
 ): Promise<void> {
   let partial: Uint8Array | undefined;
   for await (const chunk of stream) {
@@ -31,10 +31,4 @@ function joined(first: Uint8Array | undefined, second: Uint8Array): Uint8Array {
   both.set(first);
   both.set(second, first.length);
   return both;
-}
-
-/** To this process's standard output, after the lines this process logged before them. */
-function passOn(lines: Uint8Array): void {
-  void flushStandardOutput();
-  process.stdout.write(lines);
 }

@@ -1,14 +1,15 @@
 import { expect, test } from "bun:test";
-import { Type } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { compileChecker } from "../../../src/compiler/schema/compile-checker.ts";
 import { Rule } from "../../../src/compiler/schema/rule.ts";
 
 /** Our compiled checker against TypeBox's own: the same answers, with strings compared as themselves for uniqueItems. */
 const unique = Type.Array(Type.Unknown(), { uniqueItems: true });
+const code = (schema: TSchema) => TypeCompiler.Code(schema, [], { language: "javascript" });
 
 test("uniqueItems refuses a repeated string, number, object or array, and accepts values that only look alike", () => {
-  const ours = compileChecker(unique);
+  const ours = compileChecker(() => unique, code(unique));
   const typebox = TypeCompiler.Compile(unique);
   const lists: unknown[][] = [
     ["create", "update", "create"],
@@ -29,7 +30,7 @@ test("uniqueItems refuses a repeated string, number, object or array, and accept
 });
 
 test("a rule's operations and triggers are checked as TypeBox checks them, errors included", () => {
-  const ours = compileChecker(Rule);
+  const ours = compileChecker(() => Rule, code(Rule));
   const typebox = TypeCompiler.Compile(Rule);
   const base = { id: "r", kind: "validation", entity: "Order", assert: true, finding: { code: "C", message: "m" } };
   for (const extra of [
@@ -47,5 +48,7 @@ test("a rule's operations and triggers are checked as TypeBox checks them, error
 });
 
 test("a schema with a custom format is refused rather than checked wrongly", () => {
-  expect(() => compileChecker(Type.String({ format: "x-custom" }))).toThrow("custom kind or format");
+  expect(() => compileChecker(() => Type.String(), code(Type.String({ format: "x-custom" })))).toThrow(
+    "custom kind or format",
+  );
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { CORE_OPERATORS } from "../../../src/compiler/schema/expression.ts";
+import { CORE_OPERATORS } from "../../../src/compiler/schema/names.ts";
 import reference from "../../cases/schema/rule-cascade.schema.json";
 
 /** The schema takes its operator names from the engine; they must be exactly the reference schema's. */
