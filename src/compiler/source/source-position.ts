@@ -21,19 +21,28 @@ export type SourceLocator = (path: readonly string[], part: MemberPart) => Sourc
 
 /** Line and column of offsets into a text, its line starts found once: for callers asking many places. */
 export function lineIndex(text: string): (offset: number) => SourcePosition {
+  const starts = lineStarts(text);
+  return (offset) => positionIn(starts, offset);
+}
+
+/** The offset each line of a text starts at. */
+export function lineStarts(text: string): number[] {
   const starts = [0];
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
-  return (offset) => {
-    // The last line start at or before the offset.
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low + 1, column: offset - starts[low]! + 1 };
-  };
+  return starts;
+}
+
+/** The line and column of an offset, given the text's line starts. */
+export function positionIn(starts: readonly number[], offset: number): SourcePosition {
+  // The last line start at or before the offset.
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return { line: low + 1, column: offset - starts[low]! + 1 };
 }
 
 /** The line and column of an offset into a text (counted on demand). */

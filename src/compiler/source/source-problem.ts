@@ -3,11 +3,12 @@ import type { SourceLocator } from "./source-position.ts";
 
 /**
  * What reading a ruleset source file can report (specification sections 4.2 and 12).
- * YAML_NOT_PORTABLE and SOURCE_INVALID refuse the file; NUMBER_NOT_PORTABLE is a warning: the
+ * YAML_NOT_PORTABLE, SOURCE_INVALID and EXPRESSION_TEXT_INVALID (an expression's text that does
+ * not read, read-ruleset-source.ts) refuse the file; NUMBER_NOT_PORTABLE is a warning: the
  * value is still returned.
  */
 export interface SourceProblem {
-  code: "YAML_NOT_PORTABLE" | "NUMBER_NOT_PORTABLE" | "SOURCE_INVALID";
+  code: "YAML_NOT_PORTABLE" | "NUMBER_NOT_PORTABLE" | "SOURCE_INVALID" | "EXPRESSION_TEXT_INVALID";
   message: string;
   file: string;
   line?: number;

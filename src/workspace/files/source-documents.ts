@@ -4,7 +4,7 @@ import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 import { isJsonObject, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
 import type { DocumentSources } from "../../compiler/problems/problem-place.ts";
-import { readSource } from "../../compiler/source/read-source.ts";
+import { readRulesetSource } from "../../compiler/source/read-ruleset-source.ts";
 import type { SourceLocator } from "../../compiler/source/source-position.ts";
 
 /**
@@ -43,7 +43,7 @@ export function readSourceFile(file: string, readText: (file: string) => string 
       ],
     };
   }
-  const read = readSource(text, file);
+  const read = readRulesetSource(text, file);
   const problems = read.problems.map(({ code, message, line, column }) => ({
     code,
     message,

@@ -1,0 +1,141 @@
+import { isJsonObject, listAt, objectAt } from "../../engine/value/json-access.ts";
+import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
+import { placedRuleExpressions } from "../expressions/expression-walk.ts";
+import { lineStarts, positionIn, type SourceLocator, type SourcePosition } from "../source/source-position.ts";
+import { ExpressionTextError } from "./expression-tokens.ts";
+import { parseExpressionText, type TextSpan } from "./parse-expression-text.ts";
+import { sourceOffsetOf } from "./scalar-offsets.ts";
+
+/** An expression's text that does not read: what is wrong, at the line and column of the character. */
+export interface ExpressionTextProblem {
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+export interface TranslatedDocument {
+  /** The document with every expression written as text turned into its tree. */
+  readonly value: JsonValue;
+  /** Places as the source's locator gives them; inside an expression written as text, at its character. */
+  readonly locate: SourceLocator;
+  readonly problems: readonly ExpressionTextProblem[];
+}
+
+/** An expression written as text, read, and where its text starts in the source. */
+interface TranslatedSlot {
+  readonly spans: ReadonlyMap<string, TextSpan>;
+  readonly scalarStart: number;
+}
+
+/**
+ * Turns `{expr: "<text>"}` into the expression tree it writes (DECISIONS.md, "Expressions written
+ * as text") wherever an expression may stand in a ruleset document: a rule's `when`, `assert`,
+ * finding args, assigned values, command payloads and keys, a function's body, and any argument
+ * of an expression written as a tree. Everything after reading sees trees only, so bundles,
+ * checksums and manifests are the same whichever form the source used, and a problem the
+ * checks find inside an expression is placed at its character in the text. The document is
+ * changed in place (it was just read); `source` is its text, for the places.
+ */
+export function translateTextExpressions(
+  document: JsonValue,
+  locate: SourceLocator,
+  source: string,
+): TranslatedDocument {
+  if (!source.includes("expr") || !isJsonObject(document)) return { value: document, locate, problems: [] };
+  const translation = new Translation(locate, source);
+  listAt(document.rules).forEach((rule, index) => {
+    if (!isJsonObject(rule)) return;
+    for (const { expression, path } of placedRuleExpressions(rule))
+      translation.slot(rule, path, expression, ["rules", String(index), ...path]);
+  });
+  for (const [name, definition] of Object.entries(objectAt(document.functions)))
+    if (isJsonObject(definition) && Object.hasOwn(definition, "body"))
+      translation.slot(definition, ["body"], definition.body!, ["functions", name, "body"]);
+  return { value: document, locate: translation.locator(), problems: translation.problems };
+}
+
+class Translation {
+  readonly problems: ExpressionTextProblem[] = [];
+  private readonly slots = new Map<string, TranslatedSlot>();
+  private lineStarts: number[] | undefined;
+
+  constructor(
+    private readonly locate: SourceLocator,
+    private readonly source: string,
+  ) {}
+
+  /** The expression at `path` inside `holder` (whose path from the document is `documentPath`), translated where it is text. */
+  slot(holder: JsonObject, path: readonly string[], expression: JsonValue, documentPath: readonly string[]): void {
+    const translated = this.expression(expression, documentPath);
+    if (translated === expression) return;
+    let parent: JsonValue = holder;
+    for (const key of path.slice(0, -1)) parent = (parent as JsonObject)[key]!;
+    (parent as JsonObject)[path.at(-1)!] = translated;
+  }
+
+  private expression(node: JsonValue, path: readonly string[]): JsonValue {
+    if (!isJsonObject(node)) return node;
+    if (Object.hasOwn(node, "expr")) return this.text(node, path);
+    const args = node.args;
+    if (Array.isArray(args))
+      for (let index = 0; index < args.length; index++)
+        args[index] = this.expression(args[index]!, [...path, "args", String(index)]);
+    return node;
+  }
+
+  private text(node: JsonObject, path: readonly string[]): JsonValue {
+    const text = node.expr;
+    const textPlace = this.locate([...path, "expr"], "value");
+    if (typeof text !== "string" || Object.keys(node).length !== 1) {
+      this.problems.push({
+        message: "`expr` holds an expression's text: a string, alone in its object",
+        ...(textPlace ?? this.locate(path, "value")),
+      });
+      return node;
+    }
+    const scalarStart = textPlace === undefined ? undefined : this.offsetOf(textPlace);
+    try {
+      const { tree, spans } = parseExpressionText(text);
+      if (scalarStart !== undefined) this.slots.set(path.join("/"), { spans, scalarStart });
+      return tree;
+    } catch (error) {
+      if (!(error instanceof ExpressionTextError)) throw error;
+      const at =
+        scalarStart === undefined ? undefined : this.positionOf(sourceOffsetOf(this.source, scalarStart, error.offset));
+      this.problems.push({ message: `${error.message} (in \`${text}\`)`, ...at });
+      return node;
+    }
+  }
+
+  locator(): SourceLocator {
+    if (this.slots.size === 0) return this.locate;
+    return (path, part) => {
+      for (let length = path.length; length >= 0; length--) {
+        const slot = this.slots.get(path.slice(0, length).join("/"));
+        if (slot !== undefined) return this.insideText(slot, path.slice(length));
+      }
+      return this.locate(path, part);
+    };
+  }
+
+  /** The place of a node inside an expression's text; a path its spans do not hold, its nearest node that has one. */
+  private insideText(slot: TranslatedSlot, inside: readonly string[]): SourcePosition {
+    for (let length = inside.length; ; length--) {
+      const span = slot.spans.get(inside.slice(0, length).join("/"));
+      if (span !== undefined) return this.positionOf(sourceOffsetOf(this.source, slot.scalarStart, span.start));
+    }
+  }
+
+  private starts(): number[] {
+    this.lineStarts ??= lineStarts(this.source);
+    return this.lineStarts;
+  }
+
+  private offsetOf(position: SourcePosition): number {
+    return (this.starts()[position.line - 1] ?? 0) + position.column - 1;
+  }
+
+  private positionOf(offset: number): SourcePosition {
+    return positionIn(this.starts(), offset);
+  }
+}

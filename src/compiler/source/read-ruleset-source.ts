@@ -1,0 +1,21 @@
+import { translateTextExpressions } from "../expression-text/translate-text-expressions.ts";
+import { readSource } from "./read-source.ts";
+import type { SourceProblem, SourceRead } from "./source-problem.ts";
+
+/**
+ * Reads a ruleset source file (readSource) and turns its expressions written as text into trees:
+ * what every loader of rulesets reads sources with. A text that does not read refuses the file,
+ * as a syntax error of the file would (`EXPRESSION_TEXT_INVALID` at the character), every such
+ * text listed at once.
+ */
+export function readRulesetSource(text: string, file: string): SourceRead {
+  const read = readSource(text, file);
+  if (!read.ok) return read;
+  const translated = translateTextExpressions(read.value, read.locate, text);
+  if (translated.problems.length === 0) return { ...read, value: translated.value, locate: translated.locate };
+  const problems: SourceProblem[] = [
+    ...read.problems,
+    ...translated.problems.map((problem) => ({ code: "EXPRESSION_TEXT_INVALID" as const, file, ...problem })),
+  ].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return { ok: false, problems, salvaged: translated.value };
+}
