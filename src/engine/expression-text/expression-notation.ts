@@ -60,8 +60,8 @@ export const PREFIX_NOT = "!";
 /** A path member written after a dot (`data.amount`); others are written `[0]` or `["first-name"]`. */
 export const DOTTED_MEMBER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A member `[..]` holds as digits: a list index (`data.items[0]`), its digits kept (`[01]` is member `01`). */
-export const INDEX_MEMBER = /^[0-9]+$/;
+/** A member written as a list index, `data.items[0]`: digits as JSON writes a whole number (`01` is written `["01"]`). */
+export const INDEX_MEMBER = /^(?:0|[1-9][0-9]*)$/;
 
 /** What a member of a `var` path may hold (the schema's VAR_PATTERN): written `["..."]` when not dotted or an index. */
 export const PATH_MEMBER = /^[A-Za-z0-9_-]+$/;
