@@ -8,16 +8,18 @@ import { UsageError } from "./usage-error.ts";
 import { commandPath, workingDirectory, type CommandIo } from "./command-io.ts";
 
 /**
- * `rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict]`: every
+ * `rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict] [--portable]`: every
  * load check of the named rulesets (and of the rulesets and bundles in the named directories) and
  * their golden tests, run with the custom operators the executable registers (none; `--operators
  * test` registers the conformance corpora's), and the warnings of rules
  * that load but can never be right. Exit status 1 on any problem or failed test, and when the
  * paths hold no ruleset at all, for CI; warnings alone leave it 0, unless `--strict` makes them problems.
+ * `--portable` warns on every expression written as text (EXPRESSION_NOT_PORTABLE), for sources
+ * that other Rule Cascade runtimes must read.
  */
 export async function runCheckCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArguments("check", args, {
-    flags: ["--json", "--strict"],
+    flags: ["--json", "--strict", "--portable"],
     options: ["--format", "--operators"],
   });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
@@ -35,6 +37,7 @@ export async function runCheckCommand(args: readonly string[], io: CommandIo): P
     operators,
     directories: paths.filter(isDirectory),
     strict: parsed.flags.has("--strict"),
+    portable: parsed.flags.has("--portable"),
     runTests: ({ source, loaded }) => sourceGoldenTests(loaded, source),
   });
   const failed = reports.some(

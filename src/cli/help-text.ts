@@ -1,11 +1,17 @@
 /** The usage of each command, printed by `rule-server <command> --help`, and of all by `rule-server help`. */
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   serve: `  rule-server [serve]              serve the rulesets of RULES_DIR (see README.md)\n`,
-  check: `  rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict]
+  check: `  rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict] [--portable]
                                    run every load check and golden test; exit 1 on any problem
                                    or when the paths hold no ruleset (--json is --format json);
                                    warnings (rules that can never be right) do not fail it
-                                   unless --strict makes them problems\n`,
+                                   unless --strict makes them problems; --portable warns on every
+                                   expression written as text (other runtimes read trees only)\n`,
+  fmt: `  rule-server fmt [--expressions text|tree] [--check] <file|dir>...
+                                   write every expression of the ruleset sources as text
+                                   ({expr: "..."}, the default) or as a tree, in place, keeping
+                                   comments and layout; --check writes nothing, names the files
+                                   that would change and exits 1 if any would (for CI)\n`,
   test: `  rule-server test [file|dir]... [--filter <glob>] [--fail-on-empty] [--format text|json|github|junit]
                   [--coverage] [--coverage-format json,lcov,cobertura] [--coverage-out DIR]
                   [--threshold rules=<percent>,outcomes=<percent>]

@@ -4,6 +4,7 @@ import { runCompileCommand, runManifestCommand } from "./compile-command.ts";
 import { runCronCommand } from "./cron-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
 import { runEvaluateCommand } from "./evaluate-command.ts";
+import { runFmtCommand } from "./fmt-command.ts";
 import { commandHelp, HELP_TEXT } from "./help-text.ts";
 import { runLspCommand } from "./lsp-command.ts";
 import { runReplayCommand } from "./replay-command.ts";
@@ -48,6 +49,8 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return runLspCommand(rest);
     case "replay":
       return runReplayCommand(rest, io);
+    case "fmt":
+      return runFmtCommand(rest, io);
     case "compile":
       return runCompileCommand(rest, io);
     case "manifest":

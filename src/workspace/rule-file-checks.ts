@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import type { CheckWarning } from "../compiler/checks/check-warnings.ts";
+import { textExpressionWarnings } from "../compiler/checks/text-expression-warnings.ts";
 import { goldenTestNameProblems } from "../compiler/golden/golden-test-names.ts";
 import type { GoldenTestOutcome } from "../compiler/golden/run-golden-tests.ts";
 import type { DocumentSources } from "../compiler/problems/problem-place.ts";
@@ -43,6 +44,8 @@ export interface RuleFileCheckOptions {
   readonly strict?: boolean;
   /** Leaves warnings out of the reports (`test` reports tests, not warnings). */
   readonly withoutWarnings?: boolean;
+  /** Warns on every expression written as text, which other runtimes do not read (`check --portable`). */
+  readonly portable?: boolean;
   /** Runs the golden tests of a compiled source. */
   readonly runTests: (compiled: CompiledSource) => GoldenTestOutcome[];
   /**
@@ -109,7 +112,7 @@ export function withDirectoryProblems(
 /** The report of one loaded file: its problems, or its warnings and the outcomes of its golden tests. */
 export function checkRuleFile(
   loaded: LoadedRuleFile,
-  options: Pick<RuleFileCheckOptions, "runTests" | "strict" | "withoutWarnings">,
+  options: Pick<RuleFileCheckOptions, "runTests" | "strict" | "withoutWarnings" | "portable">,
 ): FileReport {
   const file = loaded.file;
   if (!loaded.ok)
@@ -139,9 +142,12 @@ export function checkRuleFile(
   const testProblems = goldenTestNameProblems(compilation.compiled.ruleset, directory.documentSources).map(
     (problem) => ({ ...problem, file: problem.file ?? file }),
   );
+  const source = compilation.source;
+  const portability =
+    options.portable === true ? textExpressionWarnings(source.document, source.textExpressions ?? [], file) : [];
   return withWarnings(
     { file, ruleset: loaded.ruleset.id, problems: testProblems, warnings: [], tests },
-    [...compilation.warnings, ...unregistered],
+    [...compilation.warnings, ...unregistered, ...portability],
     options,
   );
 }

@@ -14,6 +14,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   engine: [],
   compiler: ["engine"],
   workspace: ["compiler", "engine"],
+  // `rule-server fmt`: rewriting the expressions of source files in place.
+  formatting: ["compiler", "engine"],
   schedule: ["engine"],
   xml: [],
   "standard-output": [],
@@ -31,6 +33,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   lsp: ["workspace", "compiler", "engine", "coverage"],
   server: ["workspace", "compiler", "engine", "records", "schedule", "bundling", "standard-output", "version"],
   cli: [
+    "formatting",
     "lsp",
     "server",
     "workspace",

@@ -13,12 +13,46 @@ export interface ExpressionTextProblem {
   readonly column?: number;
 }
 
+/** An expression written as text that was read: its path in the document and where its text starts. */
+export interface TextExpressionPlace {
+  readonly path: readonly string[];
+  readonly line?: number;
+  readonly column?: number;
+}
+
 export interface TranslatedDocument {
   /** The document with every expression written as text turned into its tree. */
   readonly value: JsonValue;
   /** Places as the source's locator gives them; inside an expression written as text, at its character. */
   readonly locate: SourceLocator;
   readonly problems: readonly ExpressionTextProblem[];
+  /** Every expression that was written as text (`check --portable` warns on each). */
+  readonly textExpressions: readonly TextExpressionPlace[];
+}
+
+/** A place where an expression may stand in a ruleset document, and what is written there. */
+export interface ExpressionSlot {
+  /** From the document: `rules/3/when`, `functions/fee/body`. */
+  readonly path: readonly string[];
+  readonly expression: JsonValue;
+}
+
+/**
+ * Every place an expression may stand in a ruleset document: each rule's (placedRuleExpressions)
+ * and each function's body. Nested arguments of an expression are not listed: they are inside it.
+ */
+export function expressionSlots(document: JsonValue): ExpressionSlot[] {
+  if (!isJsonObject(document)) return [];
+  const slots: ExpressionSlot[] = [];
+  listAt(document.rules).forEach((rule, index) => {
+    if (!isJsonObject(rule)) return;
+    for (const { expression, path } of placedRuleExpressions(rule))
+      slots.push({ expression, path: ["rules", String(index), ...path] });
+  });
+  for (const [name, definition] of Object.entries(objectAt(document.functions)))
+    if (isJsonObject(definition) && Object.hasOwn(definition, "body"))
+      slots.push({ expression: definition.body!, path: ["functions", name, "body"] });
+  return slots;
 }
 
 /** An expression written as text, read, and where its text starts in the source. */
@@ -41,21 +75,21 @@ export function translateTextExpressions(
   locate: SourceLocator,
   source: string,
 ): TranslatedDocument {
-  if (!source.includes("expr") || !isJsonObject(document)) return { value: document, locate, problems: [] };
+  if (!source.includes("expr") || !isJsonObject(document))
+    return { value: document, locate, problems: [], textExpressions: [] };
   const translation = new Translation(locate, source);
-  listAt(document.rules).forEach((rule, index) => {
-    if (!isJsonObject(rule)) return;
-    for (const { expression, path } of placedRuleExpressions(rule))
-      translation.slot(rule, path, expression, ["rules", String(index), ...path]);
-  });
-  for (const [name, definition] of Object.entries(objectAt(document.functions)))
-    if (isJsonObject(definition) && Object.hasOwn(definition, "body"))
-      translation.slot(definition, ["body"], definition.body!, ["functions", name, "body"]);
-  return { value: document, locate: translation.locator(), problems: translation.problems };
+  for (const { path, expression } of expressionSlots(document)) translation.slot(document, path, expression);
+  return {
+    value: document,
+    locate: translation.locator(),
+    problems: translation.problems,
+    textExpressions: translation.textExpressions,
+  };
 }
 
 class Translation {
   readonly problems: ExpressionTextProblem[] = [];
+  readonly textExpressions: TextExpressionPlace[] = [];
   private readonly slots = new Map<string, TranslatedSlot>();
   private lineStarts: number[] | undefined;
 
@@ -64,11 +98,11 @@ class Translation {
     private readonly source: string,
   ) {}
 
-  /** The expression at `path` inside `holder` (whose path from the document is `documentPath`), translated where it is text. */
-  slot(holder: JsonObject, path: readonly string[], expression: JsonValue, documentPath: readonly string[]): void {
-    const translated = this.expression(expression, documentPath);
+  /** The expression at `path` in the document, translated where it is text. */
+  slot(document: JsonObject, path: readonly string[], expression: JsonValue): void {
+    const translated = this.expression(expression, path);
     if (translated === expression) return;
-    let parent: JsonValue = holder;
+    let parent: JsonValue = document;
     for (const key of path.slice(0, -1)) parent = (parent as JsonObject)[key]!;
     (parent as JsonObject)[path.at(-1)!] = translated;
   }
@@ -97,6 +131,9 @@ class Translation {
     try {
       const { tree, spans } = parseExpressionText(text);
       if (scalarStart !== undefined) this.slots.set(path.join("/"), { spans, scalarStart });
+      const start =
+        scalarStart === undefined ? textPlace : this.positionOf(sourceOffsetOf(this.source, scalarStart, 0));
+      this.textExpressions.push({ path, ...start });
       return tree;
     } catch (error) {
       if (!(error instanceof ExpressionTextError)) throw error;

@@ -16,6 +16,20 @@ export function jsonLocator(text: string): SourceLocator {
   return (path, part) => (lines ??= lineIndex(text))(jsonOffset(text, path, part, childOf));
 }
 
+/**
+ * Where the value at `path` is written in a JSON text already read strictly: its first character
+ * and the offset just after its last; undefined when the document holds no such value.
+ */
+export function jsonValueSpan(text: string, path: readonly string[]): { start: number; end: number } | undefined {
+  let at = skipWhitespace(text, 0);
+  for (const segment of path) {
+    const child = membersOf(text, at).get(segment);
+    if (child === undefined) return undefined;
+    at = child.value;
+  }
+  return { start: at, end: valueEnd(text, at) };
+}
+
 const WHITESPACE = new Set([" ", "\t", "\n", "\r"]);
 
 function skipWhitespace(text: string, at: number): number {

@@ -1,6 +1,9 @@
-import { translateTextExpressions } from "../expression-text/translate-text-expressions.ts";
+import { type TextExpressionPlace, translateTextExpressions } from "../expression-text/translate-text-expressions.ts";
 import { readSource } from "./read-source.ts";
 import type { SourceProblem, SourceRead } from "./source-problem.ts";
+
+/** A source read, with the expressions it wrote as text (none when it was refused). */
+export type RulesetSourceRead = SourceRead & { readonly textExpressions: readonly TextExpressionPlace[] };
 
 /**
  * Reads a ruleset source file (readSource) and turns its expressions written as text into trees:
@@ -8,14 +11,20 @@ import type { SourceProblem, SourceRead } from "./source-problem.ts";
  * as a syntax error of the file would (`EXPRESSION_TEXT_INVALID` at the character), every such
  * text listed at once.
  */
-export function readRulesetSource(text: string, file: string): SourceRead {
+export function readRulesetSource(text: string, file: string): RulesetSourceRead {
   const read = readSource(text, file);
-  if (!read.ok) return read;
+  if (!read.ok) return { ...read, textExpressions: [] };
   const translated = translateTextExpressions(read.value, read.locate, text);
-  if (translated.problems.length === 0) return { ...read, value: translated.value, locate: translated.locate };
+  if (translated.problems.length === 0)
+    return {
+      ...read,
+      value: translated.value,
+      locate: translated.locate,
+      textExpressions: translated.textExpressions,
+    };
   const problems: SourceProblem[] = [
     ...read.problems,
     ...translated.problems.map((problem) => ({ code: "EXPRESSION_TEXT_INVALID" as const, file, ...problem })),
   ].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  return { ok: false, problems, salvaged: translated.value };
+  return { ok: false, problems, salvaged: translated.value, textExpressions: [] };
 }

@@ -6,6 +6,7 @@ import type { JsonValue } from "../../engine/value/json-value.ts";
 import type { DocumentSources } from "../../compiler/problems/problem-place.ts";
 import { readRulesetSource } from "../../compiler/source/read-ruleset-source.ts";
 import type { SourceLocator } from "../../compiler/source/source-position.ts";
+import type { TextExpressionPlace } from "../../compiler/expression-text/translate-text-expressions.ts";
 
 /**
  * Ruleset source files read from disk: each file's document (when it parses) and the problems of
@@ -19,6 +20,8 @@ export interface SourceFile {
   readonly id: string | undefined;
   /** Places in the file, when it was read. */
   readonly locate?: SourceLocator;
+  /** The expressions the file writes as text, when it was read (`check --portable` warns on each). */
+  readonly textExpressions?: readonly TextExpressionPlace[];
 }
 
 /**
@@ -52,7 +55,14 @@ export function readSourceFile(file: string, readText: (file: string) => string 
     ...(column === undefined ? {} : { column }),
   }));
   if (!read.ok) return { file, document: undefined, id: rulesetId(read.salvaged), problems };
-  return { file, document: read.value, id: rulesetId(read.value), problems, locate: read.locate };
+  return {
+    file,
+    document: read.value,
+    id: rulesetId(read.value),
+    problems,
+    locate: read.locate,
+    textExpressions: read.textExpressions,
+  };
 }
 
 function diskText(file: string): string {
