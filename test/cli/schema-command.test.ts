@@ -31,6 +31,19 @@ describe("accepts the shipped rulesets", () => {
   }
 });
 
+test("accepts expressions written as text, alone in their object, wherever an expression stands", () => {
+  const document = readDocument(join(PROJECT_ROOT, "rules", "acme-payments.ruleset.yaml")) as {
+    rules: { when?: unknown }[];
+  };
+  const rule = document.rules.find((candidate) => candidate.when !== undefined)!;
+  rule.when = { op: "and", args: [{ expr: "data.amount > 0" }, true] };
+  expect(validate(document)).toBe(true);
+  rule.when = { expr: "data.amount > 0", op: "and" };
+  expect(validate(document)).toBe(false);
+  rule.when = { expr: 5 };
+  expect(validate(document)).toBe(false);
+});
+
 test("refuses a broken ruleset, as the compiler does", () => {
   const several = JSON.parse(readFileSync(join(CASES_DIR, "located-problems", "several-mistakes.json"), "utf8"));
   const broken = parse(several.cases[0].files["loans.ruleset.yaml"]);

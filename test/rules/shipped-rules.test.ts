@@ -12,3 +12,15 @@ test("rule-server check rules/ passes", async () => {
   expect(rulesets).toEqual(["acme.customers.onboarding", "acme.payments", "acme.payments.transfers"]);
   expect(report.files.every((file: { tests: unknown[] }) => file.tests.length >= 3)).toBe(true);
 });
+
+/**
+ * The examples write their expressions as text (`{ expr: "..." }`), as `fmt` writes them: a
+ * rule author's first read. That their bundles are the ones the tree form gives is pinned by
+ * test/formatting/corpus-round-trip.test.ts.
+ */
+test("rules/ writes every expression as text, as fmt writes it", async () => {
+  const run = await runCli(["fmt", "--check", join(PROJECT_ROOT, "rules")]);
+  expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: "" });
+  const tree = await runCli(["fmt", "--check", "--expressions", "tree", join(PROJECT_ROOT, "rules")]);
+  expect(tree.stdout.trim().split("\n").length).toBe(3);
+});

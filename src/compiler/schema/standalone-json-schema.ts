@@ -8,7 +8,8 @@ import { RulesetDocument } from "./ruleset-document.ts";
  * 2020-12) document for editors: `rule-server schema > rule-cascade.schema.json`. TypeBox schemas
  * are JSON Schema already, apart from what is converted here: its RegExp kind becomes `pattern`,
  * the recursive expression schema is written once under `$defs`, and the options only our
- * messages read are left out.
+ * messages read are left out. Sources may write an expression as text (`{expr: "..."}`, read into
+ * the tree before the compiler's schema sees it): the editors' schema accepts that form too.
  */
 const STANDALONE_SCHEMA_ID = "urn:rule-server:schema:ruleset-source:1.0";
 
@@ -31,8 +32,22 @@ export function standaloneRulesetSchema(): JsonObject {
     $id: STANDALONE_SCHEMA_ID,
     title: "Rule Cascade 1.0 ruleset source",
     ...(convert(RulesetDocument, true) as JsonObject),
-    $defs: { Expr: convert(Expr, false) },
+    $defs: { Expr: withTextForm(convert(Expr, false) as JsonObject) },
   };
+}
+
+/** An expression written as text: the object holds its text alone. */
+const EXPRESSION_TEXT: JsonObject = {
+  type: "object",
+  description: "An expression written as text (rule-server's authoring form; see its README)",
+  properties: { expr: { type: "string" } },
+  required: ["expr"],
+  additionalProperties: false,
+};
+
+function withTextForm(expression: JsonObject): JsonObject {
+  if (!Array.isArray(expression.anyOf)) throw new Error("the expression schema is no longer a union");
+  return { ...expression, anyOf: [...expression.anyOf, EXPRESSION_TEXT] };
 }
 
 function convert(schema: unknown, replaceExpr: boolean): JsonValue {
