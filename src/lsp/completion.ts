@@ -1,12 +1,13 @@
 import type { TSchema } from "@sinclair/typebox";
-import { CompletionItemKind, type CompletionItem, type Position, type Range } from "vscode-languageserver/node";
-import { CORE_OPERATORS, RULE_KINDS, VAR_ROOTS } from "../compiler/schema/names.ts";
+import { CompletionItemKind, type CompletionItem, type Position } from "vscode-languageserver/node";
+import { CORE_OPERATORS, RULE_KINDS } from "../compiler/schema/names.ts";
 import { RuleMembers } from "../compiler/schema/rule.ts";
 import { RulesetDocument } from "../compiler/schema/ruleset-document.ts";
 import { listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
-import { OPERATOR_HELP, VAR_ROOT_HELP } from "./operator-help.ts";
-import { ruleAt, type RulesetContext } from "./ruleset-context.ts";
-import { schemaPlace } from "./schema-members.ts";
+import { expressionTextAt } from "./expression-text-at.ts";
+import { expressionTextCompletions } from "./expression-text-completion.ts";
+import { customOperatorItems, functionItems, operatorItem, variableCompletions } from "./name-completions.ts";
+import type { RulesetContext } from "./ruleset-context.ts";
 import { sourcePathAt } from "./source-path-at.ts";
 import { lineOf, offsetAt } from "./text-range.ts";
 
@@ -26,11 +27,14 @@ const FIXED_VALUES: Readonly<Record<string, readonly string[]>> = {
  * data paths of the rule's entity schema after `var:`, `params.` names, functions after `fn:`,
  * message keys after `message:`, entity names, operations, rule kinds and other fixed values,
  * ruleset ids after `ruleset:`, inherited rule ids in `overrides`, and member names where a key goes.
+ * Inside an expression written as text, the names the text may use there (expression-text-completion.ts).
  */
 export function completionsAt(context: RulesetContext, text: string, position: Position): CompletionItem[] {
   const line = lineOf(text, position.line) ?? "";
   const before = line.slice(0, position.character);
   const offset = offsetAt(text, position);
+  const inText = expressionTextAt(context.document, text, sourcePathAt(text, offset), offset);
+  if (inText !== undefined) return expressionTextCompletions(context, inText, position);
   const typed = /(?:^|[\s{,[])["']?([A-Za-z$][\w$-]*)["']?\s*:\s*["']?([^"'\s,{}[\]]*)$/.exec(before);
   if (typed !== null) return valueCompletions(context, text, offset, typed[1]!, typed[2]!, position);
   const listItem = /(?:^|[\s{,])["']?(operations|triggers)["']?\s*:\s*\[[^\]]*?["']?([\w-]*)$/.exec(before);
@@ -58,23 +62,11 @@ function valueCompletions(
   const path = at?.path ?? [];
   switch (key) {
     case "op":
-      return [
-        ...CORE_OPERATORS.map((name) => operatorItem(name)),
-        ...Object.keys(context.operators).map((name) => ({
-          label: name,
-          kind: CompletionItemKind.Operator,
-          detail: "custom operator",
-        })),
-      ];
+      return [...CORE_OPERATORS.map((name) => operatorItem(name)), ...customOperatorItems(context)];
     case "var":
       return variableCompletions(context, path, partial, position);
     case "fn":
-      return Object.entries(context.functions).map(([name, fn]) => ({
-        label: name,
-        kind: CompletionItemKind.Function,
-        detail: `(${listAt(objectAt(fn).params).map(String).join(", ")})`,
-        documentation: stringAt(objectAt(fn).description) || undefined,
-      }));
+      return functionItems(context);
     case "message":
       return messageKeys(context).map(([name, textOfKey]) => ({
         label: name,
@@ -99,65 +91,6 @@ function valueCompletions(
     default:
       return (FIXED_VALUES[key] ?? []).map((value) => ({ label: value, kind: CompletionItemKind.EnumMember }));
   }
-}
-
-function operatorItem(name: string): CompletionItem {
-  const help = OPERATOR_HELP[name];
-  return {
-    label: name,
-    kind: CompletionItemKind.Operator,
-    ...(help === undefined ? {} : { detail: `${name}(${help.args})`, documentation: help.summary }),
-  };
-}
-
-/** After `var:`: the roots; after `data.` (or `original.`) the members the schema gives there; after `params.` the params. */
-function variableCompletions(
-  context: RulesetContext,
-  path: readonly string[],
-  partial: string,
-  position: Position,
-): CompletionItem[] {
-  const dot = partial.lastIndexOf(".");
-  if (dot === -1)
-    return VAR_ROOTS.map((root) => ({
-      label: root,
-      kind: CompletionItemKind.Variable,
-      documentation: VAR_ROOT_HELP[root],
-    }));
-  const segments = partial.slice(0, dot).split(".");
-  // Only the last segment is replaced: editors differ in what a word is.
-  const range: Range = {
-    start: { line: position.line, character: position.character - (partial.length - dot - 1) },
-    end: position,
-  };
-  const item = (label: string, kind: CompletionItemKind, detail?: string, documentation?: string): CompletionItem => ({
-    label,
-    kind,
-    textEdit: { range, newText: label },
-    ...(detail === undefined ? {} : { detail }),
-    ...(documentation === undefined ? {} : { documentation }),
-  });
-  const root = segments[0]!;
-  if (root === "params" && segments.length === 1) {
-    return Object.entries(context.params).map(([name, param]) =>
-      item(
-        name,
-        CompletionItemKind.Constant,
-        stringAt(objectAt(param).type) || undefined,
-        stringAt(objectAt(param).description) || undefined,
-      ),
-    );
-  }
-  if (root === "data" || root === "original") {
-    const entity = stringAt(objectAt(ruleAt(context, path)?.target).entity);
-    const schema = context.entitySchemas.get(entity);
-    const place = schema === undefined ? undefined : schemaPlace(schema, segments.slice(1));
-    if (place === undefined) return [];
-    return [...place.members].map(([name, description]) =>
-      item(name, CompletionItemKind.Field, undefined, description),
-    );
-  }
-  return [];
 }
 
 export function messageKeys(context: RulesetContext): [string, string][] {

@@ -1,6 +1,8 @@
 import { MarkupKind, type Hover } from "vscode-languageserver/node";
 import { isJsonObject, listAt, objectAt, stringAt } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
+import { printExpressionText } from "../engine/expression-text/print-expression-text.ts";
+import { isExpressionPlace, valueAtPath } from "./expression-text-at.ts";
 import { OPERATOR_HELP, VAR_ROOT_HELP } from "./operator-help.ts";
 import { ruleAt, type RulesetContext } from "./ruleset-context.ts";
 import { schemaPlace } from "./schema-members.ts";
@@ -9,11 +11,32 @@ import type { SourcePathAt } from "./source-path-at.ts";
 /**
  * Hover on a name of a ruleset source: an operator's arguments and what it gives, a param's value
  * and type, a message key's text in every locale, a data path's schema type and description, a
- * function's parameters, a rule's kind, target, operations and channel, a parent ruleset's title.
+ * function's parameters and body, a rule's kind, target, operations and channel, a parent
+ * ruleset's title. Inside an expression written as text, `at` is the node under the cursor
+ * (expression-text-at.ts); on an expression written as a tree, its text is shown too.
  */
 export function hoverAt(context: RulesetContext, at: SourcePathAt): Hover | null {
-  const markdown = hoverText(context, at);
-  return markdown === undefined ? null : { contents: { kind: MarkupKind.Markdown, value: markdown } };
+  const parts = [hoverText(context, at), at.inText ? undefined : treeAsText(context, at)].filter(
+    (part) => part !== undefined,
+  );
+  return parts.length === 0 ? null : { contents: { kind: MarkupKind.Markdown, value: parts.join("\n\n---\n\n") } };
+}
+
+/**
+ * On an expression written as a tree, its text (DECISIONS.md: wherever a person reads an
+ * expression it is printed as text): on a call's `op` or `fn`, that call's; on the key of a place
+ * an expression stands (`assert:`), the whole expression's.
+ */
+function treeAsText(context: RulesetContext, at: SourcePathAt): string | undefined {
+  const member = at.path.at(-1);
+  const nodePath = member === "op" || member === "fn" ? at.path.slice(0, -1) : at.part === "key" ? at.path : undefined;
+  if (nodePath === undefined || !isExpressionPlace(context.document, nodePath)) return undefined;
+  const text = printExpressionText(valueAtPath(context.document, nodePath));
+  return text === undefined ? undefined : `as text:\n\n${expressionBlock(text)}`;
+}
+
+function expressionBlock(text: string): string {
+  return `\`\`\`\n${text}\n\`\`\``;
 }
 
 function hoverText(context: RulesetContext, at: SourcePathAt): string | undefined {
@@ -31,12 +54,8 @@ function hoverText(context: RulesetContext, at: SourcePathAt): string | undefine
     }
     case "var":
       return variableText(context, path, value);
-    case "fn": {
-      const fn = objectAt(context.functions[value]);
-      return context.functions[value] === undefined
-        ? undefined
-        : `function **${value}**(${listAt(fn.params).map(String).join(", ")})${fn.description ? `\n\n${String(fn.description)}` : ""}`;
-    }
+    case "fn":
+      return functionText(context, value);
     case "message":
       return path.includes("finding") ? messageText(context, value) : undefined;
     case "id":
@@ -74,6 +93,17 @@ function variableText(context: RulesetContext, path: readonly string[], value: s
   }
   const help = root === undefined ? undefined : VAR_ROOT_HELP[root];
   return help === undefined ? undefined : `\`${root}\`: ${help}`;
+}
+
+/** A function's parameters, description and body, the body as text. */
+function functionText(context: RulesetContext, name: string): string | undefined {
+  if (!Object.hasOwn(context.functions, name)) return undefined;
+  const fn = objectAt(context.functions[name]);
+  const lines = [`function **${name}**(${listAt(fn.params).map(String).join(", ")})`];
+  if (fn.description !== undefined) lines.push(String(fn.description));
+  const body = fn.body === undefined ? undefined : printExpressionText(fn.body);
+  if (body !== undefined) lines.push(expressionBlock(body));
+  return lines.join("\n\n");
 }
 
 function paramText(context: RulesetContext, name: string): string | undefined {

@@ -1,10 +1,19 @@
 import { dirname } from "node:path";
 import { NO_CUSTOM_OPERATORS, type CustomOperators } from "../engine/expression/custom-operators.ts";
-import { createConnection, TextDocuments, TextDocumentSyncKind, type Connection } from "vscode-languageserver/node";
+import {
+  CodeActionKind,
+  createConnection,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type Position,
+} from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { completionsAt } from "./completion.ts";
 import { definitionAt } from "./definition.ts";
 import { DiagnosticsPublisher } from "./diagnostics-publisher.ts";
+import { expressionFormActions } from "./expression-form-actions.ts";
+import { requestPathAt } from "./expression-text-at.ts";
 import { documentSymbols, workspaceSymbols } from "./document-symbols.ts";
 import { pathOfUri } from "./file-uri.ts";
 import { hoverAt } from "./hover.ts";
@@ -12,7 +21,7 @@ import { quickFixes } from "./quick-fixes.ts";
 import { referencesAt } from "./references.ts";
 import { rulesetContext, type RulesetContext } from "./ruleset-context.ts";
 import { RulesWorkspace } from "./rules-workspace.ts";
-import { sourcePathAt } from "./source-path-at.ts";
+import { type SourcePathAt, sourcePathAt } from "./source-path-at.ts";
 import { evaluateTest, testRunSummary } from "./test-commands.ts";
 import { EVALUATE_TEST_COMMAND, RUN_TESTS_COMMAND, testLenses } from "./test-lenses.ts";
 import { offsetAt } from "./text-range.ts";
@@ -42,7 +51,7 @@ export function startLanguageServer(
       referencesProvider: true,
       documentSymbolProvider: true,
       workspaceSymbolProvider: true,
-      codeActionProvider: { codeActionKinds: ["quickfix"] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
       codeLensProvider: { resolveProvider: false },
       executeCommandProvider: { commands: [RUN_TESTS_COMMAND, EVALUATE_TEST_COMMAND] },
     },
@@ -95,6 +104,11 @@ export function startLanguageServer(
     return context === undefined ? undefined : { context, text };
   };
   const textOf = (file: string): string | undefined => workspace.textOrDisk(file);
+  /** What a request's cursor is on; inside an expression written as text, the node written there. */
+  const pathAt = (request: { context: RulesetContext; text: string }, position: Position): SourcePathAt | undefined => {
+    const offset = offsetAt(request.text, position);
+    return requestPathAt(request.context.document, request.text, sourcePathAt(request.text, offset), offset);
+  };
 
   connection.onCompletion((params) =>
     safely(connection, () => {
@@ -107,8 +121,7 @@ export function startLanguageServer(
       connection,
       () => {
         const request = requestContext(params.textDocument.uri);
-        const at =
-          request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+        const at = request === undefined ? undefined : pathAt(request, params.position);
         return request === undefined || at === undefined ? null : hoverAt(request.context, at);
       },
       null,
@@ -117,16 +130,14 @@ export function startLanguageServer(
   connection.onDefinition((params) =>
     safely(connection, () => {
       const request = requestContext(params.textDocument.uri);
-      const at =
-        request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+      const at = request === undefined ? undefined : pathAt(request, params.position);
       return request === undefined || at === undefined ? [] : definitionAt(request.context, at, textOf);
     }, []),
   );
   connection.onReferences((params) =>
     safely(connection, () => {
       const request = requestContext(params.textDocument.uri);
-      const at =
-        request === undefined ? undefined : sourcePathAt(request.text, offsetAt(request.text, params.position));
+      const at = request === undefined ? undefined : pathAt(request, params.position);
       return request === undefined || at === undefined ? [] : referencesAt(request.context, at, textOf);
     }, []),
   );
@@ -151,7 +162,15 @@ export function startLanguageServer(
   connection.onCodeAction((params) =>
     safely(connection, () => {
       const text = documents.get(params.textDocument.uri)?.getText();
-      return text === undefined ? [] : quickFixes(params.textDocument.uri, text, params.context.diagnostics);
+      if (text === undefined) return [];
+      const fixes = quickFixes(params.textDocument.uri, text, params.context.diagnostics);
+      // An editor asking only for some kinds (quick fixes on a diagnostic) is not offered rewrites.
+      const only = params.context.only;
+      const rewrites =
+        only === undefined || only.some((kind) => CodeActionKind.RefactorRewrite.startsWith(kind))
+          ? expressionFormActions(params.textDocument.uri, text, params.range)
+          : [];
+      return [...fixes, ...rewrites];
     }, []),
   );
   connection.onCodeLens((params) =>

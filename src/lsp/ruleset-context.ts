@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import { loadEntitySchemas, type EntitySchema } from "../compiler/checks/entity-schemas.ts";
 import type { ResolvedRuleset } from "../compiler/resolve/resolve-ruleset.ts";
+import { readRulesetSource } from "../compiler/source/read-ruleset-source.ts";
 import { isJsonObject, objectAt } from "../engine/value/json-access.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
 import type { RulesDirectory } from "../workspace/compile-source-file.ts";
@@ -34,8 +35,9 @@ export interface RulesetContext {
 
 export function rulesetContext(workspace: RulesWorkspace, file: string): RulesetContext | undefined {
   const directory = workspace.directory(dirname(file));
-  const source = directory.sources.find((candidate) => candidate.file === file);
-  if (source === undefined) return undefined;
+  const read = directory.sources.find((candidate) => candidate.file === file);
+  if (read === undefined) return undefined;
+  const source = read.document === undefined ? salvaged(read, workspace.textOrDisk(file)) : read;
   const document = isJsonObject(source.document) ? source.document : undefined;
   let resolved: ResolvedRuleset | undefined;
   try {
@@ -66,6 +68,18 @@ export function rulesetContext(workspace: RulesWorkspace, file: string): Ruleset
     messages: objectAt(own.messages),
     rulesetIds: directory.sources.flatMap((candidate) => (candidate.id === undefined ? [] : [candidate.id])),
   };
+}
+
+/**
+ * A source its reading refused, with what could be read of it: an expression's text half typed
+ * refuses the file, and completion inside that text still needs the ruleset's params, functions
+ * and entities. Its texts that read are trees, as in a document that reads.
+ */
+function salvaged(source: SourceFile, text: string | undefined): SourceFile {
+  if (text === undefined) return source;
+  const read = readRulesetSource(text, source.file);
+  const document = read.ok ? read.value : read.salvaged;
+  return document === undefined ? source : { ...source, document };
 }
 
 /** The rule a path inside the document lies in (`rules/3/...`), as written. */

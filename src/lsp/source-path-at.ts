@@ -7,6 +7,10 @@ export interface SourcePathAt {
   readonly part: "key" | "value";
   /** The scalar's value, when the offset is on a scalar. */
   readonly scalar?: string;
+  /** Where that scalar starts in the text (its quote, block indicator or first character): an expression's text is read from it. */
+  readonly scalarStart?: number;
+  /** Found inside an expression written as text (expression-text-at.ts): the path is the node's in the read tree. */
+  readonly inText?: boolean;
 }
 
 /**
@@ -47,7 +51,8 @@ export function sourcePathAt(text: string, offset: number): SourcePathAt | undef
       path.push(String(index));
       node = node.items[index] as Node;
     } else if (isScalar(node)) {
-      return { path, part: "value", scalar: node.value === null || node.value === undefined ? "" : String(node.value) };
+      const scalar = node.value === null || node.value === undefined ? "" : String(node.value);
+      return { path, part: "value", scalar, ...(node.range ? { scalarStart: node.range[0] } : {}) };
     } else return { path, part: "value" };
   }
   return { path, part: "value" };

@@ -30,7 +30,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   packaging: ["bundling"],
   codegen: [],
   version: ["engine"],
-  lsp: ["workspace", "compiler", "engine", "coverage"],
+  lsp: ["workspace", "formatting", "compiler", "engine", "coverage"],
   server: ["workspace", "compiler", "engine", "records", "schedule", "bundling", "standard-output", "version"],
   cli: [
     "formatting",

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LspClient, PROJECT_ROOT } from "../support/lsp-client.ts";
+import { copyRulesWrittenAsTrees } from "../support/rules-written-as-trees.ts";
 
 /**
  * After an edit the language server checks again only what the edit can change (directory-checks.ts),
  * and sends a file its diagnostics when they changed: what an edit does to the files it does not
  * touch still reaches them, and what it cannot change stays as it was. A real `rule-server lsp` on a
- * copy of the rules/ example with an unrelated ruleset added that has a problem of its own.
+ * copy of the rules/ example, its expressions written as trees, with an unrelated ruleset added that
+ * has a problem of its own.
  */
 let client: LspClient;
 const rules = mkdtempSync(join(tmpdir(), "rule-server-lsp-edits-"));
@@ -48,7 +50,7 @@ messages:
 `;
 
 beforeAll(async () => {
-  cpSync(join(PROJECT_ROOT, "rules"), rules, { recursive: true });
+  copyRulesWrittenAsTrees(join(PROJECT_ROOT, "rules"), rules);
   writeFileSync(UNRELATED, unrelatedText);
   client = new LspClient();
   await client.initialize(rules);

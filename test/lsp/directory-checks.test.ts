@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { RulesWorkspace } from "../../src/lsp/rules-workspace.ts";
 import type { FileReport } from "../../src/workspace/file-report.ts";
 import { PROJECT_ROOT } from "../support/lsp-client.ts";
+import { copyRulesWrittenAsTrees } from "../support/rules-written-as-trees.ts";
 
 /**
  * The language server checks a rules directory whole when it first reads it, and after that checks
@@ -13,7 +14,8 @@ import { PROJECT_ROOT } from "../support/lsp-client.ts";
  * keeps its report (its ruleset is not compiled again, its golden tests are not run again), and the
  * reports are always those a full check of the same texts gives. A change to a file other than a
  * ruleset source (an entity schema) checks every file again. In process, on a copy of the rules/
- * example with a grandchild of acme.payments and an unrelated ruleset added.
+ * example (its expressions written as trees) with a grandchild of acme.payments and an unrelated
+ * ruleset added.
  */
 const rules = mkdtempSync(join(tmpdir(), "rule-server-lsp-directory-checks-"));
 const PARENT = join(rules, "acme-payments.ruleset.yaml");
@@ -127,7 +129,7 @@ function fullCheck(): FileReport[] {
 const rechecked = (): string[] => [...workspace.checks.recheckedAtLastCheck(rules)].sort();
 
 beforeAll(() => {
-  cpSync(join(PROJECT_ROOT, "rules"), rules, { recursive: true });
+  copyRulesWrittenAsTrees(join(PROJECT_ROOT, "rules"), rules);
   writeFileSync(GRANDCHILD, grandchildText);
   writeFileSync(UNRELATED, unrelatedText);
   mkdirSync(dirname(LOAN_SCHEMA));

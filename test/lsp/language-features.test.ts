@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { LspClient, PROJECT_ROOT } from "../support/lsp-client.ts";
+import { copyRulesWrittenAsTrees } from "../support/rules-written-as-trees.ts";
 
 /**
  * Completion, hover, definition, references, symbols, quick fixes and test lenses of a real
- * `rule-server lsp` on a copy of the rules/ example, asked the way an editor asks.
+ * `rule-server lsp` on a copy of the rules/ example, its expressions written as trees, asked the
+ * way an editor asks (expression-text-features.test.ts asks the same inside texts).
  */
 let client: LspClient;
 const rules = mkdtempSync(join(tmpdir(), "rule-server-lsp-features-"));
-cpSync(join(PROJECT_ROOT, "rules"), rules, { recursive: true });
+copyRulesWrittenAsTrees(join(PROJECT_ROOT, "rules"), rules);
 const PARENT = join(rules, "acme-payments.ruleset.yaml");
 const CHILD = join(rules, "acme-payments-transfers.ruleset.yaml");
 const uriOf = (file: string): string => Bun.pathToFileURL(file).href;

@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LspClient, PROJECT_ROOT } from "../support/lsp-client.ts";
+import { copyRulesWrittenAsTrees } from "../support/rules-written-as-trees.ts";
 
 /**
  * A name means what the ruleset declaring it declares, in that ruleset and those extending it,
  * children of children too; a ruleset that `extends` does not relate declares the same name for
  * another thing. Find references stays within that family, and go to definition looks in the
  * ruleset and its parents only, even while the ruleset does not resolve. A real `rule-server lsp`
- * on a copy of the rules/ example, with a grandchild of acme.payments and an unrelated ruleset
- * added (its file sorts first in the directory).
+ * on a copy of the rules/ example (its expressions written as trees), with a grandchild of
+ * acme.payments and an unrelated ruleset added (its file sorts first in the directory).
  */
 let client: LspClient;
 const rules = mkdtempSync(join(tmpdir(), "rule-server-lsp-family-"));
-cpSync(join(PROJECT_ROOT, "rules"), rules, { recursive: true });
+copyRulesWrittenAsTrees(join(PROJECT_ROOT, "rules"), rules);
 const PARENT = join(rules, "acme-payments.ruleset.yaml");
 const CHILD = join(rules, "acme-payments-transfers.ruleset.yaml");
 const GRANDCHILD = join(rules, "acme-payments-transfers-mobile.ruleset.yaml");

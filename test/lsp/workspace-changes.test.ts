@@ -4,12 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CASES_DIR, goldenJsonFiles } from "../support/golden-files.ts";
 import { LspClient, PROJECT_ROOT } from "../support/lsp-client.ts";
+import { copyRulesWrittenAsTrees } from "../support/rules-written-as-trees.ts";
 
 /**
  * What changes around an open ruleset reaches it: a parent edited in the editor re-checks its
  * child, a schema file saved on disk re-checks the rulesets naming it (on save), a problem inside a
  * schema file points back at the `$ref` that led there, and a workspace holds several rules
- * directories at once.
+ * directories at once (the rules/ example among them, its expressions written as trees).
  */
 let client: LspClient;
 const work = mkdtempSync(join(tmpdir(), "rule-server-lsp-workspace-"));
@@ -18,7 +19,7 @@ const examples = join(work, "examples");
 const coverage = join(work, "coverage");
 
 beforeAll(async () => {
-  cpSync(join(PROJECT_ROOT, "rules"), examples, { recursive: true });
+  copyRulesWrittenAsTrees(join(PROJECT_ROOT, "rules"), examples);
   cpSync(join(CASES_DIR, "coverage", "rules"), coverage, { recursive: true });
   client = new LspClient();
   await client.initialize(work);

@@ -1,30 +1,68 @@
 /**
- * Where a character of a string value is written in its source: the offset in the file of the
- * character at `offset` in the value, the scalar starting at `scalarStart` (its quote, its block
- * indicator or its first character). JSON strings and YAML's double-quoted, single-quoted, plain
- * and block scalars are followed as written: escapes, doubled quotes, folded lines, indentation.
- * An offset past the value gives the scalar's end as far as it was walked.
+ * Where the characters of a string value are written in its source, both ways: JSON strings and
+ * YAML's double-quoted, single-quoted, plain and block scalars are followed as written: escapes,
+ * doubled quotes, folded lines, indentation. `scalarStart` is where the scalar starts (its quote,
+ * its block indicator or its first character). Both directions take the same walk over the
+ * scalar, so that each is the other's inverse.
  */
+
+/** The offset in the file of the character at `offset` in the value. An offset past the value gives the scalar's end as far as it was walked. */
 export function sourceOffsetOf(source: string, scalarStart: number, offset: number): number {
+  const walk = scalarWalk(source, scalarStart);
+  let at = walk.first;
+  for (let count = 0; count < offset; count++) {
+    const next = walk.next(at);
+    if (next === undefined) break;
+    at = next;
+  }
+  return at;
+}
+
+/**
+ * The offset in the value of the character written at `sourceOffset` (an editor's cursor): inside
+ * an escape, the character it writes; before the value, 0; after it, the value's length as far as
+ * the walk goes (a plain or block scalar is walked to the cursor).
+ */
+export function textOffsetOf(source: string, scalarStart: number, sourceOffset: number): number {
+  const walk = scalarWalk(source, scalarStart);
+  let at = walk.first;
+  let count = 0;
+  for (;;) {
+    if (at >= sourceOffset) return count;
+    const next = walk.next(at);
+    if (next === undefined || next > sourceOffset) return count;
+    at = next;
+    count++;
+  }
+}
+
+/** A walk over a scalar's characters: where the first is written, and from one to the next (undefined at the end). */
+interface ScalarWalk {
+  readonly first: number;
+  next(at: number): number | undefined;
+}
+
+function scalarWalk(source: string, scalarStart: number): ScalarWalk {
   const first = source[scalarStart];
-  if (first === '"') return quotedOffset(source, scalarStart + 1, offset, '"');
-  if (first === "'") return quotedOffset(source, scalarStart + 1, offset, "'");
-  if (first === "|" || first === ">") return blockOffset(source, scalarStart, offset);
-  return plainOffset(source, scalarStart, offset);
+  if (first === '"' || first === "'") return quotedWalk(source, scalarStart + 1, first);
+  if (first === "|" || first === ">") return blockWalk(source, scalarStart);
+  return plainWalk(source, scalarStart);
 }
 
 /** Inside quotes: an escape (`\n`, `\u00e9`, `\x41`) or a doubled single quote is one character of the value. */
-function quotedOffset(source: string, start: number, offset: number, quote: string): number {
-  let at = start;
-  for (let count = 0; count < offset && at < source.length; count++) {
-    const char = source[at]!;
-    if (char === quote && quote === "'" && source[at + 1] === "'") at += 2;
-    else if (char === quote) return at;
-    else if (char === "\\" && quote === '"') at += escapeLength(source, at);
-    else if (char === "\n") at = afterIndentation(source, at + 1);
-    else at++;
-  }
-  return at;
+function quotedWalk(source: string, start: number, quote: string): ScalarWalk {
+  return {
+    first: start,
+    next: (at) => {
+      if (at >= source.length) return undefined;
+      const char = source[at]!;
+      if (char === quote && quote === "'" && source[at + 1] === "'") return at + 2;
+      if (char === quote) return undefined;
+      if (char === "\\" && quote === '"') return at + escapeLength(source, at);
+      if (char === "\n") return afterIndentation(source, at + 1);
+      return at + 1;
+    },
+  };
 }
 
 function escapeLength(source: string, at: number): number {
@@ -47,26 +85,31 @@ function afterIndentation(source: string, at: number): number {
 }
 
 /** A plain scalar: its lines folded, each after its indentation. */
-function plainOffset(source: string, start: number, offset: number): number {
-  let at = start;
-  for (let count = 0; count < offset && at < source.length; count++)
-    at = source[at] === "\n" ? afterIndentation(source, at + 1) : at + 1;
-  return at;
+function plainWalk(source: string, start: number): ScalarWalk {
+  return {
+    first: start,
+    next: (at) => {
+      if (at >= source.length) return undefined;
+      return source[at] === "\n" ? afterIndentation(source, at + 1) : at + 1;
+    },
+  };
 }
 
 /** A block scalar (`|`, `>`): its content starts on the next line, each line after the block's indentation. */
-function blockOffset(source: string, indicator: number, offset: number): number {
+function blockWalk(source: string, indicator: number): ScalarWalk {
   const lineEnd = source.indexOf("\n", indicator);
-  if (lineEnd === -1) return indicator;
-  let at = lineEnd + 1;
-  const indentation = afterIndentation(source, at) - at;
-  at += indentation;
-  for (let count = 0; count < offset && at < source.length; count++) {
-    if (source[at] === "\n") {
-      at++;
+  if (lineEnd === -1) return { first: indicator, next: () => undefined };
+  const contentStart = lineEnd + 1;
+  const indentation = afterIndentation(source, contentStart) - contentStart;
+  return {
+    first: contentStart + indentation,
+    next: (at) => {
+      if (at >= source.length) return undefined;
+      if (source[at] !== "\n") return at + 1;
+      let next = at + 1;
       // Up to the block's indentation: more is part of the value.
-      for (let skipped = 0; skipped < indentation && source[at] === " "; skipped++) at++;
-    } else at++;
-  }
-  return at;
+      for (let skipped = 0; skipped < indentation && source[next] === " "; skipped++) next++;
+      return next;
+    },
+  };
 }
