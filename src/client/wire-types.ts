@@ -363,6 +363,12 @@ export interface RuleExplanation {
   message?: string;
   /** A rule run per item or bound field, the pointer of the one shown. */
   field?: string;
+  /**
+   * Why the rule has its status, in one sentence for people, the words the rules explorer
+   * shows beside it (`it runs on update, not on create`, `its condition, data.urgent ==
+   * true, is false, so it did not run`); expressions in it are written as text.
+   */
+  summary: string;
   when?: ExplainedNode;
   assert?: ExplainedNode;
   assign?: ExplainedNode[];
@@ -378,14 +384,20 @@ export interface RuleExplanation {
 }
 
 /**
- * One evaluated expression node (`full` mode): the expression as the manifest holds it, its
- * value (or `skipped`, never evaluated; or `error`), its arguments in order. A collection
- * operator shows its body for one `item` (the first failing item of `all`, the first
- * matching one of `some` and `none`, else the first). Strings past 200 characters and lists
- * or objects past 50 members are cut and marked `truncated`.
+ * One evaluated expression node (`full` mode): the expression as the manifest holds it and
+ * as text, its value (or `skipped`, never evaluated; or `error`), its arguments in order. A
+ * collection operator shows its body for one `item` (the first failing item of `all`, the
+ * first matching one of `some` and `none`, else the first). Strings past 200 characters and
+ * lists or objects past 50 members are cut and marked `truncated`.
  */
 export interface ExplainedNode {
   expr: unknown;
+  /**
+   * `expr` written as text, as rules may be written (`data.amount <=
+   * params.singleTransferLimit`); a part no text can hold is shown as its JSON in
+   * backquotes.
+   */
+  text: string;
   value?: unknown;
   skipped?: true;
   error?: string;

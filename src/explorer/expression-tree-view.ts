@@ -1,7 +1,12 @@
 import type { ExplainedNode } from "../browser/rule-cascade.ts";
 import { h, type Child } from "./dom.ts";
-import { CUT_WORDS, DECIDED_WORDS, itemShownWords, nodeOutcome } from "../engine/explanation/node-wording.ts";
-import { expressionText, isLiteral } from "./expression-text.ts";
+import {
+  CUT_WORDS,
+  DECIDED_WORDS,
+  isLiteral,
+  itemShownWords,
+  nodeOutcome,
+} from "../engine/explanation/node-wording.ts";
 
 /** What a node came to: its value, "not evaluated" or its error; a literal's value is itself and is not repeated. */
 function outcome(node: ExplainedNode): Child[] {
@@ -23,7 +28,7 @@ function nodeItem(node: ExplainedNode, pointer: string, deciding: ReadonlySet<st
     h(
       "div",
       { class: "node-line" },
-      h("code", { class: "node-expr" }, expressionText(node.expr)),
+      h("code", { class: "node-expr" }, node.text),
       ...outcome(node),
       node.item !== undefined && h("span", { class: "node-item" }, itemShownWords(node.item)),
       decides &&
@@ -44,7 +49,7 @@ function nodeItem(node: ExplainedNode, pointer: string, deciding: ReadonlySet<st
 }
 
 /**
- * An evaluated expression as a tree: each node as readable text with its value beside it, its
+ * An evaluated expression as a tree: each node as the text the engine gave it with its value beside it, its
  * arguments under it. `pointer` is the root's place in the rule's explanation (`/when`), so the
  * leaves the explanation names as deciding (`/when/args/1`) are marked.
  */

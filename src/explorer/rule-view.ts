@@ -1,7 +1,7 @@
 import { messageIn, ruleFields, type ClientManifest, type ManifestRule } from "./client-manifest.ts";
 import { h, type Child } from "./dom.ts";
 import { findingResolutionWords } from "../engine/explanation/resolution-wording.ts";
-import { expressionText } from "./expression-text.ts";
+import { readableExpressionText } from "../engine/expression-text/print-expression-text.ts";
 import { groupRulesByPlace, type PlaceGroup } from "./rule-places.ts";
 import { wordsNodes } from "./words-nodes.ts";
 
@@ -20,7 +20,9 @@ function ruleOutcome(rule: ManifestRule): Child {
           "Computes ",
           h("code", {}, assignment.field),
           " = ",
-          assignment.value === undefined ? "" : h("code", { class: "condition" }, expressionText(assignment.value)),
+          assignment.value === undefined
+            ? ""
+            : h("code", { class: "condition" }, readableExpressionText(assignment.value)),
           h(
             "span",
             { class: "hint" },
@@ -48,9 +50,9 @@ function ruleOutcome(rule: ManifestRule): Child {
   return null;
 }
 
-/** A condition of the rule, as readable text. */
+/** A condition of the rule, as readable text (the notation rules are written in). */
 function condition(expression: ManifestRule["when"]): Child {
-  return expression === undefined ? undefined : h("code", { class: "condition" }, expressionText(expression));
+  return expression === undefined ? undefined : h("code", { class: "condition" }, readableExpressionText(expression));
 }
 
 /** How the rule's finding may be resolved, in the explanation's words; nothing when it cannot be. */

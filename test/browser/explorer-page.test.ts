@@ -145,11 +145,11 @@ test("rule cards show their conditions as readable text, what compute rules assi
     Resolution: "only treasury-manager or cfo may accept this risk, with a justification",
   });
   expect(await facts("transfer.reference.present")).toMatchObject({
-    Asserts: 'not empty(trim(coalesce(data.reference, "")))',
+    Asserts: '!empty(trim(coalesce(data.reference, "")))',
     Resolution: "it blocks until acknowledged",
   });
   expect(await facts("transfer.urgent.cut-off")).toMatchObject({
-    When: "data.urgent == true and exists(data.executionDate)",
+    When: "data.urgent == true && exists(data.executionDate)",
     Asserts: "daysUntil(data.executionDate) == 0",
   });
   expect(await facts("transfer.bic.show")).toMatchObject({ When: "isCrossBorder(data)" });
@@ -312,6 +312,10 @@ test("the Why view lists every client rule with its status and opens onto expres
   );
   expect(await page.evaluate<string>(text(`${rule("transfer.update.locked-after-approval")} .why-words`))).toBe(
     "it runs on update, not on create",
+  );
+  // A false condition is said as the text rules are written in.
+  expect(await page.evaluate<string>(text(`${rule("transfer.purpose-detail.required")} .why-words`))).toBe(
+    'its condition, data.purpose == "other", is false, so it did not run',
   );
   // A per-item rule over a list the request does not have ran on no item: it does not claim its assertion holds.
   expect(await page.evaluate<string>(text(`${rule("transfer.invoice.number")} .why-words`))).toBe(

@@ -24,11 +24,11 @@ test("a wrong expected decision: the rule that denied is explained, with its dec
     expect(why).toBeGreaterThan(failed);
     expect(lines.slice(why, why + 6).map((line) => line.trim())).toEqual([
       "why, for the rules whose outcome differs:",
-      "fired  order.quantity.max (validation): its assertion failed, so it raised a finding",
+      "fired  order.quantity.max (validation): its assertion failed, so it raised finding ORD-QTY-001",
       "assert:",
-      "lte = false   <- decided",
-      "data.quantity = 150",
-      "params.maxQuantity = 100",
+      "data.quantity <= params.maxQuantity → false   <- decided",
+      "data.quantity → 150",
+      "params.maxQuantity → 100",
     ]);
     const json = JSON.parse((await runCli(["check", "--json", file])).stdout);
     const outcome = json.files[0].tests.find((entry: { name: string }) => entry.name.startsWith("too many items"));
@@ -37,9 +37,9 @@ test("a wrong expected decision: the rule that denied is explained, with its dec
     ]);
     const junit = (await runCli(["check", "--format", "junit", file])).stdout;
     expect(junit).toContain(
-      "why, for the rules whose outcome differs:&#10;fired  order.quantity.max (validation): its assertion failed, so it raised a finding",
+      "why, for the rules whose outcome differs:&#10;fired  order.quantity.max (validation): its assertion failed, so it raised finding ORD-QTY-001",
     );
-    expect(junit).toContain("lte = false   &lt;- decided");
+    expect(junit).toContain("data.quantity &lt;= params.maxQuantity → false   &lt;- decided");
   } finally {
     rules.remove();
   }

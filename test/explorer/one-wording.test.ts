@@ -49,3 +49,15 @@ test("no explorer file holds a phrase of the wording, nor a wording of its own",
   expect(explorerFiles).not.toContain("explanation-text.ts");
   expect(explorerFiles).not.toContain("no-item-words.ts");
 });
+
+test("the explorer writes expressions in the engine's notation: the printer's text on rule cards, the node's text in trees", () => {
+  expect(explorerFiles).not.toContain("expression-text.ts");
+  expect(explorerSource("rule-view.ts")).toContain('from "../engine/expression-text/print-expression-text.ts"');
+  expect(explorerSource("rule-view.ts")).toContain("readableExpressionText(");
+  expect(explorerSource("expression-tree-view.ts")).toContain("node.text");
+  // Only the printer: the parser stays out of the page (and of the browser module).
+  const imported = explorerFiles.flatMap((name) =>
+    [...explorerSource(name).matchAll(/from "([^"]+)"/g)].map((m) => m[1]!),
+  );
+  expect(imported.filter((path) => path.includes("compiler"))).toEqual([]);
+});

@@ -54,19 +54,35 @@ for (const workers of ["0", "2"]) {
       const explainedRules = (await rules.json()) as any;
       const { explanation, ...result } = explainedRules;
       expect(result).toEqual(plain);
-      expect(explanation.rules).toContainEqual({ rule: "order.quantity.max", kind: "validation", status: "fired" });
+      expect(explanation.rules).toContainEqual({
+        rule: "order.quantity.max",
+        kind: "validation",
+        status: "fired",
+        summary: "its assertion failed, so it raised finding ORD-QTY-001",
+      });
       expect(explanation.rules.find((entry: { rule: string }) => entry.rule === "order.created.notify")).toEqual({
         rule: "order.created.notify",
         kind: "action",
         status: "not-selected",
         because: "decision",
+        summary: "actions run only when the decision is allow",
       });
+      for (const entry of explanation.rules) expect(entry.summary).toEqual(expect.any(String));
       const full = (await (await evaluate(suite.server, "?explain=full", order)).json()) as any;
       const limit = full.explanation.rules.find((entry: { rule: string }) => entry.rule === "order.quantity.max");
       expect(limit).toMatchObject({
         status: "fired",
+        summary: "its assertion failed, so it raised finding ORD-QTY-001",
         because: ["/assert"],
-        assert: { expr: { op: "lte" }, value: false, args: [{ value: 150 }, { value: 100 }] },
+        assert: {
+          expr: { op: "lte" },
+          text: "data.quantity <= params.maxQuantity",
+          value: false,
+          args: [
+            { text: "data.quantity", value: 150 },
+            { text: "params.maxQuantity", value: 100 },
+          ],
+        },
       });
       const logged = await suite.server.waitForLog((entry) => entry.msg === "request" && entry.explain === "full");
       expect(logged).toMatchObject({ status: 200, decision: "deny" });

@@ -5,21 +5,22 @@ import { isShownAsIs, readableValue } from "./readable-value.ts";
 
 /**
  * The nodes of a full explanation, made as the traced nodes finish (expression-trace.ts): each is
- * made once, with its members in the order the JSON shows them (expr, value or error, truncated,
- * item, args), and never rebuilt. A node that is the same in every explanation (an expression
+ * made once, with its members in the order the JSON shows them (expr, text, value or error,
+ * truncated, item, args), and never rebuilt. A node's text is printed once per place, when the
+ * plan is prepared, and given to every node made there. A node that is the same in every explanation (an expression
  * never evaluated, a literal's value) is made once, when the plan is prepared, and shared, frozen,
  * as PlanIndex shares the entries that say only a status.
  */
 
 /** The node of an expression that was never evaluated (made once per place, shared). */
-export function skippedNode(expression: unknown): ExplainedNode {
-  return Object.freeze({ expr: expression as JsonValue, skipped: true });
+export function skippedNode(expression: unknown, text: string): ExplainedNode {
+  return Object.freeze({ expr: expression as JsonValue, text, skipped: true });
 }
 
 /** The node of a literal once evaluated, which is always the same (made once per place, shared); undefined for a number too large to leave the engine. */
-export function literalNode(literal: JsonValue): ExplainedNode | undefined {
+export function literalNode(literal: JsonValue, text: string): ExplainedNode | undefined {
   try {
-    return Object.freeze(valuedNode(literal, literal, undefined, undefined));
+    return Object.freeze(valuedNode(literal, text, literal, undefined, undefined));
   } catch {
     return undefined;
   }
@@ -28,14 +29,17 @@ export function literalNode(literal: JsonValue): ExplainedNode | undefined {
 /** A node that gave a value. Throws, leaving no node, for a value that cannot leave the engine (a number too large). */
 function valuedNode(
   expr: JsonValue,
+  text: string,
   value: Value,
   args: ExplainedNode[] | undefined,
   item: number | undefined,
 ): ExplainedNode {
   if (item === undefined && isShownAsIs(value))
-    return args === undefined ? { expr, value: value as JsonValue } : { expr, value: value as JsonValue, args };
+    return args === undefined
+      ? { expr, text, value: value as JsonValue }
+      : { expr, text, value: value as JsonValue, args };
   const cut = { truncated: false };
-  const node: ExplainedNode = { expr, value: readableValue(value, cut) };
+  const node: ExplainedNode = { expr, text, value: readableValue(value, cut) };
   if (cut.truncated) node.truncated = true;
   return withArgs(node, args, item);
 }
@@ -47,30 +51,37 @@ function valuedNode(
  */
 export function shownNode(
   expr: JsonValue,
+  text: string,
   value: Value,
   args: ExplainedNode[] | undefined,
   item: number | undefined,
 ): ExplainedNode {
   try {
-    return valuedNode(expr, value, args, item);
+    return valuedNode(expr, text, value, args, item);
   } catch {
-    return bareNode(expr, args, item);
+    return bareNode(expr, text, args, item);
   }
 }
 
 /** A node that raised the error its rule failed closed with. */
 export function raisingNode(
   expr: JsonValue,
+  text: string,
   error: string,
   args: ExplainedNode[] | undefined,
   item: number | undefined,
 ): ExplainedNode {
-  return withArgs({ expr, error }, args, item);
+  return withArgs({ expr, text, error }, args, item);
 }
 
 /** A node that gave a value that could not be shown (a number too large to leave the engine). */
-function bareNode(expr: JsonValue, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {
-  return withArgs({ expr }, args, item);
+function bareNode(
+  expr: JsonValue,
+  text: string,
+  args: ExplainedNode[] | undefined,
+  item: number | undefined,
+): ExplainedNode {
+  return withArgs({ expr, text }, args, item);
 }
 
 function withArgs(node: ExplainedNode, args: ExplainedNode[] | undefined, item: number | undefined): ExplainedNode {

@@ -13,7 +13,9 @@ import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts
 import { unmatchedNames } from "./unmatched-names.ts";
 import { PlanIndex, type NamedPair } from "./plan-index.ts";
 import { stateHash } from "./rule-list-cache.ts";
+import { ruleSummary } from "./rule-summary.ts";
 import type { NamedExpression, TreeLayout } from "./tree-layout.ts";
+import type { ExplanationContext } from "./wording-context.ts";
 
 /** What a rule did while it ran, as bits: evaluations keep one byte per rule. */
 const STARTED = 1;
@@ -24,9 +26,11 @@ const FIRED = 8;
 const FROZEN = 16;
 
 /**
- * Watches one evaluation and builds its explanation: every rule of the manifest with what it did,
- * the names the request got wrong, the fate of each resolution, and in `full` mode the traced
- * expressions of each rule that ran. `trace` is the tracer of the (traced) plan evaluated.
+ * Watches one evaluation and builds its explanation: every rule of the manifest with what it did
+ * and why in a sentence (its summary, said knowing the request, the result and the rules, as the
+ * explorer says it), the names the request got wrong, the fate of each resolution, and in `full`
+ * mode the traced expressions of each rule that ran. `trace` is the tracer of the (traced) plan
+ * evaluated.
  */
 export class ExplanationRecorder implements EvaluationObserver {
   private readonly state: Uint8Array;
@@ -122,8 +126,9 @@ export class ExplanationRecorder implements EvaluationObserver {
     // Without a trigger or a view, why a rule is left out depends on the entity and operation alone.
     const pair =
       view === null && (trigger === undefined || trigger === null) ? index.namedBy(entity, operation) : undefined;
+    const context: ExplanationContext = { request, result, rules: index.facts };
     const explanation: Explanation = {
-      rules: this.ruleEntries(request, index, pair, view),
+      rules: this.ruleEntries(request, index, pair, view, context),
       resolutions: resolutionOutcomes(request, index.rulesById, result.findings),
     };
     const unmatched = pair !== undefined ? pair.unmatched : unmatchedNames(index.names, entity, operation);
@@ -137,19 +142,21 @@ export class ExplanationRecorder implements EvaluationObserver {
     index: PlanIndex,
     pair: NamedPair | undefined,
     view: JsonObject | null,
+    context: ExplanationContext,
   ): RuleExplanation[] {
-    // Without failures or fields shown, a `rules` list is a function of the state bytes (RuleListCache).
+    // Without failures or fields shown, a `rules` list is a function of the state bytes and the fields written (RuleListCache).
     const cacheable =
       pair !== undefined && this.mode === "rules" && this.failures === undefined && this.fields === undefined;
     const hash = cacheable ? stateHash(this.state) : 0;
-    const known = cacheable ? pair.lists.find(this.state, hash) : undefined;
+    const effects = context.result!.effects;
+    const known = cacheable ? pair.lists.find(this.state, hash, effects) : undefined;
     if (known !== undefined) return known;
     const order = this.plan.manifestOrder;
     const rules = new Array<RuleExplanation>(order.length);
     let selection: SelectionRequest | undefined;
     for (let i = 0; i < order.length; i++) {
       const rule = order[i]!;
-      if ((this.state[rule.position]! & STARTED) !== 0) rules[i] = this.ranEntry(rule, index);
+      if ((this.state[rule.position]! & STARTED) !== 0) rules[i] = this.ranEntry(rule, index, context);
       else if (pair !== undefined) rules[i] = pair.reasons[i]!;
       else {
         selection ??= {
@@ -160,15 +167,15 @@ export class ExplanationRecorder implements EvaluationObserver {
           view,
         };
         // Selected but never run: an action after a deny (or after another action failed).
-        rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision");
+        rules[i] = index.notSelectedEntry(rule, notSelectedBecause(rule, selection) ?? "decision", context);
       }
     }
     const listed = index.withOtherKinds(rules);
-    return cacheable ? pair.lists.keep(this.state, hash, listed) : listed;
+    return cacheable ? pair.lists.keep(this.state, hash, effects, listed) : listed;
   }
 
-  /** The entry of a rule that ran: its status, and in `full` mode its trees. */
-  private ranEntry(rule: PreparedRule, index: PlanIndex): RuleExplanation {
+  /** The entry of a rule that ran: its status and summary, and in `full` mode its trees. */
+  private ranEntry(rule: PreparedRule, index: PlanIndex, context: ExplanationContext): RuleExplanation {
     const state = this.state[rule.position]!;
     const failure = this.failures?.[rule.position];
     const status: RuleStatus =
@@ -183,11 +190,24 @@ export class ExplanationRecorder implements EvaluationObserver {
     const field = this.fields?.[rule.position];
     const shownField = field !== undefined && (this.mode === "full" || status === "fired") ? field : undefined;
     if (this.mode === "rules" && failure === undefined && shownField === undefined)
-      return index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">);
-    const entry: RuleExplanation = { rule: rule.id, kind: rule.kind, status };
+      return index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">, context);
+    const entry = { rule: rule.id, kind: rule.kind, status } as RuleExplanation;
     if (failure !== undefined) entry.message = failure;
     if (shownField !== undefined) entry.field = shownField;
-    if (this.mode === "full") this.addTrees(rule, (state & FIRED) !== 0, entry, index.treeLayout(rule));
+    // The summary stands before the trees in the JSON; it is said once they are there (it reads a skipped assertion).
+    entry.summary = "";
+    if (this.mode === "full")
+      this.addTrees(rule, (state & FIRED) !== 0, entry, index.treeLayout(rule, this.trace!.texts));
+    // Trees change no words but a passed rule's skipped assertion (it ran on no item): the rest is said as a `rules` entry is, once.
+    const ranOnNone = status === "passed" && entry.assert?.skipped === true;
+    entry.summary =
+      failure === undefined && !ranOnNone
+        ? ruleSummary(
+            entry,
+            context,
+            index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">, context).summary,
+          )
+        : ruleSummary(entry, context);
     return entry;
   }
 

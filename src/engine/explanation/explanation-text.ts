@@ -1,22 +1,21 @@
 import type { EvaluationResult } from "../evaluation/evaluation-result.ts";
 import type { RequestWarning } from "../schema/request-warning.ts";
-import type { JsonValue } from "../value/json-value.ts";
 import { decisionWords, summaryWords } from "./decision-wording.ts";
 import { decidingPointers, explainedTrees } from "./explained-trees.ts";
 import type { ExplainedNode, Explanation, RuleExplanation } from "./explanation.ts";
 import { wordsText } from "./explanation-words.ts";
-import { CUT_WORDS, DECIDED_WORDS, itemShownWords, nodeOutcome } from "./node-wording.ts";
+import { CUT_WORDS, DECIDED_WORDS, isLiteral, itemShownWords, nodeOutcome } from "./node-wording.ts";
 import { resolutionLabel, resolutionNameWords, resolutionReasonWords } from "./resolution-wording.ts";
-import { ruleWords, statusLabel } from "./rule-status-wording.ts";
+import { statusLabel } from "./rule-status-wording.ts";
 import { unmatchedWords } from "./unmatched-wording.ts";
-import { valueText } from "./value-text.ts";
 import type { ExplanationContext } from "./wording-context.ts";
 
 /**
  * An explained evaluation for people (`evaluate --explain --format text`): the outcome and why,
- * then one line per rule with its status and why, and for `full` each expression laid out as a
- * tree, one node a line with its value after `=`, the leaves that decided marked. The words are
- * the explorer's (the *-wording.ts files beside this one); this file only lays them out as lines.
+ * then one line per rule with its status and why (its summary), and for `full` each expression
+ * laid out as a tree, one node a line, its text with its value after `→`, the leaves that decided
+ * marked. The words are the explorer's (the *-wording.ts files beside this one); this file only
+ * lays them out as lines.
  * `context` is what the caller knows beside the result: the request and the manifest's rules make
  * the words name what a rule asks and what the request gave.
  */
@@ -60,15 +59,13 @@ export function explanationLines(explanation: Explanation, context: ExplanationC
   return lines;
 }
 
-/** One rule's status line and why, then in `full` mode its trees, for people. */
+/** One rule's status line and why (the summary the engine said it with), then in `full` mode its trees, for people. */
 export function ruleLines(
   rule: RuleExplanation,
   width = statusLabel(rule.status).length,
   context: ExplanationContext = {},
 ): string[] {
-  const lines = [
-    `${statusLabel(rule.status).padEnd(width)}  ${rule.rule} (${rule.kind}): ${wordsText(ruleWords(rule, context))}`,
-  ];
+  const lines = [`${statusLabel(rule.status).padEnd(width)}  ${rule.rule} (${rule.kind}): ${rule.summary}`];
   const deciding = decidingPointers(rule);
   for (const tree of explainedTrees(rule, context)) {
     lines.push(`    ${tree.label}:`);
@@ -85,22 +82,16 @@ function nodeLines(
   lines: string[],
 ): void {
   const outcome = nodeOutcome(node);
+  // A literal's value is itself: it is not repeated.
   const shown =
-    outcome.kind === "value" ? `= ${outcome.text}${outcome.cut ? ` ${CUT_WORDS}` : ""}` : `(${outcome.text})`;
+    outcome.kind !== "value"
+      ? ` (${outcome.text})`
+      : isLiteral(node.expr)
+        ? ""
+        : ` → ${outcome.text}${outcome.cut ? ` ${CUT_WORDS}` : ""}`;
   const item = node.item === undefined ? "" : ` (${itemShownWords(node.item)})`;
   lines.push(
-    `${"  ".repeat(depth)}${nodeLabel(node)} ${shown}${item}${deciding.has(pointer) ? `   <- ${DECIDED_WORDS}` : ""}`,
+    `${"  ".repeat(depth)}${node.text}${shown}${item}${deciding.has(pointer) ? `   <- ${DECIDED_WORDS}` : ""}`,
   );
   node.args?.forEach((arg, index) => nodeLines(arg, `${pointer}/args/${index}`, depth + 1, deciding, lines));
-}
-
-/** A node's own part: the path of a variable, the text of a literal, the name of an operator or function (its arguments are the lines under it). */
-function nodeLabel(node: ExplainedNode): string {
-  const expr: JsonValue = node.expr;
-  if (typeof expr === "object" && expr !== null && !Array.isArray(expr)) {
-    if (typeof expr.var === "string") return expr.var;
-    if (typeof expr.op === "string") return expr.op;
-    if (typeof expr.fn === "string") return `fn ${expr.fn}`;
-  }
-  return valueText(expr);
 }

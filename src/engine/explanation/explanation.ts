@@ -34,9 +34,11 @@ export type NotSelectedReason =
 
 export type RuleStatus = "not-selected" | "when-false" | "passed" | "fired" | "error";
 
-/** One node of an evaluated expression: the expression as the manifest holds it, and its value. */
+/** One node of an evaluated expression: the expression as the manifest holds it, as people read it, and its value. */
 export interface ExplainedNode {
   expr: JsonValue;
+  /** `expr` written as text (readableExpressionText), as the explorer and the command line show it. */
+  text: string;
   value?: JsonValue;
   /** Never evaluated: an argument a short-circuit skipped, or the body of a collection over no items. */
   skipped?: true;
@@ -64,12 +66,17 @@ export interface RuleExplanation {
   message?: string;
   /** A rule evaluated per item or per bound field: the pointer of the one shown. */
   field?: string;
+  /** Why it has its status, in one sentence: the explorer's words (ruleWords) as text. */
+  summary: string;
   when?: ExplainedNode;
   assert?: ExplainedNode;
   assign?: ExplainedNode[];
   args?: Record<string, ExplainedNode>;
   commands?: CommandExplanation[];
 }
+
+/** What the wording reads of an explained rule: all of it but the summary, which is said from the rest. */
+export type WordedRule = Omit<RuleExplanation, "summary">;
 
 export type ResolutionRefusal =
   | "rule-unknown"

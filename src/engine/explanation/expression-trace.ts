@@ -3,6 +3,7 @@ import { callArguments, operatorOf } from "../expression/expression-shape.ts";
 import type { NodeTracer } from "../expression/node-tracer.ts";
 import { COLLECTION_OPERATORS } from "../expression/operators/operator-kinds.ts";
 import type { Node } from "../expression/prepared-node.ts";
+import { ReadableExpressionTexts } from "../expression-text/print-expression-text.ts";
 import type { JsonValue } from "../value/json-value.ts";
 import { isValueObject, type Value } from "../value/value-kind.ts";
 import { filledArgs, literalNode, raisingNode, shownNode, skippedNode } from "./explained-node.ts";
@@ -49,18 +50,26 @@ export class ExpressionTrace implements NodeTracer {
    * one after the shown one): every node just evaluates.
    */
   quiet = false;
+  /**
+   * The text of every node, printed as the plan is prepared (arguments before the node that holds
+   * them, each once): nodes made while evaluating only carry it. Also the texts of the plan's
+   * expressions never evaluated (PlanIndex's tree layouts).
+   */
+  readonly texts = new ReadableExpressionTexts();
 
   node(inner: Node, expression: unknown, index: number): Node {
     const expr = expression as JsonValue;
+    const text = this.texts.of(expression);
     const rawArgs = isValueObject(expression) ? callArguments(expression) : undefined;
     if (rawArgs === undefined) {
-      const literal = typeof expression !== "object" || expression === null ? literalNode(expr) : undefined;
-      return literal !== undefined ? this.literal(inner, literal, index) : this.leaf(inner, expr, index);
+      const literal = typeof expression !== "object" || expression === null ? literalNode(expr, text) : undefined;
+      return literal !== undefined ? this.literal(inner, literal, index) : this.leaf(inner, expr, text, index);
     }
+    const skipped = rawArgs.map((arg) => skippedNode(arg, this.texts.of(arg)));
     const operator = operatorOf(expression as Record<string, never>);
     if (operator !== undefined && COLLECTION_OPERATORS.has(operator))
-      return this.collection(inner, expr, rawArgs, index, SHOWN_ITEM_GIVES[operator]);
-    return this.call(inner, expr, rawArgs, index);
+      return this.collection(inner, expr, text, skipped, index, SHOWN_ITEM_GIVES[operator]);
+    return this.call(inner, expr, text, skipped, index);
   }
 
   root(inner: Node, role: string): Node {
@@ -96,7 +105,7 @@ export class ExpressionTrace implements NodeTracer {
         // The literal itself, unless it sits deeper than expressions may nest.
         value = inner(scope, base);
       } catch (error) {
-        this.place(index, raisingNode(node.expr, failureDetail(error), undefined, undefined));
+        this.place(index, raisingNode(node.expr, node.text, failureDetail(error), undefined, undefined));
         throw error;
       }
       this.place(index, node);
@@ -105,25 +114,24 @@ export class ExpressionTrace implements NodeTracer {
   }
 
   /** Any other literal, a variable, or a node that is not an expression: no arguments. */
-  private leaf(inner: Node, expr: JsonValue, index: number): Node {
+  private leaf(inner: Node, expr: JsonValue, text: string, index: number): Node {
     return (scope, base) => {
       if (this.quiet) return inner(scope, base);
       let value: Value;
       try {
         value = inner(scope, base);
       } catch (error) {
-        this.place(index, raisingNode(expr, failureDetail(error), undefined, undefined));
+        this.place(index, raisingNode(expr, text, failureDetail(error), undefined, undefined));
         throw error;
       }
-      this.place(index, shownNode(expr, value, undefined, undefined));
+      this.place(index, shownNode(expr, text, value, undefined, undefined));
       return value;
     };
   }
 
   /** An operator or function call: its arguments' nodes fill its slots while it runs. */
-  private call(inner: Node, expr: JsonValue, rawArgs: readonly unknown[], index: number): Node {
-    const count = rawArgs.length;
-    const skipped = rawArgs.map(skippedNode);
+  private call(inner: Node, expr: JsonValue, text: string, skipped: readonly ExplainedNode[], index: number): Node {
+    const count = skipped.length;
     return (scope, base) => {
       if (this.quiet) return inner(scope, base);
       const outer = this.open;
@@ -134,11 +142,11 @@ export class ExpressionTrace implements NodeTracer {
         value = inner(scope, base);
       } catch (error) {
         this.open = outer;
-        this.place(index, raisingNode(expr, failureDetail(error), filledArgs(slots, skipped), undefined));
+        this.place(index, raisingNode(expr, text, failureDetail(error), filledArgs(slots, skipped), undefined));
         throw error;
       }
       this.open = outer;
-      this.place(index, shownNode(expr, value, filledArgs(slots, skipped), undefined));
+      this.place(index, shownNode(expr, text, value, filledArgs(slots, skipped), undefined));
       return value;
     };
   }
@@ -147,12 +155,12 @@ export class ExpressionTrace implements NodeTracer {
   private collection(
     inner: Node,
     expr: JsonValue,
-    rawArgs: readonly unknown[],
+    text: string,
+    skipped: readonly ExplainedNode[],
     index: number,
     wanted: boolean | undefined,
   ): Node {
-    const count = rawArgs.length;
-    const skipped = rawArgs.map(skippedNode);
+    const count = skipped.length;
     return (scope, base) => {
       if (this.quiet) return inner(scope, base);
       const outer = this.open;
@@ -167,12 +175,12 @@ export class ExpressionTrace implements NodeTracer {
       } catch (error) {
         this.open = outer;
         this.body = outerBody;
-        this.place(index, raisingNode(expr, failureDetail(error), filledArgs(slots, skipped), shownItem(body)));
+        this.place(index, raisingNode(expr, text, failureDetail(error), filledArgs(slots, skipped), shownItem(body)));
         throw error;
       }
       this.open = outer;
       this.body = outerBody;
-      this.place(index, shownNode(expr, value, filledArgs(slots, skipped), shownItem(body)));
+      this.place(index, shownNode(expr, text, value, filledArgs(slots, skipped), shownItem(body)));
       return value;
     };
   }

@@ -1,7 +1,7 @@
 import { unescapePointerToken } from "../value/json-pointer-token.ts";
 import type { JsonValue } from "../value/json-value.ts";
 import { code, named, type Words } from "./explanation-words.ts";
-import type { RuleExplanation } from "./explanation.ts";
+import type { WordedRule } from "./explanation.ts";
 import type { ExplanationContext } from "./wording-context.ts";
 
 /**
@@ -11,7 +11,7 @@ import type { ExplanationContext } from "./wording-context.ts";
  * Undefined for any other entry. The list is read in the request (a compute rule could have
  * changed it, so its state is said only as the request gave it).
  */
-export function noItemWords(entry: RuleExplanation, context: ExplanationContext): Words | undefined {
+export function noItemWords(entry: WordedRule, context: ExplanationContext): Words | undefined {
   if (
     entry.status !== "passed" ||
     entry.kind !== "validation" ||
@@ -22,7 +22,7 @@ export function noItemWords(entry: RuleExplanation, context: ExplanationContext)
   const rule = context.rules?.get(entry.rule);
   if (rule?.forEach !== undefined) {
     const tokens = pointerTokens(rule.forEach);
-    const path = code(listPath(rule.forEach));
+    const path = code(pathOf(tokens));
     if (context.request === undefined) return ["it ran on no item of ", path];
     const list = valueAt(context.request.data, tokens);
     if (list === undefined) return ["it ran on no item because ", path, " is missing"];
@@ -40,7 +40,13 @@ export function noItemWords(entry: RuleExplanation, context: ExplanationContext)
 
 /** A rule's `forEach` list as people find it in the request: `/invoices` → `data.invoices`. */
 export function listPath(forEach: string): string {
-  return ["data", ...pointerTokens(forEach)].join(".");
+  return pathOf(pointerTokens(forEach));
+}
+
+function pathOf(tokens: readonly string[]): string {
+  let path = "data";
+  for (const token of tokens) path += `.${token}`;
+  return path;
 }
 
 /** `/invoices/0/lines` → `["invoices", "0", "lines"]`. */

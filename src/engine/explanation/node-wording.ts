@@ -1,9 +1,10 @@
+import type { JsonValue } from "../value/json-value.ts";
 import type { ExplainedNode } from "./explanation.ts";
 import { valueText } from "./value-text.ts";
 
 /**
  * What one node of an evaluated expression came to, in words: its value, that it was never
- * evaluated, or its error. The layout around them (an arrow, `=`, a badge) is each reader's own.
+ * evaluated, or its error. The layout around them (an arrow, a badge) is each reader's own.
  */
 export type NodeOutcome =
   | { readonly kind: "value"; readonly text: string; readonly cut: boolean }
@@ -14,6 +15,11 @@ export function nodeOutcome(node: ExplainedNode): NodeOutcome {
   if (node.error !== undefined) return { kind: "error", text: `error: ${node.error}` };
   if (node.skipped) return { kind: "skipped", text: "not evaluated" };
   return { kind: "value", text: valueText(node.value ?? null), cut: node.truncated === true };
+}
+
+/** Whether an expression is a literal: its value is itself, so it is not repeated beside it. */
+export function isLiteral(expression: JsonValue): boolean {
+  return expression === null || typeof expression !== "object";
 }
 
 /** Beside a value cut to stay readable. */

@@ -1,6 +1,6 @@
 import { code, listed, named, type Words } from "./explanation-words.ts";
 import { placeLabel } from "./place-label.ts";
-import type { RuleExplanation } from "./explanation.ts";
+import type { WordedRule } from "./explanation.ts";
 import type { ExplanationContext, RuleFacts } from "./wording-context.ts";
 import type { JsonValue } from "../value/json-value.ts";
 
@@ -8,7 +8,7 @@ import type { JsonValue } from "../value/json-value.ts";
  * Why a rule did not take part, from the selection test it failed: what the rule asks against
  * what the request gave where the context knows both, the test alone where it does not.
  */
-export function notSelectedWords(entry: RuleExplanation, context: ExplanationContext): Words {
+export function notSelectedWords(entry: WordedRule, context: ExplanationContext): Words {
   const because = typeof entry.because === "string" ? entry.because : "";
   const rule = context.rules?.get(entry.rule);
   const request = context.request;

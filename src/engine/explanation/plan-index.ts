@@ -1,5 +1,6 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { PreparedRule } from "../evaluation/prepared-rule.ts";
+import type { ReadableExpressionTexts } from "../expression-text/print-expression-text.ts";
 import type { Explanation, NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
 import type { DeclaredNames } from "../names/declared-names.ts";
 import { treeLayout, type TreeLayout } from "./tree-layout.ts";
@@ -7,6 +8,9 @@ import type { Channel } from "../bundle/channel.ts";
 import { notSelectedBecause, type SelectionRequest } from "./selection-reason.ts";
 import { RuleListCache } from "./rule-list-cache.ts";
 import { unmatchedNames } from "./unmatched-names.ts";
+import { ruleSummary } from "./rule-summary.ts";
+import { fieldsWrittenBy } from "./rule-status-wording.ts";
+import type { ExplanationContext, RuleFacts } from "./wording-context.ts";
 
 /**
  * What the explanations of requests naming one entity and operation, with no trigger and no view
@@ -22,15 +26,22 @@ export interface NamedPair {
 
 /**
  * What explanations read of a plan, worked out on its first explanation: the declared names, the
- * rules by id, the entries that say only a status (or why a rule was not selected), and where a
- * full explanation shows each rule's expressions. Those are the same for every evaluation, so
- * each is made once; the entries are shared, frozen, by every explanation that holds them.
+ * rules by id, the entries that say only a status (or why a rule was not selected) with their
+ * summaries, and where a full explanation shows each rule's expressions. Those are the same for
+ * every evaluation, so each is made once; the entries are shared, frozen, by every explanation
+ * that holds them. An entry whose summary names what the request gave or what the result holds
+ * (the request's entity, operation or trigger; the fields a compute or state rule wrote) is made
+ * for its request, but for those of a NamedPair, made once per pair.
  */
 export class PlanIndex {
   readonly names: DeclaredNames;
   readonly rulesById: ReadonlyMap<string, PreparedRule>;
+  /** The rules as the manifest holds them, by id: what summaries say of a rule. */
+  readonly facts: ReadonlyMap<string, RuleFacts>;
   /** By rule position: entries by status, or by reason for `not-selected` (the two sets of words do not meet). */
   private readonly entries: (Record<string, RuleExplanation> | undefined)[];
+  /** By rule position: a fired compute or state rule's entries, by the fields it wrote. */
+  private readonly firedEntries: (Map<string, RuleExplanation> | undefined)[];
   /** By rule position. */
   private readonly layouts: (TreeLayout | undefined)[];
 
@@ -47,12 +58,14 @@ export class PlanIndex {
     this.channel = plan.channel;
     this.names = plan.declaredNames;
     this.rulesById = new Map(plan.manifestOrder.map((rule) => [rule.id, rule]));
+    this.facts = new Map(plan.manifestOrder.map((rule) => [rule.id, rule.source as unknown as RuleFacts]));
     this.entries = new Array(plan.manifestRuleCount);
+    this.firedEntries = new Array(plan.manifestRuleCount);
     this.layouts = new Array(plan.manifestRuleCount);
-    this.otherKinds = plan.otherKindRules.map(({ id, kind, position }) => ({
-      position,
-      entry: Object.freeze({ rule: id, kind, status: "not-selected", because: "kind" }),
-    }));
+    this.otherKinds = plan.otherKindRules.map(({ id, kind, position }) => {
+      const entry = { rule: id, kind, status: "not-selected", because: "kind" } as const;
+      return { position, entry: Object.freeze({ ...entry, summary: ruleSummary(entry, {}) }) };
+    });
   }
 
   /**
@@ -80,13 +93,33 @@ export class PlanIndex {
     return index;
   }
 
-  statusEntry(rule: PreparedRule, status: Exclude<RuleStatus, "not-selected">): RuleExplanation {
+  /**
+   * The entry of a rule that ran and shows nothing more (`rules` mode), said in `context`. Its
+   * words read only the rule, but for a compute or state rule that fired: those name the fields
+   * it wrote in this result, so its entry is made for it.
+   */
+  statusEntry(
+    rule: PreparedRule,
+    status: Exclude<RuleStatus, "not-selected">,
+    context: ExplanationContext,
+  ): RuleExplanation {
+    if (status === "fired" && (rule.kind === "compute" || rule.kind === "state")) {
+      // Its words name the fields it wrote: one entry per set of fields, a few sets a rule.
+      const written = (this.firedEntries[rule.position] ??= new Map());
+      const key = fieldsWrittenBy(rule.id, rule.kind === "compute" ? "value" : "state", context)?.join("\n") ?? "";
+      const known = written.get(key);
+      if (known !== undefined) return known;
+      const entry = Object.freeze(saidEntry(rule, status, context));
+      if (written.size < MAX_FIRED_ENTRIES) written.set(key, entry);
+      return entry;
+    }
     const entries = (this.entries[rule.position] ??= Object.create(null) as Record<string, RuleExplanation>);
-    return (entries[status] ??= Object.freeze({ rule: rule.id, kind: rule.kind, status }));
+    return (entries[status] ??= Object.freeze(saidEntry(rule, status, context)));
   }
 
-  treeLayout(rule: PreparedRule): TreeLayout {
-    return (this.layouts[rule.position] ??= treeLayout(rule));
+  /** `texts`: those of the traced plan (ExpressionTrace), which printed its expressions already. */
+  treeLayout(rule: PreparedRule, texts: ReadableExpressionTexts): TreeLayout {
+    return (this.layouts[rule.position] ??= treeLayout(rule, texts));
   }
 
   /** What explanations of requests naming this entity and operation share; kept for a bounded number of pairs. */
@@ -95,9 +128,12 @@ export class PlanIndex {
     let pair = operations?.get(operation);
     if (pair !== undefined) return pair;
     const request: SelectionRequest = { entity, operation, channel: this.channel, trigger: undefined, view: null };
+    const context: ExplanationContext = { request: { entity, operation }, rules: this.facts };
     pair = {
       // Selected but never run: an action after a deny (or after another action failed).
-      reasons: this.order.map((rule) => this.notSelectedEntry(rule, notSelectedBecause(rule, request) ?? "decision")),
+      reasons: this.order.map((rule) =>
+        this.notSelectedEntry(rule, notSelectedBecause(rule, request) ?? "decision", context),
+      ),
       unmatched: frozenUnmatched(unmatchedNames(this.names, entity, operation)),
       lists: new RuleListCache(),
     };
@@ -112,15 +148,35 @@ export class PlanIndex {
     return pair;
   }
 
-  notSelectedEntry(rule: PreparedRule, because: NotSelectedReason): RuleExplanation {
+  /**
+   * The entry of a rule that did not take part, said in `context`: shared by reason, but for the
+   * reasons whose words name what the request gave, made for it.
+   */
+  notSelectedEntry(rule: PreparedRule, because: NotSelectedReason, context: ExplanationContext): RuleExplanation {
+    const entry = { rule: rule.id, kind: rule.kind, status: "not-selected", because } as const;
+    if (NAMES_THE_REQUEST.has(because)) return Object.freeze({ ...entry, summary: ruleSummary(entry, context) });
     const entries = (this.entries[rule.position] ??= Object.create(null) as Record<string, RuleExplanation>);
-    return (entries[because] ??= Object.freeze({ rule: rule.id, kind: rule.kind, status: "not-selected", because }));
+    return (entries[because] ??= Object.freeze({ ...entry, summary: ruleSummary(entry, context) }));
   }
 }
 
+/** A rule that ran and what it says, with its status alone. */
+function saidEntry(
+  rule: PreparedRule,
+  status: Exclude<RuleStatus, "not-selected">,
+  context: ExplanationContext,
+): RuleExplanation {
+  const entry = { rule: rule.id, kind: rule.kind, status };
+  return { ...entry, summary: ruleSummary(entry, context) };
+}
+
 const indexes = new WeakMap<EvaluationPlan, PlanIndex>();
+/** The reasons a rule was not selected whose words say what the request gave (not-selected-wording.ts). */
+const NAMES_THE_REQUEST: ReadonlySet<NotSelectedReason> = new Set(["entity", "operation", "trigger"]);
 /** Requests name few entity and operation pairs; a flood of misspelt ones must not grow the map without end. */
 const MAX_PAIRS = 256;
+/** Sets of written fields kept per rule: requests that write fields in many ways get their words made each time. */
+const MAX_FIRED_ENTRIES = 16;
 
 /** Shared by every explanation of the pair: no holder may change it. */
 function frozenUnmatched(unmatched: Explanation["unmatched"]): Explanation["unmatched"] {

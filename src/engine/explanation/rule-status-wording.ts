@@ -1,5 +1,6 @@
+import { readableExpressionText } from "../expression-text/print-expression-text.ts";
 import { code, listed, type Words } from "./explanation-words.ts";
-import type { RuleExplanation, RuleStatus } from "./explanation.ts";
+import type { RuleStatus, WordedRule } from "./explanation.ts";
 import { listPath, noItemWords } from "./no-item-wording.ts";
 import { notSelectedWords } from "./not-selected-wording.ts";
 import type { ExplanationContext } from "./wording-context.ts";
@@ -22,17 +23,22 @@ export function statusLabel(status: RuleStatus): string {
  * selected and why, its condition false, what passing means for it, what it produced, the error it
  * failed closed with; and for a rule run per item or field, which one its trees show.
  */
-export function ruleWords(entry: RuleExplanation, context: ExplanationContext = {}): Words {
+export function ruleWords(entry: WordedRule, context: ExplanationContext = {}): Words {
   const words = statusWords(entry, context);
-  return entry.field === undefined ? words : [...words, " (shown for ", code(entry.field), ")"];
+  return entry.field === undefined ? words : [...words, ...shownForWords(entry.field)];
 }
 
-function statusWords(entry: RuleExplanation, context: ExplanationContext): Words {
+/** After the words of a rule run per item or field: which one its trees show. */
+export function shownForWords(field: string): Words {
+  return [" (shown for ", code(field), ")"];
+}
+
+function statusWords(entry: WordedRule, context: ExplanationContext): Words {
   switch (entry.status) {
     case "not-selected":
       return notSelectedWords(entry, context);
     case "when-false":
-      return ["its condition (when) is false, so it did not run"];
+      return whenFalseWords(entry, context);
     case "passed":
       return noItemWords(entry, context) ?? passedWords(entry, context);
     case "fired":
@@ -44,12 +50,23 @@ function statusWords(entry: RuleExplanation, context: ExplanationContext): Words
   }
 }
 
+/** When false: the condition as text, from its traced tree (a full explanation) or the rule. */
+function whenFalseWords(entry: WordedRule, context: ExplanationContext): Words {
+  const rule = context.rules?.get(entry.rule);
+  const condition =
+    entry.when?.text ??
+    (rule !== undefined && Object.hasOwn(rule, "when") ? readableExpressionText(rule.when) : undefined);
+  return condition === undefined
+    ? ["its condition (when) is false, so it did not run"]
+    : ["its condition, ", code(condition), ", is false, so it did not run"];
+}
+
 /**
  * Passed: ran and produced nothing (DECISIONS.md, round 3), said for what the kind would produce.
  * A rule run per item or per field of a type held for every one, however many there were (a
  * `rules` explanation does not tell none apart).
  */
-function passedWords(entry: RuleExplanation, context: ExplanationContext): Words {
+function passedWords(entry: WordedRule, context: ExplanationContext): Words {
   switch (entry.kind) {
     case "validation": {
       const rule = context.rules?.get(entry.rule);
@@ -66,14 +83,10 @@ function passedWords(entry: RuleExplanation, context: ExplanationContext): Words
 }
 
 /** Fired: what it produced, named from the result where the context has it, else from the rule. */
-function firedWords(entry: RuleExplanation, context: ExplanationContext): Words {
+function firedWords(entry: WordedRule, context: ExplanationContext): Words {
   const rule = context.rules?.get(entry.rule);
-  const fields = (type: "value" | "state", declared: readonly { readonly field: string }[] | undefined): string[] => {
-    const effects = context.result?.effects.filter((effect) => effect.rule === entry.rule && effect.type === type);
-    return effects !== undefined && effects.length > 0
-      ? [...new Set(effects.map((effect) => effect.field))]
-      : (declared?.map((declaration) => declaration.field) ?? []);
-  };
+  const fields = (type: "value" | "state", declared: readonly { readonly field: string }[] | undefined): string[] =>
+    fieldsWrittenBy(entry.rule, type, context) ?? declared?.map((declaration) => declaration.field) ?? [];
   switch (entry.kind) {
     case "validation": {
       const findingCode =
@@ -95,4 +108,18 @@ function firedWords(entry: RuleExplanation, context: ExplanationContext): Words 
     default:
       return ["it produced a finding, an effect or a command"];
   }
+}
+
+/** The fields a rule's effects of `type` wrote in the context's result, each once; undefined when none (or no result). */
+export function fieldsWrittenBy(
+  rule: string,
+  type: "value" | "state",
+  context: ExplanationContext,
+): string[] | undefined {
+  // Said for every compute and state rule that fired in every explanation: one pass, no intermediate lists.
+  let fields: string[] | undefined;
+  for (const effect of context.result?.effects ?? [])
+    if (effect.rule === rule && effect.type === type && !fields?.includes(effect.field))
+      (fields ??= []).push(effect.field);
+  return fields;
 }

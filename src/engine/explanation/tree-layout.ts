@@ -1,4 +1,5 @@
 import { EXPRESSION_ROLES, type PreparedRule } from "../evaluation/prepared-rule.ts";
+import type { ReadableExpressionTexts } from "../expression-text/print-expression-text.ts";
 import { listAt, objectAt } from "../value/json-access.ts";
 import { skippedNode } from "./explained-node.ts";
 import type { ExplainedNode } from "./explanation.ts";
@@ -20,23 +21,24 @@ export interface TreeLayout {
     | undefined;
 }
 
-/** Read once per rule of a plan (PlanIndex), on the rule's first full explanation. */
-export function treeLayout(rule: PreparedRule): TreeLayout {
+/** Read once per rule of a plan (PlanIndex), on the rule's first full explanation; `texts` are the traced plan's. */
+export function treeLayout(rule: PreparedRule, texts: ReadableExpressionTexts): TreeLayout {
   const source = rule.source;
+  const neverEvaluated = (expression: unknown): ExplainedNode => skippedNode(expression, texts.of(expression));
   const args =
     rule.kind === "validation"
       ? Object.entries(objectAt(objectAt(source.finding).args)).map(
-          ([name, expression]) => [name, EXPRESSION_ROLES.arg(name), skippedNode(expression)] as const,
+          ([name, expression]) => [name, EXPRESSION_ROLES.arg(name), neverEvaluated(expression)] as const,
         )
       : [];
   return {
-    when: Object.hasOwn(source, "when") ? skippedNode(source.when ?? null) : undefined,
-    assert: rule.kind === "validation" ? skippedNode(source.assert ?? null) : undefined,
+    when: Object.hasOwn(source, "when") ? neverEvaluated(source.when ?? null) : undefined,
+    assert: rule.kind === "validation" ? neverEvaluated(source.assert ?? null) : undefined,
     assign:
       rule.kind === "compute"
         ? listAt(source.assign).map(
             (assignment, index) =>
-              [EXPRESSION_ROLES.assign(index), skippedNode(objectAt(assignment).value ?? null)] as const,
+              [EXPRESSION_ROLES.assign(index), neverEvaluated(objectAt(assignment).value ?? null)] as const,
           )
         : undefined,
     args: args.length > 0 ? args : undefined,
@@ -44,11 +46,11 @@ export function treeLayout(rule: PreparedRule): TreeLayout {
       rule.kind === "action"
         ? listAt(source.commands).map((command, index) => ({
             key: listAt(objectAt(command).idempotencyKey).map(
-              (part, partIndex) => [EXPRESSION_ROLES.commandKey(index, partIndex), skippedNode(part)] as const,
+              (part, partIndex) => [EXPRESSION_ROLES.commandKey(index, partIndex), neverEvaluated(part)] as const,
             ),
             payload: Object.entries(objectAt(objectAt(command).payload)).map(
               ([name, expression]) =>
-                [name, EXPRESSION_ROLES.commandPayload(index, name), skippedNode(expression)] as const,
+                [name, EXPRESSION_ROLES.commandPayload(index, name), neverEvaluated(expression)] as const,
             ),
           }))
         : undefined,

@@ -14,6 +14,8 @@ export interface RuleFacts {
   readonly operations: readonly string[];
   /** Client moments; `submit` when absent. */
   readonly triggers?: readonly string[];
+  /** The rule's condition, said when it is false. */
+  readonly when?: JsonValue;
   /** The JSON Pointer of the list a rule runs per item of. */
   readonly forEach?: string;
   readonly finding?: { readonly code: string };

@@ -34,6 +34,20 @@ export function readableExpressionText(expression: unknown): string {
   return printExpressionText(expression) ?? writtenReadably(expression);
 }
 
+/**
+ * Readable texts (readableExpressionText) of expressions and of every part of them, each part
+ * printed once: a full explanation shows the text of every node, and a node's text holds its
+ * arguments'. Parts are remembered by object, so one is kept only as long as the expressions it
+ * printed stay as they are (a prepared plan's).
+ */
+export class ReadableExpressionTexts {
+  private readonly parts = new WeakMap<object, Written>();
+
+  of(expression: unknown): string {
+    return written(expression, true, this.parts).text;
+  }
+}
+
 class NotPrintable extends Error {}
 
 interface Written {
@@ -47,20 +61,31 @@ function atom(text: string): Written {
   return { text, precedence: Precedence.Atom };
 }
 
-function written(expression: unknown, readably = false): Written {
+/** Parts already written, by object: a readable text's arguments are written the same wherever they stand. */
+type WrittenParts = WeakMap<object, Written>;
+
+function written(expression: unknown, readably = false, parts?: WrittenParts): Written {
+  if (parts === undefined || typeof expression !== "object" || expression === null)
+    return writtenPart(expression, readably, parts);
+  let part = parts.get(expression);
+  if (part === undefined) parts.set(expression, (part = writtenPart(expression, readably, parts)));
+  return part;
+}
+
+function writtenPart(expression: unknown, readably: boolean, parts: WrittenParts | undefined): Written {
   if (expression === null || typeof expression === "boolean" || typeof expression === "string")
     return atom(JSON.stringify(expression));
-  if (typeof expression === "number") return atom(numberText(expression));
+  if (typeof expression === "number") return atom(numberText(expression, readably));
   if (typeof expression !== "object" || Array.isArray(expression)) return notPrintable(expression, readably);
   const node = expression as Record<string, unknown>;
   const keys = Object.keys(node);
   if (keys.length === 1 && typeof node.var === "string") return atom(pathText(node.var) ?? fail(node, readably));
   if (keys.length !== 2 || !Array.isArray(node.args)) return notPrintable(node, readably);
   const args = node.args as readonly unknown[];
-  if (typeof node.op === "string") return operatorText(node.op, args, readably);
+  if (typeof node.op === "string") return operatorText(node.op, args, readably, parts);
   if (typeof node.fn === "string" && DOTTED_MEMBER.test(node.fn)) {
     const name = coreOperators.has(node.fn) ? `${FUNCTIONS_PREFIX}.${node.fn}` : node.fn;
-    return atom(callText(name, args, readably));
+    return atom(callText(name, args, readably, parts));
   }
   return notPrintable(node, readably);
 }
@@ -78,9 +103,12 @@ function writtenReadably(expression: unknown): string {
   return written(expression, true).text;
 }
 
-/** A number as JavaScript writes its shortest form, which reads back as the same double; -0 kept. */
-function numberText(value: number): string {
-  if (!Number.isFinite(value)) throw new NotPrintable();
+/**
+ * A number as JavaScript writes its shortest form, which reads back as the same double; -0 kept.
+ * No text reads as infinity (a literal past the largest double parses as one): people read `Infinity`.
+ */
+function numberText(value: number, readably: boolean): string {
+  if (!Number.isFinite(value) && !readably) throw new NotPrintable();
   return Object.is(value, -0) ? "-0" : String(value);
 }
 
@@ -98,8 +126,8 @@ function pathText(path: string): string | undefined {
   return text;
 }
 
-function callText(name: string, args: readonly unknown[], readably: boolean): string {
-  return `${name}(${args.map((arg) => written(arg, readably).text).join(", ")})`;
+function callText(name: string, args: readonly unknown[], readably: boolean, parts: WrittenParts | undefined): string {
+  return `${name}(${args.map((arg) => written(arg, readably, parts).text).join(", ")})`;
 }
 
 /** An operand in parentheses when it binds less tightly than `least`. */
@@ -107,10 +135,15 @@ function operand(argument: Written, least: number): string {
   return argument.precedence >= least ? argument.text : `(${argument.text})`;
 }
 
-function operatorText(op: string, args: readonly unknown[], readably: boolean): Written {
+function operatorText(
+  op: string,
+  args: readonly unknown[],
+  readably: boolean,
+  parts: WrittenParts | undefined,
+): Written {
   const infix = INFIX_BY_OP.get(op);
   if (infix !== undefined && (infix.chained ? args.length >= 2 : args.length === 2)) {
-    const [first, ...rest] = args.map((arg) => written(arg, readably));
+    const [first, ...rest] = args.map((arg) => written(arg, readably, parts));
     // A chain's operands bind tighter than it (one that is the same operator is a nested one);
     // comparisons do not chain; arithmetic groups from the left.
     const leftLeast =
@@ -122,11 +155,11 @@ function operatorText(op: string, args: readonly unknown[], readably: boolean): 
   }
   if (op === "not" && args.length === 1)
     return {
-      text: `${PREFIX_NOT}${operand(written(args[0], readably), Precedence.Prefix)}`,
+      text: `${PREFIX_NOT}${operand(written(args[0], readably, parts), Precedence.Prefix)}`,
       precedence: Precedence.Prefix,
     };
-  if (op === "list") return atom(`[${args.map((arg) => written(arg, readably).text).join(", ")}]`);
-  if (coreOperators.has(op)) return atom(callText(op, args, readably));
-  if (op.startsWith("x-")) return atom(callText(`\`${op}\``, args, readably));
+  if (op === "list") return atom(`[${args.map((arg) => written(arg, readably, parts).text).join(", ")}]`);
+  if (coreOperators.has(op)) return atom(callText(op, args, readably, parts));
+  if (op.startsWith("x-")) return atom(callText(`\`${op}\``, args, readably, parts));
   return notPrintable({ op, args }, readably);
 }

@@ -60,7 +60,14 @@ test("an argument a short-circuit skipped is never evaluated; a channel no test 
   const probed = probe.evaluate(request(undefined), "server");
   expect(probe.tallyOf("server", rule[0]!.when)).toMatchObject({ evaluated: 1, wasTrue: 0, wasFalse: 1 });
   expect(probe.tallyOf("server", rule[0]!.when.args[1])).toMatchObject({ evaluated: 0 });
-  expect(probed.rules).toEqual([{ rule: "lines.positive", kind: "validation", status: "when-false" }]);
+  expect(probed.rules).toEqual([
+    {
+      rule: "lines.positive",
+      kind: "validation",
+      status: "when-false",
+      summary: "its condition, exists(data.lines) && len(data.lines) > 0, is false, so it did not run",
+    },
+  ]);
   expect(probe.tallyOf("client", rule[0]!.when)).toBeUndefined();
 });
 

@@ -20,7 +20,12 @@ test("the counts of each status, what did something first", () => {
   expect(wordsText(summaryWords(explained(transfer()).result.explanation!))).toMatch(
     /^\d+ rules: \d+ fired, \d+ passed, \d+ when false, \d+ not selected$/,
   );
-  const rule = (status: RuleExplanation["status"]): RuleExplanation => ({ rule: "r", kind: "validation", status });
+  const rule = (status: RuleExplanation["status"]): RuleExplanation => ({
+    rule: "r",
+    kind: "validation",
+    status,
+    summary: "",
+  });
   expect(wordsText(summaryWords({ rules: [rule("not-selected"), rule("error")] }))).toBe(
     "2 rules: 1 error, 1 not selected",
   );

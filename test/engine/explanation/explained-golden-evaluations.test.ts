@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { conformanceOperators } from "../../../src/engine/conformance-operators.ts";
+import type { ExplainedNode, RuleExplanation } from "../../../src/engine/explanation/explanation.ts";
+import { readableExpressionText } from "../../../src/engine/expression-text/print-expression-text.ts";
 import type { JsonObject } from "../../../src/engine/value/json-value.ts";
 import { EngineSession } from "../../../src/protocol/engine-session.ts";
 import { inconsistentNodes } from "../../support/explanation-consistency.ts";
@@ -8,8 +10,9 @@ import { interopEvaluations } from "../../support/interop-vectors.ts";
 
 /**
  * Every golden evaluation case and interop vector, explained in both modes through the engine
- * protocol: the result without `explanation` is byte for byte the plain result, and every value a
- * full explanation shows is what the engine gives for that node alone. Explaining never changes a
+ * protocol: the result without `explanation` is byte for byte the plain result, every rule has its
+ * summary, every value a full explanation shows is what the engine gives for that node alone, and
+ * every node's text is its expression as the printer writes it. Explaining never changes a
  * result, also when the request's numbers are the extremes of a double.
  */
 interface Case {
@@ -35,6 +38,27 @@ const evaluate = (c: Case, explain?: string): { ok: boolean; result: Record<stri
       }),
     )!,
   );
+
+/** Every node of a rule's trees whose text is not readableExpressionText of its expression. */
+function misprintedNodes(entry: RuleExplanation): string[] {
+  const wrong: string[] = [];
+  const visit = (node: ExplainedNode | undefined, at: string): void => {
+    if (node === undefined) return;
+    if (node.text !== readableExpressionText(node.expr)) wrong.push(`${entry.rule}${at}: ${node.text}`);
+    node.args?.forEach((arg, index) => visit(arg, `${at}/args/${index}`));
+  };
+  visit(entry.when, "/when");
+  visit(entry.assert, "/assert");
+  entry.assign?.forEach((node, index) => visit(node, `/assign/${index}`));
+  for (const [name, node] of Object.entries(entry.args ?? {})) visit(node, `/args/${name}`);
+  entry.commands?.forEach((command, index) => {
+    command.idempotencyKey.forEach((node, part) => visit(node, `/commands/${index}/idempotencyKey/${part}`));
+    for (const [name, node] of Object.entries(command.payload)) visit(node, `/commands/${index}/payload/${name}`);
+  });
+  return wrong;
+}
+
+let nodesPrinted = 0;
 
 function manifestOf(c: Case, result: Record<string, unknown>): JsonObject {
   if ("manifest" in c.source) return c.source.manifest;
@@ -65,7 +89,11 @@ for (const [corpus, cases] of [
           expect((explanation as { rules: { rule: string }[] }).rules.map((entry) => entry.rule)).toEqual(
             (manifestOf(c, plain.result).rules as JsonObject[]).map((rule) => rule.id as string),
           );
+          const entries = (explanation as { rules: RuleExplanation[] }).rules;
+          expect(entries.filter((entry) => typeof entry.summary !== "string" || entry.summary === "")).toEqual([]);
           if (mode === "full") {
+            expect(entries.flatMap(misprintedNodes)).toEqual([]);
+            nodesPrinted += JSON.stringify(entries).split('"text":').length - 1;
             const problems = inconsistentNodes({
               explanation: explanation as never,
               manifest: manifestOf(c, plain.result),
@@ -80,6 +108,11 @@ for (const [corpus, cases] of [
     }
   });
 }
+
+test("the full explanations printed many nodes", () => {
+  // Runs after the cases above (bun runs a file's tests in order).
+  expect(nodesPrinted).toBeGreaterThan(1000);
+});
 
 /** The numbers at the edges of a double: the largest and smallest magnitudes, and past 2^53. */
 const EXTREME_NUMBERS = [

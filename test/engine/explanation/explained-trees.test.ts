@@ -3,13 +3,14 @@ import { explainedTrees } from "../../../src/engine/explanation/explained-trees.
 import type { ExplainedNode, RuleExplanation } from "../../../src/engine/explanation/explanation.ts";
 import { explained, transfer } from "./example-transfer.ts";
 
-const node: ExplainedNode = { expr: true, value: true };
+const node: ExplainedNode = { expr: true, text: "true", value: true };
 
 test("a rule's trees in reading order, labelled for people, each with its pointer in the entry", () => {
   const entry: RuleExplanation = {
     rule: "r",
     kind: "action",
     status: "fired",
+    summary: "it sent its commands",
     when: node,
     assign: [node, node],
     args: { amount: node, "a/b": node },

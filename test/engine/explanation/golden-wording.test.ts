@@ -25,17 +25,25 @@ interface Worded {
   readonly name: string;
   readonly result: EvaluationResult;
   readonly context: ExplanationContext;
+  /** The same request explained in `rules` mode. */
+  readonly rulesResult: EvaluationResult;
 }
 
 const session = new EngineSession({ operators: conformanceOperators });
 const worded: Worded[] = answeredGoldenCases().map((c) => {
-  const answer = JSON.parse(
-    session.handleLine(
-      JSON.stringify({ command: "evaluate", ...c.source, channel: c.channel, request: c.request, explain: "full" }),
-    )!,
-  );
-  const result = answer.result as EvaluationResult;
-  return { name: c.name, result, context: { request: c.request, result, rules: ruleFactsById(c.manifest) } };
+  const explain = (mode: string): EvaluationResult =>
+    JSON.parse(
+      session.handleLine(
+        JSON.stringify({ command: "evaluate", ...c.source, channel: c.channel, request: c.request, explain: mode }),
+      )!,
+    ).result as EvaluationResult;
+  const result = explain("full");
+  return {
+    name: c.name,
+    result,
+    context: { request: c.request, result, rules: ruleFactsById(c.manifest) },
+    rulesResult: explain("rules"),
+  };
 });
 
 /** Every phrase of an evaluation, with what it is of: `status reason` or `resolution reason`. */
@@ -92,6 +100,21 @@ test("knowing the request, the result and the rules, no phrase falls back to an 
       .map((text) => `${evaluation.name}: ${text}`),
   );
   expect(vague).toEqual([]);
+});
+
+test("every explained rule's summary, in both modes, is the explorer's sentence for it", () => {
+  const differing: string[] = [];
+  for (const { name, result, context, rulesResult } of worded)
+    for (const explainedResult of [result, rulesResult]) {
+      const explorerContext = { ...context, result: explainedResult };
+      for (const entry of explainedResult.explanation!.rules) {
+        const sentence = wordsText(ruleWords(entry, explorerContext));
+        if (entry.summary !== sentence) differing.push(`${name} ${entry.rule}: ${entry.summary} / ${sentence}`);
+      }
+    }
+  expect(differing).toEqual([]);
+  const summaries = new Set(worded.flatMap(({ result }) => result.explanation!.rules.map((entry) => entry.summary)));
+  expect(summaries.size).toBeGreaterThan(50);
 });
 
 test("the command line's text holds exactly the phrases the explorer shows", () => {

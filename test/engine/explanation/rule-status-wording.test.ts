@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { RuleExplanation } from "../../../src/engine/explanation/explanation.ts";
+import type { WordedRule } from "../../../src/engine/explanation/explanation.ts";
 import { wordsText } from "../../../src/engine/explanation/explanation-words.ts";
 import { ruleWords, statusLabel } from "../../../src/engine/explanation/rule-status-wording.ts";
 import type { ExplanationContext, RuleFacts } from "../../../src/engine/explanation/wording-context.ts";
@@ -9,7 +9,9 @@ test("each status of the example's rules says why: what it produced, that its as
   const { said } = explained(transfer());
   expect(said("transfer.amount.limit")).toBe("its assertion failed, so it raised finding ACME-PAY-005");
   expect(said("transfer.amount.positive")).toBe("its assertion holds");
-  expect(said("transfer.purpose-detail.required")).toBe("its condition (when) is false, so it did not run");
+  expect(said("transfer.purpose-detail.required")).toBe(
+    'its condition, data.purpose == "other", is false, so it did not run',
+  );
   expect(said("transfer.update.locked-after-approval")).toBe("it runs on update, not on create");
   expect(said("transfer.fee.compute")).toBe("it computed /fee");
   expect(said("transfer.bic.show")).toBe("it set the state of /beneficiary/bic");
@@ -27,6 +29,27 @@ test("each status of the example's rules says why: what it produced, that its as
   expect(withoutClock.length).toBeGreaterThan(" (the rule fails closed)".length);
 });
 
+test("each explained rule carries as its summary the sentence the explorer shows: fired, passed, not selected by operation, failed closed", () => {
+  const summaryOf = (evaluation: ReturnType<typeof explained>, id: string): string =>
+    evaluation.result.explanation!.rules.find((entry) => entry.rule === id)!.summary;
+  const large = explained(transfer());
+  const withoutClock = explained(transfer({ ctx: {} }));
+  const cases: [ReturnType<typeof explained>, string, string | RegExp][] = [
+    [large, "transfer.amount.limit", "its assertion failed, so it raised finding ACME-PAY-005"],
+    [large, "transfer.amount.positive", "its assertion holds"],
+    [large, "transfer.update.locked-after-approval", "it runs on update, not on create"],
+    [withoutClock, "transfer.execution-date.default", / \(the rule fails closed\)$/],
+  ];
+  for (const [evaluation, id, expected] of cases) {
+    expect(summaryOf(evaluation, id)).toBe(evaluation.said(id));
+    if (typeof expected === "string") expect(summaryOf(evaluation, id)).toBe(expected);
+    else expect(summaryOf(evaluation, id)).toMatch(expected);
+  }
+  expect(
+    withoutClock.result.explanation!.rules.find((entry) => entry.rule === "transfer.execution-date.default")!.status,
+  ).toBe("error");
+});
+
 test("names are quoted as code, the rest is text", () => {
   const { result, context } = explained(transfer());
   const entry = result.explanation!.rules.find(
@@ -35,7 +58,7 @@ test("names are quoted as code, the rest is text", () => {
   expect(ruleWords(entry, context)).toEqual(["it runs on ", { code: "update" }, ", not on ", { code: "create" }]);
 });
 
-const entry = (fields: Partial<RuleExplanation>): RuleExplanation => ({
+const entry = (fields: Partial<WordedRule>): WordedRule => ({
   rule: "r",
   kind: "validation",
   status: "not-selected",
@@ -52,7 +75,7 @@ const full: ExplanationContext = {
   request: { entity: "Transfer", operation: "delete", trigger: "blur" },
   rules: new Map([["r", orderRule]]),
 };
-const said = (fields: Partial<RuleExplanation>, context: ExplanationContext = full): string =>
+const said = (fields: Partial<WordedRule>, context: ExplanationContext = full): string =>
   wordsText(ruleWords(entry(fields), context));
 
 test("each reason a rule was not selected, with the rule and the request, with one of them, and with neither", () => {
@@ -87,7 +110,7 @@ test("each reason a rule was not selected, with the rule and the request, with o
   expect(said({ kind: "action", because: "decision" })).toBe("actions run only when the decision is allow");
   expect(said({ kind: "x-ml-hint", because: "kind" }, {})).toBe("its kind, x-ml-hint, is an extension no runtime runs");
   // A reason a later engine may add is still said.
-  expect(said({ because: "something-new" } as unknown as Partial<RuleExplanation>)).toBe(
+  expect(said({ because: "something-new" } as unknown as Partial<WordedRule>)).toBe(
     "the engine's reason is something-new",
   );
 });
@@ -115,5 +138,28 @@ test("status labels: the command line's column, the explorer's badge and the cou
     "passed",
     "when false",
     "not selected",
+  ]);
+});
+
+test("a false condition is said as text: from its tree in a full explanation, else from the rule", () => {
+  const when = {
+    op: "and",
+    args: [
+      { op: "eq", args: [{ var: "data.urgent" }, true] },
+      { op: "not", args: [{ var: "data.draft" }] },
+    ],
+  };
+  const withCondition: ExplanationContext = { rules: new Map([["r", { ...orderRule, when }]]) };
+  expect(said({ status: "when-false" }, withCondition)).toBe(
+    "its condition, data.urgent == true && !data.draft, is false, so it did not run",
+  );
+  // A full explanation's tree carries the text already (the engine printed it once per plan).
+  expect(said({ status: "when-false", when: { expr: when, text: "the tree's text", value: false } }, {})).toBe(
+    "its condition, the tree's text, is false, so it did not run",
+  );
+  expect(ruleWords(entry({ status: "when-false" }), withCondition)).toEqual([
+    "its condition, ",
+    { code: "data.urgent == true && !data.draft" },
+    ", is false, so it did not run",
   ]);
 });

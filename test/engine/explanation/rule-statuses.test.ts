@@ -191,12 +191,12 @@ test("full: trees with values, skipped arguments, errors, and the leaves that de
   expect(entries["v.limit"]!.assert!.args![1]).toMatchObject({ value: false, args: [{ value: true }] });
   // A false `or`: every argument decided.
   expect(entries["v.quiet"]!.because).toEqual(["/when/args/0", "/when/args/1"]);
-  expect(entries["v.quiet"]!.assert).toEqual({ expr: true, skipped: true });
+  expect(entries["v.quiet"]!.assert).toEqual({ expr: true, text: "true", skipped: true });
   expect(entries["v.broken"]!.assert).toMatchObject({
     error: "lt expects a number, got string",
-    args: [{ value: "XX" }, { expr: 3, skipped: true }],
+    args: [{ value: "XX" }, { expr: 3, text: "3", skipped: true }],
   });
-  expect(entries["c.present"]!.assign).toEqual([{ expr: 1, skipped: true }]);
+  expect(entries["c.present"]!.assign).toEqual([{ expr: 1, text: "1", skipped: true }]);
   expect(entries["c.fee"]!.assign![0]).toMatchObject({ value: 5 });
   expect(entries["v.money"]).toMatchObject({
     field: "/total",
@@ -207,6 +207,7 @@ test("full: trees with values, skipped arguments, errors, and the leaves that de
     kind: "validation",
     status: "not-selected",
     because: "disabled",
+    summary: "the rule is disabled",
   });
   const input = {
     explanation: result.explanation!,
@@ -253,7 +254,7 @@ test("a rule run per field shows the trees of one field only: the last one, or t
   }).explanation!.rules[0]!;
   // /c is last: absent, so its `when` is false and no assertion of another field is shown with it.
   expect(quiet).toMatchObject({ status: "passed", field: "/c", when: { value: false } });
-  expect(quiet.assert).toEqual({ expr: { op: "gte", args: [{ var: "value" }, 0] }, skipped: true });
+  expect(quiet.assert).toEqual({ expr: { op: "gte", args: [{ var: "value" }, 0] }, text: "value >= 0", skipped: true });
   const fired = perField.evaluate({ entity: "Order", operation: "create", data: { a: 5, b: -7, c: -1 } }, "server", {
     explain: "full",
   }).explanation!.rules[0]!;
@@ -286,12 +287,14 @@ test("a rule run per field or item shows the one that failed before the last, wi
     status: "error",
     message: "gte expects a number, got string",
     field: "/b",
+    summary: "gte expects a number, got string (the rule fails closed) (shown for /b)",
     assert: {
       expr: money.assert!,
+      text: "value >= 0",
       error: "gte expects a number, got string",
       args: [
-        { expr: { var: "value" }, value: "x" },
-        { expr: 0, skipped: true },
+        { expr: { var: "value" }, text: "value", value: "x" },
+        { expr: 0, text: "0", skipped: true },
       ],
     },
   });
@@ -369,6 +372,7 @@ test("rules of an x-* extension kind are listed in their manifest places, not se
         kind: "x-ml-hint",
         status: "not-selected",
         because: "kind",
+        summary: "its kind, x-ml-hint, is an extension no runtime runs",
       });
     expect(byRule(explanation!.rules)["v.limit"]!.status).toBe("fired");
   }

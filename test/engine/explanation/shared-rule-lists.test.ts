@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { compileSourceFile } from "../../../src/workspace/compile-source-file.ts";
 import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
 import type { JsonObject } from "../../../src/engine/value/json-value.ts";
+import { rule } from "../../support/order-rule.ts";
 
 /**
  * `rules` explanations copy the list of an earlier request with the same outcome
@@ -117,6 +118,42 @@ test("in rules mode a rule run per item names the first item that fired, as full
     kind: "validation",
     status: "fired",
     field: "/invoices/0",
+    summary: "its assertion failed, so it raised finding ACME-PAY-102 (shown for /invoices/0)",
   });
   expect(entry("full").field).toBe("/invoices/0");
+});
+
+test("a compute or state rule's summary names the fields it wrote in each request, also when its list came from the cache", () => {
+  const manifest: JsonObject = {
+    ruleCascade: "1.0.0",
+    id: "t.written",
+    version: "1.0.0",
+    checksum: `sha256:${"0".repeat(64)}`,
+    channel: "server",
+    rules: [
+      rule("c.defaults", "compute", {
+        assign: [
+          { field: "/currency", value: "EUR", mode: "default" },
+          { field: "/country", value: "DE", mode: "default" },
+        ],
+      }),
+      rule("s.show", "state", {
+        effects: [
+          { field: "/a", set: { visible: true } },
+          { field: "/b", set: { visible: true } },
+        ],
+      }),
+    ],
+  };
+  const ruleset = LoadedRuleset.fromManifest(manifest);
+  const summaries = (data: JsonObject): string[] =>
+    ruleset
+      .evaluate({ entity: "Order", operation: "create", data }, "server", { explain: "rules" })
+      .explanation!.rules.map((entry) => entry.summary);
+  // The same rule states each time (both rules fired), other fields written: each request three times, so lists are kept.
+  for (let round = 0; round < 3; round++) {
+    expect(summaries({})).toEqual(["it computed /currency and /country", "it set the state of /a and /b"]);
+    expect(summaries({ currency: "USD" })).toEqual(["it computed /country", "it set the state of /a and /b"]);
+    expect(summaries({ country: "FR" })).toEqual(["it computed /currency", "it set the state of /a and /b"]);
+  }
 });
