@@ -6,7 +6,7 @@ import {
   Precedence,
   PREFIX_NOT,
 } from "../../engine/expression-text/expression-notation.ts";
-import { coreOperators } from "../../engine/expression/operators/core-operators.ts";
+import { CORE_OPERATOR_NAMES } from "../../engine/expression/operators/core-operator-names.ts";
 import { VAR_ROOTS } from "../../engine/expression/variable-roots.ts";
 import { didYouMean } from "../../engine/names/closest-name.ts";
 import type { JsonValue } from "../../engine/value/json-value.ts";
@@ -202,7 +202,7 @@ class ExpressionReader {
 
   private named(token: Token): ReadNode {
     const span = { start: token.start, end: token.end };
-    if (this.isSymbol("(")) return this.call(coreOperators.has(token.text) ? "op" : "fn", token.text, span);
+    if (this.isSymbol("(")) return this.call(CORE_OPERATOR_NAMES.has(token.text) ? "op" : "fn", token.text, span);
     if (
       token.text === FUNCTIONS_PREFIX &&
       this.isSymbol(".") &&

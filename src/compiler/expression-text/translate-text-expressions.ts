@@ -58,7 +58,8 @@ export function expressionSlots(document: JsonValue): ExpressionSlot[] {
 /** An expression written as text, read, and where its text starts in the source. */
 interface TranslatedSlot {
   readonly spans: ReadonlyMap<string, TextSpan>;
-  readonly scalarStart: number;
+  /** Found when a place inside the text is first asked for: reading places costs, and a valid file asks none. */
+  readonly scalarStart: () => number | undefined;
 }
 
 /**
@@ -119,29 +120,51 @@ class Translation {
 
   private text(node: JsonObject, path: readonly string[]): JsonValue {
     const text = node.expr;
-    const textPlace = this.locate([...path, "expr"], "value");
     if (typeof text !== "string" || Object.keys(node).length !== 1) {
       this.problems.push({
         message: "`expr` holds an expression's text: a string, alone in its object",
-        ...(textPlace ?? this.locate(path, "value")),
+        ...(this.locate([...path, "expr"], "value") ?? this.locate(path, "value")),
       });
       return node;
     }
-    const scalarStart = textPlace === undefined ? undefined : this.offsetOf(textPlace);
+    let found: { start: number | undefined } | undefined;
+    const scalarStart = (): number | undefined => {
+      found ??= { start: this.scalarStartOf(path) };
+      return found.start;
+    };
     try {
       const { tree, spans } = parseExpressionText(text);
-      if (scalarStart !== undefined) this.slots.set(path.join("/"), { spans, scalarStart });
-      const start =
-        scalarStart === undefined ? textPlace : this.positionOf(sourceOffsetOf(this.source, scalarStart, 0));
-      this.textExpressions.push({ path, ...start });
+      this.slots.set(path.join("/"), { spans, scalarStart });
+      const textAt = (): SourcePosition | undefined =>
+        this.textPosition(scalarStart(), 0) ?? this.locate(path, "value");
+      this.textExpressions.push({
+        path,
+        get line() {
+          return textAt()?.line;
+        },
+        get column() {
+          return textAt()?.column;
+        },
+      });
       return tree;
     } catch (error) {
       if (!(error instanceof ExpressionTextError)) throw error;
-      const at =
-        scalarStart === undefined ? undefined : this.positionOf(sourceOffsetOf(this.source, scalarStart, error.offset));
-      this.problems.push({ message: `${error.message} (in \`${text}\`)`, ...at });
+      this.problems.push({
+        message: `${error.message} (in \`${text}\`)`,
+        ...this.textPosition(scalarStart(), error.offset),
+      });
       return node;
     }
+  }
+
+  /** Where the scalar holding the text at `path` starts in the source. */
+  private scalarStartOf(path: readonly string[]): number | undefined {
+    const place = this.locate([...path, "expr"], "value");
+    return place === undefined ? undefined : this.offsetOf(place);
+  }
+
+  private textPosition(scalarStart: number | undefined, offset: number): SourcePosition | undefined {
+    return scalarStart === undefined ? undefined : this.positionOf(sourceOffsetOf(this.source, scalarStart, offset));
   }
 
   locator(): SourceLocator {
@@ -149,17 +172,17 @@ class Translation {
     return (path, part) => {
       for (let length = path.length; length >= 0; length--) {
         const slot = this.slots.get(path.slice(0, length).join("/"));
-        if (slot !== undefined) return this.insideText(slot, path.slice(length));
+        if (slot !== undefined) return this.insideText(slot, path.slice(length)) ?? this.locate(path, part);
       }
       return this.locate(path, part);
     };
   }
 
   /** The place of a node inside an expression's text; a path its spans do not hold, its nearest node that has one. */
-  private insideText(slot: TranslatedSlot, inside: readonly string[]): SourcePosition {
+  private insideText(slot: TranslatedSlot, inside: readonly string[]): SourcePosition | undefined {
     for (let length = inside.length; ; length--) {
       const span = slot.spans.get(inside.slice(0, length).join("/"));
-      if (span !== undefined) return this.positionOf(sourceOffsetOf(this.source, slot.scalarStart, span.start));
+      if (span !== undefined) return this.textPosition(slot.scalarStart(), span.start);
     }
   }
 

@@ -1,5 +1,5 @@
 /** The string patterns of the reference schema's `$defs` (Name, Id, SemVer, Pointer, Slug) and the other named patterns. */
-import { coreOperators } from "../../engine/expression/operators/core-operators.ts";
+import { CORE_OPERATOR_NAMES } from "../../engine/expression/operators/core-operator-names.ts";
 import { VAR_ROOTS } from "../../engine/expression/variable-roots.ts";
 import { Pattern } from "./keywords.ts";
 
@@ -7,7 +7,7 @@ import { Pattern } from "./keywords.ts";
  * The core operators of profile 1.0: the names the engine implements, so that the schema and the
  * evaluator can never disagree about which operators exist.
  */
-export const CORE_OPERATORS: readonly string[] = [...coreOperators.keys()];
+export const CORE_OPERATORS: readonly string[] = [...CORE_OPERATOR_NAMES];
 export const RULE_KINDS = ["validation", "state", "compute", "action"] as const;
 
 export const NAME_PATTERN = "^[A-Za-z][A-Za-z0-9_]*$";

@@ -1,4 +1,4 @@
-import { coreOperators } from "../expression/operators/core-operators.ts";
+import { CORE_OPERATOR_NAMES } from "../expression/operators/core-operator-names.ts";
 import { VAR_ROOTS } from "../expression/variable-roots.ts";
 import {
   DOTTED_MEMBER,
@@ -84,7 +84,7 @@ function writtenPart(expression: unknown, readably: boolean, parts: WrittenParts
   const args = node.args as readonly unknown[];
   if (typeof node.op === "string") return operatorText(node.op, args, readably, parts);
   if (typeof node.fn === "string" && DOTTED_MEMBER.test(node.fn)) {
-    const name = coreOperators.has(node.fn) ? `${FUNCTIONS_PREFIX}.${node.fn}` : node.fn;
+    const name = CORE_OPERATOR_NAMES.has(node.fn) ? `${FUNCTIONS_PREFIX}.${node.fn}` : node.fn;
     return atom(callText(name, args, readably, parts));
   }
   return notPrintable(node, readably);
@@ -159,7 +159,7 @@ function operatorText(
       precedence: Precedence.Prefix,
     };
   if (op === "list") return atom(`[${args.map((arg) => written(arg, readably, parts).text).join(", ")}]`);
-  if (coreOperators.has(op)) return atom(callText(op, args, readably, parts));
+  if (CORE_OPERATOR_NAMES.has(op)) return atom(callText(op, args, readably, parts));
   if (op.startsWith("x-")) return atom(callText(`\`${op}\``, args, readably, parts));
   return notPrintable({ op, args }, readably);
 }
