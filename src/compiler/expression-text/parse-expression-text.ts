@@ -26,6 +26,8 @@ export interface TextSpan {
 export interface ParsedExpressionText {
   readonly tree: JsonValue;
   readonly spans: ReadonlyMap<string, TextSpan>;
+  /** Each number as written (`-1.50`), where it starts: read as JSON reads it, its digits counted as a source's are. */
+  readonly numbers: readonly { readonly text: string; readonly start: number }[];
 }
 
 /** A node as read, before its paths are known. */
@@ -59,7 +61,7 @@ export function parseExpressionText(text: string): ParsedExpressionText {
   reader.expectEnd();
   const spans = new Map<string, TextSpan>();
   record(node, "", spans);
-  return { tree: node.tree, spans };
+  return { tree: node.tree, spans, numbers: reader.numbers };
 }
 
 function record(node: ReadNode, path: string, spans: Map<string, TextSpan>): void {
@@ -75,6 +77,7 @@ function record(node: ReadNode, path: string, spans: Map<string, TextSpan>): voi
 
 class ExpressionReader {
   private position = 0;
+  readonly numbers: { text: string; start: number }[] = [];
 
   constructor(private readonly tokens: readonly Token[]) {}
 
@@ -136,6 +139,7 @@ class ExpressionReader {
     const span = { start: token.start, end: token.end };
     switch (token.kind) {
       case "number":
+        this.numbers.push({ text: token.text, start: token.start });
         return { tree: Number(token.text), span };
       case "string":
         return { tree: JSON.parse(token.text) as string, span };
@@ -153,6 +157,7 @@ class ExpressionReader {
         if (number.kind !== "number")
           throw new ExpressionTextError("`-` before a value is only for a number: write `0 - x`", token.start);
         this.next();
+        this.numbers.push({ text: `-${number.text}`, start: token.start });
         return { tree: -Number(number.text), span: { start: token.start, end: number.end } };
       }
       case PREFIX_NOT: {

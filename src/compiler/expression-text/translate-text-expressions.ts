@@ -5,6 +5,7 @@ import { lineStarts, positionIn, type SourceLocator, type SourcePosition } from 
 import { ExpressionTextError } from "./expression-tokens.ts";
 import { parseExpressionText, type TextSpan } from "./parse-expression-text.ts";
 import { sourceOffsetOf } from "./scalar-offsets.ts";
+import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "../source/significant-digits.ts";
 
 /** An expression's text that does not read: what is wrong, at the line and column of the character. */
 export interface ExpressionTextProblem {
@@ -26,6 +27,8 @@ export interface TranslatedDocument {
   /** Places as the source's locator gives them; inside an expression written as text, at its character. */
   readonly locate: SourceLocator;
   readonly problems: readonly ExpressionTextProblem[];
+  /** Numbers written in texts with more digits than a double keeps (NUMBER_NOT_PORTABLE, a warning). */
+  readonly numberWarnings: readonly ExpressionTextProblem[];
   /** Every expression that was written as text (`check --portable` warns on each). */
   readonly textExpressions: readonly TextExpressionPlace[];
 }
@@ -77,19 +80,21 @@ export function translateTextExpressions(
   source: string,
 ): TranslatedDocument {
   if (!source.includes("expr") || !isJsonObject(document))
-    return { value: document, locate, problems: [], textExpressions: [] };
+    return { value: document, locate, problems: [], numberWarnings: [], textExpressions: [] };
   const translation = new Translation(locate, source);
   for (const { path, expression } of expressionSlots(document)) translation.slot(document, path, expression);
   return {
     value: document,
     locate: translation.locator(),
     problems: translation.problems,
+    numberWarnings: translation.numberWarnings,
     textExpressions: translation.textExpressions,
   };
 }
 
 class Translation {
   readonly problems: ExpressionTextProblem[] = [];
+  readonly numberWarnings: ExpressionTextProblem[] = [];
   readonly textExpressions: TextExpressionPlace[] = [];
   private readonly slots = new Map<string, TranslatedSlot>();
   private lineStarts: number[] | undefined;
@@ -133,8 +138,16 @@ class Translation {
       return found.start;
     };
     try {
-      const { tree, spans } = parseExpressionText(text);
+      const { tree, spans, numbers } = parseExpressionText(text);
       this.slots.set(path.join("/"), { spans, scalarStart });
+      for (const number of numbers) {
+        const digits = significantDigits(number.text);
+        if (digits > MAX_PORTABLE_DIGITS)
+          this.numberWarnings.push({
+            message: numberNotPortableMessage(number.text, digits),
+            ...this.textPosition(scalarStart(), number.start),
+          });
+      }
       const textAt = (): SourcePosition | undefined =>
         this.textPosition(scalarStart(), 0) ?? this.locate(path, "value");
       this.textExpressions.push({

@@ -82,3 +82,23 @@ test("a text that does not read refuses the file, and names the ruleset for the 
   ]);
   expect((read.salvaged as Record<string, any>).metadata.id).toBe("acme.text");
 });
+
+test("a number in a text with more digits than a double keeps is a warning at its character, as elsewhere in the file", () => {
+  const read = readRulesetSource(
+    TEXT.replace('"data.total > 0" }', '"data.total > -9007199254740993" }'),
+    "n.ruleset.yaml",
+  );
+  if (!read.ok) throw new Error(JSON.stringify(read.problems));
+  expect(read.problems.map(({ code, line, column, message }) => ({ code, line, column, message }))).toEqual([
+    {
+      code: "NUMBER_NOT_PORTABLE",
+      line: 11,
+      column: 33,
+      message: expect.stringContaining("the number -9007199254740993 is written with 16 significant digits"),
+    },
+  ]);
+  expect((read.value as Record<string, any>).rules[0].when).toEqual({
+    op: "gt",
+    args: [{ var: "data.total" }, -9007199254740992],
+  });
+});
