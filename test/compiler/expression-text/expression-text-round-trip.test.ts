@@ -17,7 +17,7 @@ const FUNCTIONS = ["installment", "fee2", "max", "data"];
 const CUSTOM = ["x-luhn", "x-test-sum"];
 const MEMBERS = ["amount", "first-name", "0", "01", "12", "1st", "_x", "in", "true", "A9", "-"];
 const NUMBERS = [
-  0, -0, 1, -1, 1.5, -2.25, 0.1, 100, 1e21, -1e-7, 5e-324, 1.7976931348623157e308, 9007199254740993,
+  0, -0, 1, -1, 1.5, -2.25, 0.1, 100, 1e21, -1e-7, 5e-324, 1.7976931348623157e308, 9007199254740992,
   0.30000000000000004,
 ];
 const STRINGS = [
