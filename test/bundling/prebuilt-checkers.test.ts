@@ -6,6 +6,7 @@ import { Type } from "@sinclair/typebox";
 import { parse } from "yaml";
 import { prebuiltCheckerModule, prebuiltCheckers, schemaLiteral } from "../../src/bundling/prebuilt-checkers.ts";
 import { CHECKED_SCHEMAS } from "../../src/compiler/schema/checked-schemas.ts";
+import { readRulesetSource } from "../../src/compiler/source/read-ruleset-source.ts";
 import { validateRule, validateRulesetDocument } from "../../src/compiler/schema/validate-document.ts";
 
 /**
@@ -17,7 +18,7 @@ const scratch = mkdtempSync(join(tmpdir(), "rule-server-prebuilt-checkers-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const ROOT = join(import.meta.dir, "..", "..");
 
-/** Every ruleset document of the schema load-error cases (most refused, one per mistake), and the example's. */
+/** Every ruleset document of the schema load-error cases (most refused, one per mistake), and the example's as the compiler reads it. */
 function documents(): unknown[] {
   const cases = JSON.parse(readFileSync(join(ROOT, "test", "cases", "load-errors", "schema.json"), "utf8")) as {
     cases: { files: Record<string, string> }[];
@@ -27,8 +28,10 @@ function documents(): unknown[] {
       .filter(([file]) => /\.ruleset\.(ya?ml|json)$/.test(file))
       .map(([, text]) => text),
   );
-  texts.push(readFileSync(join(ROOT, "rules", "acme-payments.ruleset.yaml"), "utf8"));
-  return texts.map((text) => parse(text) as unknown);
+  const example = join(ROOT, "rules", "acme-payments.ruleset.yaml");
+  const read = readRulesetSource(readFileSync(example, "utf8"), example);
+  if (!read.ok) throw new Error("the example does not read");
+  return [...texts.map((text) => parse(text) as unknown), read.value];
 }
 
 test("a bundle built with the plugin finds the problems source finds, without the schema modules", async () => {
