@@ -56,12 +56,26 @@ const WORDS_FOR_SYMBOLS: ReadonlyMap<string, string> = new Map([
 
 /** Reads an expression's text (expression-notation.ts), or throws ExpressionTextError at the first mistake. */
 export function parseExpressionText(text: string): ParsedExpressionText {
+  const { node, numbers } = read(text);
+  const spans = new Map<string, TextSpan>();
+  record(node, "", spans);
+  return { tree: node.tree, spans, numbers };
+}
+
+/**
+ * The tree alone, without the places of its nodes: what reading a source needs, for every
+ * expression of every ruleset; places are asked for again only when a problem needs one.
+ */
+export function readExpressionTree(text: string): Omit<ParsedExpressionText, "spans"> {
+  const { node, numbers } = read(text);
+  return { tree: node.tree, numbers };
+}
+
+function read(text: string): { node: ReadNode; numbers: ParsedExpressionText["numbers"] } {
   const reader = new ExpressionReader(tokenize(text));
   const node = reader.expression(Precedence.Or);
   reader.expectEnd();
-  const spans = new Map<string, TextSpan>();
-  record(node, "", spans);
-  return { tree: node.tree, spans, numbers: reader.numbers };
+  return { node, numbers: reader.numbers };
 }
 
 function record(node: ReadNode, path: string, spans: Map<string, TextSpan>): void {

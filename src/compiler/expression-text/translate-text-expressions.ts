@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { placedRuleExpressions } from "../expressions/expression-walk.ts";
 import { lineStarts, positionIn, type SourceLocator, type SourcePosition } from "../source/source-position.ts";
 import { ExpressionTextError } from "./expression-tokens.ts";
-import { parseExpressionText, type TextSpan } from "./parse-expression-text.ts";
+import { parseExpressionText, readExpressionTree } from "./parse-expression-text.ts";
 import { sourceOffsetOf } from "./scalar-offsets.ts";
 import { MAX_PORTABLE_DIGITS, numberNotPortableMessage, significantDigits } from "../source/significant-digits.ts";
 
@@ -60,7 +60,8 @@ export function expressionSlots(document: JsonValue): ExpressionSlot[] {
 
 /** An expression written as text, read, and where its text starts in the source. */
 interface TranslatedSlot {
-  readonly spans: ReadonlyMap<string, TextSpan>;
+  /** The text, read again for its nodes' places when a problem inside it needs one. */
+  readonly text: string;
   /** Found when a place inside the text is first asked for: reading places costs, and a valid file asks none. */
   readonly scalarStart: () => number | undefined;
 }
@@ -138,8 +139,8 @@ class Translation {
       return found.start;
     };
     try {
-      const { tree, spans, numbers } = parseExpressionText(text);
-      this.slots.set(path.join("/"), { spans, scalarStart });
+      const { tree, numbers } = readExpressionTree(text);
+      this.slots.set(path.join("/"), { text, scalarStart });
       for (const number of numbers) {
         const digits = significantDigits(number.text);
         if (digits > MAX_PORTABLE_DIGITS)
@@ -193,8 +194,9 @@ class Translation {
 
   /** The place of a node inside an expression's text; a path its spans do not hold, its nearest node that has one. */
   private insideText(slot: TranslatedSlot, inside: readonly string[]): SourcePosition | undefined {
+    const { spans } = parseExpressionText(slot.text);
     for (let length = inside.length; ; length--) {
-      const span = slot.spans.get(inside.slice(0, length).join("/"));
+      const span = spans.get(inside.slice(0, length).join("/"));
       if (span !== undefined) return this.textPosition(slot.scalarStart(), span.start);
     }
   }
