@@ -10,7 +10,8 @@ import { jsonFlow, jsonStyleOf } from "../formatting/json-expression-writer.ts";
 import { yamlFlow, yamlTextExpression } from "../formatting/yaml-expression-writer.ts";
 import { isJsonObject } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
-import { argumentPathWithin, valueAtPath } from "./expression-text-at.ts";
+import { valueAtPath } from "../engine/value/json-access.ts";
+import { argumentPathWithin } from "./expression-text-at.ts";
 import { pathOfUri } from "./file-uri.ts";
 import { offsetAt } from "./text-range.ts";
 

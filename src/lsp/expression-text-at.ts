@@ -2,6 +2,7 @@ import { ExpressionTextError } from "../compiler/expression-text/expression-toke
 import { parseExpressionText } from "../compiler/expression-text/parse-expression-text.ts";
 import { textOffsetOf } from "../compiler/expression-text/scalar-offsets.ts";
 import { expressionSlots } from "../compiler/expression-text/translate-text-expressions.ts";
+import { valueAtPath } from "../engine/value/json-access.ts";
 import type { JsonValue } from "../engine/value/json-value.ts";
 import type { SourcePathAt } from "./source-path-at.ts";
 
@@ -85,16 +86,6 @@ export function nodePathInText(inText: ExpressionTextAt): SourcePathAt | undefin
     inText: true,
     ...(typeof node === "string" ? { scalar: node } : {}),
   };
-}
-
-/** The value at a path of member names and item indexes. */
-export function valueAtPath(value: JsonValue | undefined, path: readonly string[]): JsonValue | undefined {
-  let node: JsonValue | undefined = value;
-  for (const segment of path) {
-    if (node === null || typeof node !== "object") return undefined;
-    node = Array.isArray(node) ? node[Number(segment)] : node[segment];
-  }
-  return node;
 }
 
 /**

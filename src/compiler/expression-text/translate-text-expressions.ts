@@ -107,20 +107,24 @@ class Translation {
 
   /** The expression at `path` in the document, translated where it is text. */
   slot(document: JsonObject, path: readonly string[], expression: JsonValue): void {
-    const translated = this.expression(expression, path);
+    const translated = this.expression(expression, [...path]);
     if (translated === expression) return;
     let parent: JsonValue = document;
     for (const key of path.slice(0, -1)) parent = (parent as JsonObject)[key]!;
     (parent as JsonObject)[path.at(-1)!] = translated;
   }
 
-  private expression(node: JsonValue, path: readonly string[]): JsonValue {
+  /** `path` is one array changed as the walk goes (most nodes are trees, not texts): copied where a text keeps it. */
+  private expression(node: JsonValue, path: string[]): JsonValue {
     if (!isJsonObject(node)) return node;
-    if (Object.hasOwn(node, "expr")) return this.text(node, path);
+    if (Object.hasOwn(node, "expr")) return this.text(node, [...path]);
     const args = node.args;
     if (Array.isArray(args))
-      for (let index = 0; index < args.length; index++)
-        args[index] = this.expression(args[index]!, [...path, "args", String(index)]);
+      for (let index = 0; index < args.length; index++) {
+        path.push("args", String(index));
+        args[index] = this.expression(args[index]!, path);
+        path.length -= 2;
+      }
     return node;
   }
 

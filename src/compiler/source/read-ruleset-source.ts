@@ -1,6 +1,6 @@
 import { type TextExpressionPlace, translateTextExpressions } from "../expression-text/translate-text-expressions.ts";
 import { readSource } from "./read-source.ts";
-import type { SourceProblem, SourceRead } from "./source-problem.ts";
+import { inFileOrder, type SourceProblem, type SourceRead } from "./source-problem.ts";
 
 /** A source read, with the expressions it wrote as text (none when it was refused). */
 export type RulesetSourceRead = SourceRead & { readonly textExpressions: readonly TextExpressionPlace[] };
@@ -21,17 +21,15 @@ export function readRulesetSource(text: string, file: string): RulesetSourceRead
     file,
     ...warning,
   }));
-  const inOrder = (problems: SourceProblem[]): SourceProblem[] =>
-    problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   if (translated.problems.length === 0)
     return {
       ...read,
-      problems: numberWarnings.length === 0 ? read.problems : inOrder([...read.problems, ...numberWarnings]),
+      problems: numberWarnings.length === 0 ? read.problems : inFileOrder([...read.problems, ...numberWarnings]),
       value: translated.value,
       locate: translated.locate,
       textExpressions: translated.textExpressions,
     };
-  const problems = inOrder([
+  const problems = inFileOrder([
     ...read.problems,
     ...numberWarnings,
     ...translated.problems.map((problem) => ({ code: "EXPRESSION_TEXT_INVALID" as const, file, ...problem })),

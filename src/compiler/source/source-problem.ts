@@ -23,9 +23,14 @@ export type SourceRead =
   | { ok: true; value: JsonValue; problems: SourceProblem[]; locate: SourceLocator }
   | { ok: false; problems: SourceProblem[]; salvaged?: JsonValue };
 
+/** Problems in the order of their places in the file. */
+export function inFileOrder(problems: readonly SourceProblem[]): SourceProblem[] {
+  return [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}
+
 /** Refusing problems make the read fail; NUMBER_NOT_PORTABLE alone does not. */
 export function finishRead(value: JsonValue, problems: SourceProblem[], locate: SourceLocator): SourceRead {
-  const sorted = [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  const sorted = inFileOrder(problems);
   if (sorted.some((problem) => problem.code !== "NUMBER_NOT_PORTABLE"))
     return { ok: false, problems: sorted, salvaged: value };
   return { ok: true, value, problems: sorted, locate };

@@ -1,5 +1,5 @@
 import { unescapePointerToken } from "../value/json-pointer-token.ts";
-import type { JsonValue } from "../value/json-value.ts";
+import { valueAtPath } from "../value/json-access.ts";
 import { code, named, type Words } from "./explanation-words.ts";
 import type { WordedRule } from "./explanation.ts";
 import type { ExplanationContext } from "./wording-context.ts";
@@ -24,7 +24,7 @@ export function noItemWords(entry: WordedRule, context: ExplanationContext): Wor
     const tokens = pointerTokens(rule.forEach);
     const path = code(pathOf(tokens));
     if (context.request === undefined) return ["it ran on no item of ", path];
-    const list = valueAt(context.request.data, tokens);
+    const list = valueAtPath(context.request.data, tokens);
     if (list === undefined) return ["it ran on no item because ", path, " is missing"];
     if (list === null) return ["it ran on no item because ", path, " is null"];
     if (Array.isArray(list) && list.length === 0) return ["it ran on no item because ", path, " is empty"];
@@ -52,16 +52,4 @@ function pathOf(tokens: readonly string[]): string {
 /** `/invoices/0/lines` → `["invoices", "0", "lines"]`. */
 function pointerTokens(pointer: string): string[] {
   return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapePointerToken);
-}
-
-/** The value at a path of member names and item indexes; undefined where a member is missing. */
-function valueAt(value: JsonValue | undefined, tokens: readonly string[]): JsonValue | undefined {
-  let current = value;
-  for (const token of tokens) {
-    if (Array.isArray(current)) current = current[Number(token)];
-    else if (typeof current === "object" && current !== null)
-      current = Object.hasOwn(current, token) ? current[token] : undefined;
-    else return undefined;
-  }
-  return current;
 }

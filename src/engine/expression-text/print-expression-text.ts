@@ -31,7 +31,7 @@ export function printExpressionText(expression: unknown): string | undefined {
  * JSON it is (inside backquotes, so that it is never taken for text).
  */
 export function readableExpressionText(expression: unknown): string {
-  return printExpressionText(expression) ?? writtenReadably(expression);
+  return printExpressionText(expression) ?? written(expression, true).text;
 }
 
 /**
@@ -79,7 +79,10 @@ function writtenPart(expression: unknown, readably: boolean, parts: WrittenParts
   if (typeof expression !== "object" || Array.isArray(expression)) return notPrintable(expression, readably);
   const node = expression as Record<string, unknown>;
   const keys = Object.keys(node);
-  if (keys.length === 1 && typeof node.var === "string") return atom(pathText(node.var) ?? fail(node, readably));
+  if (keys.length === 1 && typeof node.var === "string") {
+    const path = pathText(node.var);
+    return path === undefined ? notPrintable(node, readably) : atom(path);
+  }
   if (keys.length !== 2 || !Array.isArray(node.args)) return notPrintable(node, readably);
   const args = node.args as readonly unknown[];
   if (typeof node.op === "string") return operatorText(node.op, args, readably, parts);
@@ -90,17 +93,9 @@ function writtenPart(expression: unknown, readably: boolean, parts: WrittenParts
   return notPrintable(node, readably);
 }
 
-function fail(expression: unknown, readably: boolean): string {
-  return notPrintable(expression, readably).text;
-}
-
 function notPrintable(expression: unknown, readably: boolean): Written {
   if (readably) return atom(`\`${JSON.stringify(expression)}\``);
   throw new NotPrintable();
-}
-
-function writtenReadably(expression: unknown): string {
-  return written(expression, true).text;
 }
 
 /**

@@ -17,6 +17,17 @@ export function stringAt(value: JsonValue | undefined): string {
   return typeof value === "string" ? value : "";
 }
 
+/** The value at a path of member names and item indexes; undefined where a member or item is missing. */
+export function valueAtPath(value: JsonValue | undefined, path: readonly string[]): JsonValue | undefined {
+  let current = value;
+  for (const segment of path) {
+    if (Array.isArray(current)) current = current[Number(segment)];
+    else if (isJsonObject(current)) current = Object.hasOwn(current, segment) ? current[segment] : undefined;
+    else return undefined;
+  }
+  return current;
+}
+
 /** Truthiness as the reference reads flags: null, false, 0, "" and empty containers are false. */
 export function truthy(value: JsonValue | undefined): boolean {
   if (value === undefined || value === null || value === false || value === 0 || value === "") return false;
