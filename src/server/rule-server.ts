@@ -4,11 +4,13 @@ import type { ServerOptions } from "./config/server-options.ts";
 import { BearerToken } from "./http/bearer-token.ts";
 import { HttpService } from "./http/http-service.ts";
 import { listeningFields } from "./logging/listening-fields.ts";
+import { tlsReloadedFields } from "./logging/tls-reloaded-fields.ts";
 import { Logger } from "./logging/logger.ts";
 import { ServerMetrics } from "./metrics/server-metrics.ts";
 import { SYSTEM_CLOCK } from "./refresh/clock.ts";
 import { type ReloadOutcome, RulesReloader } from "./refresh/rules-reloader.ts";
 import type { ReloadTrigger } from "./snapshot/last-reload.ts";
+import { TlsFilesReader } from "./tls/tls-files-reader.ts";
 
 export type { ReloadOutcome } from "./refresh/rules-reloader.ts";
 export type { ReloadTrigger } from "./snapshot/last-reload.ts";
@@ -29,6 +31,7 @@ export class RuleServer {
   private readonly http: HttpService;
   private readonly reloader: RulesReloader;
   private drained: Promise<void> | undefined;
+  private tls: TlsFilesReader | undefined;
 
   constructor(private readonly options: ServerOptions) {
     this.checked = checkOptions(options);
@@ -76,8 +79,10 @@ export class RuleServer {
     warnOfShortToken(token, this.logger);
     if (this.options.operatorsModule && !this.options.operators)
       this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
+    // TLS files that do not load stop the start before any rules load (TlsFilesError).
+    if (this.options.tls !== undefined) this.tls = new TlsFilesReader(this.options.tls, this.logger);
     const rules = await this.reloader.load();
-    const port = await this.http.listen(rules, this.options.port ?? 8080, this.checked.hostname);
+    const port = await this.http.listen(rules, this.options.port ?? 8080, this.checked.hostname, this.tls?.material);
     this.logger.info(
       "listening",
       listeningFields({
@@ -87,6 +92,7 @@ export class RuleServer {
         rulesets: rules.rulesets.size,
         workers: this.options.workers ?? 0,
         refresh: this.options.refresh,
+        tls: this.tls?.material,
       }),
     );
     this.reloader.startSchedule();
@@ -100,7 +106,15 @@ export class RuleServer {
 
   /** Builds a new snapshot and swaps it in, or keeps serving the previous one and says why. */
   reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
+    if (trigger === "SIGHUP") void this.rotateTls();
     return this.reloader.reload(trigger);
+  }
+
+  /** SIGHUP reads the TLS files again: new ones serve new connections, bad ones keep the old (tls-files-reader.ts). */
+  private async rotateTls(): Promise<void> {
+    const next = this.tls?.reread();
+    if (next !== undefined && (await this.http.useTls(next)))
+      this.logger.info("TLS certificates reloaded", tlsReloadedFields(next));
   }
 
   /**

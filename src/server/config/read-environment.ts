@@ -6,6 +6,7 @@ import { isSchemaEnforcement, type SchemaEnforcement } from "../../engine/schema
 import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
 import { readProcessesSetting, type ProcessesSetting } from "../supervisor/processes-setting.ts";
 import { recordMaskProblem } from "../../records/record-mask.ts";
+import type { TlsFiles } from "../tls/tls-material.ts";
 
 /** Every variable the stand-alone server reads. */
 export const ENVIRONMENT_VARIABLES = [
@@ -30,6 +31,9 @@ export const ENVIRONMENT_VARIABLES = [
   "RULE_SERVER_DECISION_RECORDS",
   "RULE_SERVER_DECISION_MASK",
   "RULE_SERVER_DECISION_RECORDS_REQUIRED",
+  "RULE_SERVER_TLS_CERT",
+  "RULE_SERVER_TLS_KEY",
+  "RULE_SERVER_TLS_CLIENT_CA",
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -112,6 +116,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   const maskProblem = recordMaskProblem(env.RULE_SERVER_DECISION_MASK);
   if (maskProblem !== undefined) problems.push(maskProblem);
   const runTests = flag("RULE_SERVER_RUN_TESTS", false);
+  const tls = readTlsFiles(env, problems);
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
@@ -133,7 +138,26 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     decisionRecords: env.RULE_SERVER_DECISION_RECORDS || "off",
     decisionMask: env.RULE_SERVER_DECISION_MASK ?? "",
     decisionRecordsRequired,
+    ...(tls === undefined ? {} : { tls }),
   };
+}
+
+/** HTTPS takes a certificate and its key together; a client CA only with them. */
+function readTlsFiles(env: Readonly<Record<string, string | undefined>>, problems: string[]): TlsFiles | undefined {
+  const certFile = env.RULE_SERVER_TLS_CERT || undefined;
+  const keyFile = env.RULE_SERVER_TLS_KEY || undefined;
+  const clientCaFile = env.RULE_SERVER_TLS_CLIENT_CA || undefined;
+  if (certFile !== undefined && keyFile !== undefined)
+    return { certFile, keyFile, ...(clientCaFile === undefined ? {} : { clientCaFile }) };
+  if (certFile !== undefined)
+    problems.push("RULE_SERVER_TLS_CERT is set without RULE_SERVER_TLS_KEY: HTTPS needs both");
+  else if (keyFile !== undefined)
+    problems.push("RULE_SERVER_TLS_KEY is set without RULE_SERVER_TLS_CERT: HTTPS needs both");
+  else if (clientCaFile !== undefined)
+    problems.push(
+      "RULE_SERVER_TLS_CLIENT_CA is set without RULE_SERVER_TLS_CERT and RULE_SERVER_TLS_KEY: client certificates need HTTPS",
+    );
+  return undefined;
 }
 
 function readRefresh(env: Readonly<Record<string, string | undefined>>, problems: string[]): RefreshSetting {

@@ -2,6 +2,7 @@ import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import type { CustomOperator } from "../../engine/expression/custom-operators.ts";
 import type { LogSink } from "../logging/logger.ts";
 import type { Clock } from "../refresh/clock.ts";
+import type { TlsFiles } from "../tls/tls-material.ts";
 
 /** Options of `createServer` (DECISIONS.md, Embedding); the stand-alone binary reads them from the environment. */
 export interface ServerOptions {
@@ -54,6 +55,8 @@ export interface ServerOptions {
   readonly decisionMask?: string;
   /** RULE_SERVER_DECISION_RECORDS_REQUIRED: answer evaluations 503 while records cannot be written. */
   readonly decisionRecordsRequired?: boolean;
+  /** HTTPS with these files (RULE_SERVER_TLS_CERT, _KEY, _CLIENT_CA), read again on SIGHUP; plain HTTP without. */
+  readonly tls?: TlsFiles;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
   /** The time the refresh schedule and the drain read; the system's by default (tests pass their own). */

@@ -1,4 +1,4 @@
-import type { Server } from "bun";
+import type { Server, ServeOptions } from "bun";
 import { type BatchLimits, batchLimitsOf } from "../config/batch-limits.ts";
 import type { ServerOptions } from "../config/server-options.ts";
 import { DecisionRecords } from "../evaluation/decision-records.ts";
@@ -16,6 +16,8 @@ import { openApiDescription } from "../routes/openapi-route.ts";
 import { rulesetList } from "../routes/ruleset-list-route.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
+import { portInUse } from "../supervisor/port-check.ts";
+import type { TlsMaterial } from "../tls/tls-material.ts";
 import { WorkerPool } from "../workers/worker-pool.ts";
 import type { BearerToken } from "./bearer-token.ts";
 import type { RequestIdentity } from "./request-id.ts";
@@ -63,6 +65,13 @@ export class HttpService {
   private readonly records: DecisionRecords | undefined;
   private readonly batchLimits: BatchLimits;
   private server: Server<undefined> | undefined;
+  /** What every listener is made with but its TLS: a rotation listens anew with the same routes. */
+  private listenOptions: ServeOptions | undefined;
+  private tls: TlsMaterial | undefined;
+  /** The route table and fallback of a listener, its answers marked `Connection: close` while `closing`. */
+  private handlers: ((closing: () => boolean) => Pick<ServeOptions, "routes" | "fetch">) | undefined;
+  /** Listeners of certificates rotated away, until they stop (RETIRING_MS). */
+  private readonly retiring = new Set<Server<undefined>>();
   private snapshot: RulesSnapshot | undefined;
   private lastReload: LastReload | undefined;
   private draining = false;
@@ -98,9 +107,23 @@ export class HttpService {
     return this.server?.port;
   }
 
-  /** Starts the evaluator with the rules, then listens; resolves with the port (the real one when 0 was asked for). */
-  async listen(snapshot: RulesSnapshot, port: number, hostname: string | undefined): Promise<number> {
+  /**
+   * Starts the evaluator with the rules, then listens (HTTPS with `tls`); resolves with the port
+   * (the real one when 0 was asked for).
+   */
+  async listen(
+    snapshot: RulesSnapshot,
+    port: number,
+    hostname: string | undefined,
+    tls?: TlsMaterial,
+  ): Promise<number> {
     if (this.server) return this.server.port!;
+    // A rotation listens anew beside the old listener (SO_REUSEPORT), which would share the port
+    // with a stale server too: a lone server makes sure the port is free first, as a supervisor does.
+    if (tls !== undefined && !this.parts.reusePort && port !== 0) {
+      const problem = portInUse(port, hostname);
+      if (problem !== undefined) throw new Error(problem);
+    }
     await this.workerPool?.start(snapshot);
     this.snapshot = snapshot;
     const { logger, metrics, token } = this.parts;
@@ -123,17 +146,47 @@ export class HttpService {
       logFields,
       identity,
     });
-    const services: RequestServices = { logger, metrics, isDraining: () => this.draining };
     const routes = this.parts.options.explorer === false ? ROUTES : { ...ROUTES, ...EXPLORER_ROUTES };
-    this.server = Bun.serve({
+    this.handlers = (closing) => {
+      const services: RequestServices = { logger, metrics, isDraining: () => this.draining || closing() };
+      return { routes: buildRouteTable(routes, context, services), fetch: notFoundHandler(services) };
+    };
+    this.listenOptions = {
       port,
       ...(hostname === undefined ? {} : { hostname }),
-      ...(this.parts.reusePort ? { reusePort: true } : {}),
-      routes: buildRouteTable(routes, context, services),
-      fetch: notFoundHandler(services),
+      ...(this.parts.reusePort || tls !== undefined ? { reusePort: true } : {}),
+      ...this.handlers(() => false),
       error: () => new Response(null, { status: 500 }),
-    });
+    } as ServeOptions;
+    this.tls = tls;
+    this.server = Bun.serve(withTls(this.listenOptions, tls));
     return this.server.port!;
+  }
+
+  /**
+   * New certificates for new connections (SIGHUP). Bun cannot change a listener's certificates
+   * (its `reload` ignores `tls`), so a listener with the new ones opens on the same port beside the
+   * old one, and the old one retires as a drain does: its answers say `Connection: close`, so that
+   * clients keeping connections move to the new one, and after RETIRING_MS it stops, letting its
+   * requests in flight finish. Connections the kernel had queued on the old listener and not yet
+   * handed over are reset then, unless the kernel moves them (net.ipv4.tcp_migrate_req=1; README,
+   * "Securing the API"). False when the files are the ones served already: nothing changes.
+   */
+  async useTls(tls: TlsMaterial): Promise<boolean> {
+    const old = this.server;
+    const { listenOptions, handlers } = this;
+    if (old === undefined || listenOptions === undefined || handlers === undefined || this.draining) return false;
+    if (tls.fingerprint === this.tls?.fingerprint) return false;
+    this.server = Bun.serve(withTls({ ...listenOptions, port: old.port! } as ServeOptions, tls));
+    this.tls = tls;
+    old.reload({ ...handlers(() => true), error: listenOptions.error } as ServeOptions);
+    this.retiring.add(old);
+    this.parts.clock.after(RETIRING_MS, () => {
+      if (!this.retiring.delete(old)) return;
+      // Not awaited: a client holding a connection open must not hold anything up.
+      void old.stop(false);
+    });
+    return true;
   }
 
   /**
@@ -161,7 +214,7 @@ export class HttpService {
       // One turn for I/O first: requests that arrived while the event loop was busy are read (and
       // then finish) rather than cut, since stopping closes connections whose requests are unread.
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => this.server?.stop(false))
+      .then(() => Promise.all([this.server?.stop(false), ...this.stopRetiring(false)]))
       .then(() => this.evaluator.close())
       // Every request answered has its record written before the process may exit.
       .then(() => this.records?.sink.close());
@@ -171,9 +224,15 @@ export class HttpService {
   /** Stops at once: open connections are closed, in-flight requests are cut. */
   async stop(): Promise<void> {
     this.draining = true;
-    await this.server?.stop(true);
+    await Promise.all([this.server?.stop(true), ...this.stopRetiring(true)]);
     await this.evaluator.close();
     this.records?.sink.close();
+  }
+
+  private stopRetiring(closeActiveConnections: boolean): Promise<void>[] {
+    const stopped = [...this.retiring].map((server) => server.stop(closeActiveConnections));
+    this.retiring.clear();
+    return stopped;
   }
 
   /** SIGUSR1: the records file is opened again, so that logrotate can move the old one away. */
@@ -181,4 +240,15 @@ export class HttpService {
     if (this.records === undefined) this.parts.logger.info("decision records are off: nothing to reopen");
     else this.records.reopen();
   }
+}
+
+/** How long the listener of rotated certificates answers kept connections, with `Connection: close`, before it stops. */
+const RETIRING_MS = 2000;
+
+/** A listener's options with HTTPS: TLS 1.2 at least (Bun's floor), client certificates required when a client CA is given. */
+function withTls(options: ServeOptions, tls: TlsMaterial | undefined): ServeOptions {
+  if (tls === undefined) return options;
+  const clientCertificates =
+    tls.clientCa === undefined ? {} : { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true };
+  return { ...options, tls: { cert: tls.cert, key: tls.key, ...clientCertificates } } as ServeOptions;
 }

@@ -8,6 +8,8 @@ export function listeningFields(listening: {
   readonly rulesets: number;
   readonly workers: number;
   readonly refresh: RefreshSetting | undefined;
+  /** Served over HTTPS with these files' contents. */
+  readonly tls?: { readonly clientCa?: string; readonly notAfter: string } | undefined;
 }): Record<string, unknown> {
   return {
     // Without a host Bun reports "localhost" while it listens on every interface: say what it does.
@@ -17,5 +19,8 @@ export function listeningFields(listening: {
     rulesets: listening.rulesets,
     workers: listening.workers,
     refresh: listening.refresh?.mode ?? "manual",
+    ...(listening.tls === undefined
+      ? {}
+      : { tls: { clientCertificates: listening.tls.clientCa !== undefined, notAfter: listening.tls.notAfter } }),
   };
 }

@@ -8,6 +8,7 @@ import { resolveProcesses } from "../supervisor/process-count.ts";
 import { SERVING_PROCESS_VARIABLE } from "../supervisor/serving-messages.ts";
 import { runServingProcess } from "../supervisor/serving-process.ts";
 import { SupervisedServer } from "../supervisor/supervised-server.ts";
+import { TlsFilesError } from "../tls/tls-material.ts";
 import { serveUntilSignalled } from "./process-signals.ts";
 
 /**
@@ -48,6 +49,8 @@ export async function serveFromEnvironment(env: NodeJS.ProcessEnv): Promise<numb
     if (error instanceof ConfigurationError) logger.fatal("invalid configuration", { problems: error.problems });
     else if (error instanceof SnapshotError)
       logger.fatal("the rules cannot be served", { rulesDir: server?.rulesDir, problems: error.problems });
+    else if (error instanceof TlsFilesError)
+      logger.fatal("the TLS files cannot be used", { code: error.code, problems: error.problems });
     else logger.fatal("start-up failed", { error: error instanceof Error ? error.message : String(error) });
     return 1;
   }

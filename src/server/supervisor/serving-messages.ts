@@ -1,5 +1,6 @@
 import type { MetricsState } from "../metrics/server-metrics.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
+import type { TlsMaterial } from "../tls/tls-material.ts";
 import type { RulesImage } from "./rules-image.ts";
 
 /**
@@ -13,8 +14,16 @@ export const SERVING_PROCESS_VARIABLE = "RULE_SERVER_SERVING_PROCESS";
 
 /** From the supervisor. */
 export type ToServing =
-  /** Listen on `port` with these rules (and the last reload decided, for /readyz). */
-  | { readonly kind: "start"; readonly port: number; readonly image: RulesImage; readonly lastReload?: LastReload }
+  /** Listen on `port` with these rules (and the last reload decided, for /readyz), over HTTPS with `tls`. */
+  | {
+      readonly kind: "start";
+      readonly port: number;
+      readonly image: RulesImage;
+      readonly lastReload?: LastReload;
+      readonly tls?: TlsMaterial;
+    }
+  /** New certificates for new connections (the supervisor read the TLS files again on SIGHUP). */
+  | { readonly kind: "tls"; readonly tls: TlsMaterial }
   /** A reload: serve these rules; answered `loaded`. */
   | { readonly kind: "rules"; readonly image: RulesImage; readonly lastReload: LastReload }
   /** A refused reload: the rules stay, `lastReload` says why. */

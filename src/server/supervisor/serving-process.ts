@@ -18,6 +18,7 @@ import type { LastReload } from "../snapshot/last-reload.ts";
 import { withPid } from "./pid-log-sink.ts";
 import { snapshotOf, type RulesImage } from "./rules-image.ts";
 import type { FromServing, ToServing } from "./serving-messages.ts";
+import type { TlsMaterial } from "../tls/tls-material.ts";
 
 /** How long `/metrics` waits for the supervisor's sum before answering 503. */
 const SCRAPE_TIMEOUT_MS = 5000;
@@ -99,7 +100,10 @@ class ServingProcess {
         void this.stop();
         return;
       case "start":
-        this.enqueue(() => this.start(message.port, message.image, message.lastReload));
+        this.enqueue(() => this.start(message.port, message.image, message.lastReload, message.tls));
+        return;
+      case "tls":
+        this.enqueue(() => this.server?.useTls(message.tls));
         return;
       case "rules":
         this.enqueue(async () => {
@@ -129,7 +133,12 @@ class ServingProcess {
     );
   }
 
-  private async start(port: number, image: RulesImage, lastReload: LastReload | undefined): Promise<void> {
+  private async start(
+    port: number,
+    image: RulesImage,
+    lastReload: LastReload | undefined,
+    tls: TlsMaterial | undefined,
+  ): Promise<void> {
     if (this.ending) return;
     const rules = snapshotOf(image, NO_CUSTOM_OPERATORS);
     const { hostname, token } = checkOptions(this.options);
@@ -142,7 +151,7 @@ class ServingProcess {
       reusePort: true,
       clock: SYSTEM_CLOCK,
     });
-    const listening = await this.server.listen(rules, port, hostname);
+    const listening = await this.server.listen(rules, port, hostname, tls);
     // It says nothing its supervisor has said already (the token, the rules): only that it listens.
     this.logger.info(
       "serving process listening",
@@ -154,6 +163,7 @@ class ServingProcess {
         workers: this.options.workers ?? 0,
         // Only the supervisor checks the files: the schedule is its own.
         refresh: undefined,
+        tls,
       }),
     );
     if (lastReload !== undefined) await this.server.useRules(lastReload);

@@ -8,6 +8,7 @@ import { portInUse } from "./port-check.ts";
 import { QUICK_STOP_MS, RestartBackoff } from "./restart-backoff.ts";
 import { RetiredCounts } from "./retired-counts.ts";
 import { imageOf, type RulesImage } from "./rules-image.ts";
+import type { TlsMaterial } from "../tls/tls-material.ts";
 import { SERVING_PROCESS_VARIABLE, type FromServing, type ToServing } from "./serving-messages.ts";
 
 /** How long a scrape waits for the other serving processes' counts; one that is late is summed with its previous counts. */
@@ -57,6 +58,8 @@ export class ServingProcesses {
   private phase: Phase = "starting";
   private port = 0;
   private image: RulesImage | undefined;
+  /** The TLS files' contents every process listens with, sent to each one that starts. */
+  private tls: TlsMaterial | undefined;
   private current: RulesSnapshot | undefined;
   private lastReload: LastReload | undefined;
   private readonly backoff = new RestartBackoff();
@@ -89,8 +92,9 @@ export class ServingProcesses {
     return count;
   }
 
-  async start(snapshot: RulesSnapshot): Promise<number> {
+  async start(snapshot: RulesSnapshot, tls?: TlsMaterial): Promise<number> {
     this.image = imageOf(snapshot);
+    this.tls = tls;
     this.current = snapshot;
     if (this.address.port !== 0) {
       const problem = portInUse(this.address.port, this.address.hostname);
@@ -139,6 +143,12 @@ export class ServingProcesses {
       this.loadWaiters.push({ generation: image.generation, resolve });
       this.settleLoadWaiters();
     });
+  }
+
+  /** New certificates (SIGHUP): every process listens with them from now on, and so does every one started later. */
+  shareTls(tls: TlsMaterial): void {
+    this.tls = tls;
+    this.broadcast({ kind: "tls", tls });
   }
 
   /** Every serving process drains at once (readiness 503, `Connection: close`, DRAIN_SECONDS); none is started again. */
@@ -239,6 +249,7 @@ export class ServingProcesses {
           port: this.port,
           image: this.image,
           ...(this.lastReload === undefined ? {} : { lastReload: this.lastReload }),
+          ...(this.tls === undefined ? {} : { tls: this.tls }),
         });
         return;
       case "listening":

@@ -3,6 +3,8 @@ import { customOperatorsFrom } from "../../engine/expression/custom-operators.ts
 import { checkOptions, type CheckedOptions, warnOfShortToken } from "../config/checked-options.ts";
 import type { EnvironmentOptions } from "../config/read-environment.ts";
 import { listeningFields } from "../logging/listening-fields.ts";
+import { tlsReloadedFields } from "../logging/tls-reloaded-fields.ts";
+import { TlsFilesReader } from "../tls/tls-files-reader.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { SYSTEM_CLOCK } from "../refresh/clock.ts";
@@ -23,6 +25,7 @@ export class SupervisedServer {
   private readonly logger: Logger;
   private readonly checked: CheckedOptions;
   private drained: Promise<void> | undefined;
+  private tls: TlsFilesReader | undefined;
 
   constructor(
     private readonly options: EnvironmentOptions,
@@ -79,8 +82,10 @@ export class SupervisedServer {
     if (this.port !== undefined) return { port: this.port };
     const token = this.checked.token;
     warnOfShortToken(token, this.logger);
+    // TLS files that do not load stop the start before any rules load (TlsFilesError).
+    if (this.options.tls !== undefined) this.tls = new TlsFilesReader(this.options.tls, this.logger);
     const rules = await this.reloader.load();
-    this.port = await this.processes.start(rules);
+    this.port = await this.processes.start(rules, this.tls?.material);
     this.logger.info("listening", {
       ...listeningFields({
         hostname: this.checked.hostname,
@@ -89,6 +94,7 @@ export class SupervisedServer {
         rulesets: rules.rulesets.size,
         workers: this.options.workers ?? 0,
         refresh: this.options.refresh,
+        tls: this.tls?.material,
       }),
       processes: this.processes.processes,
     });
@@ -97,6 +103,12 @@ export class SupervisedServer {
   }
 
   reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
+    // SIGHUP reads the TLS files again; the processes listen anew with new ones (HttpService.useTls).
+    const tls = trigger === "SIGHUP" ? this.tls?.reread() : undefined;
+    if (tls !== undefined) {
+      this.processes.shareTls(tls);
+      this.logger.info("TLS certificates reloaded", tlsReloadedFields(tls));
+    }
     return this.reloader.reload(trigger);
   }
 
