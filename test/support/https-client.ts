@@ -38,7 +38,9 @@ export async function servedCertificate(
   options: { readonly tls?: string; readonly client?: string } = {},
 ): Promise<{ handshake: boolean; subject: string | undefined }> {
   const client =
-    options.client === undefined ? [] : ["-cert", certificates.cert(options.client), "-key", certificates.key(options.client)];
+    options.client === undefined
+      ? []
+      : ["-cert", certificates.cert(options.client), "-key", certificates.key(options.client)];
   const child = Bun.spawn(
     [
       "openssl",
@@ -51,7 +53,11 @@ export async function servedCertificate(
       ...(options.tls === undefined ? [] : [options.tls]),
       ...client,
     ],
-    { stdin: new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), stdout: "pipe", stderr: "pipe" },
+    {
+      stdin: new TextEncoder().encode("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      stdout: "pipe",
+      stderr: "pipe",
+    },
   );
   const [output] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   return {

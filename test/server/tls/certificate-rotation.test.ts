@@ -58,9 +58,17 @@ describe("certificates read again on SIGHUP", () => {
         // A certificate file cut short: the warning says why, the certificate served stays.
         writeFileSync(served.cert, "-----BEGIN CERTIFICATE-----\nMIIB\n");
         server.signal("SIGHUP");
-        const warning = await server.waitForLog((line) => line.msg === "the TLS files did not load; the certificates being served stay");
-        expect(warning).toMatchObject({ level: "warn", problems: [expect.stringContaining("holds no PEM certificate")] });
-        expect(await servedCertificate(server.port, certificates)).toEqual({ handshake: true, subject: "rule-server-next" });
+        const warning = await server.waitForLog(
+          (line) => line.msg === "the TLS files did not load; the certificates being served stay",
+        );
+        expect(warning).toMatchObject({
+          level: "warn",
+          problems: [expect.stringContaining("holds no PEM certificate")],
+        });
+        expect(await servedCertificate(server.port, certificates)).toEqual({
+          handshake: true,
+          subject: "rule-server-next",
+        });
 
         // The same files again: nothing is rotated.
         serve("server-next");

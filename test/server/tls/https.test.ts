@@ -43,7 +43,9 @@ describe("HTTPS", () => {
       expect(evaluation.status).toBe(200);
       expect(JSON.parse(evaluation.body).decision).toBe("allow");
       // curl, as an operator would try it.
-      const curl = Bun.spawn(["curl", "-sS", "--cacert", certificates.cert("ca"), `${url}/healthz`], { stdout: "pipe" });
+      const curl = Bun.spawn(["curl", "-sS", "--cacert", certificates.cert("ca"), `${url}/healthz`], {
+        stdout: "pipe",
+      });
       expect(await curl.exited).toBe(0);
       expect(await new Response(curl.stdout).text()).toContain("ok");
       // A client that does not trust the server's CA is refused by its own side.

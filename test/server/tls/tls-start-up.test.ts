@@ -42,7 +42,11 @@ describe("TLS settings at start-up", () => {
         }),
       );
       expect(failed.status).toBe(1);
-      expect(failed.logs.at(-1)).toMatchObject({ level: "fatal", msg: "the TLS files cannot be used", code: "TLS_FILES_INVALID" });
+      expect(failed.logs.at(-1)).toMatchObject({
+        level: "fatal",
+        msg: "the TLS files cannot be used",
+        code: "TLS_FILES_INVALID",
+      });
       // Nothing else happened: no rules were loaded, no process was started.
       expect(failed.logs.map((line) => line.msg)).toEqual(["the TLS files cannot be used"]);
       expect(failed.output).not.toContain("PRIVATE KEY");
