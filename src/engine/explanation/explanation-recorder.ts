@@ -201,13 +201,15 @@ export class ExplanationRecorder implements EvaluationObserver {
     // Trees change no words but a passed rule's skipped assertion (it ran on no item): the rest is said as a `rules` entry is, once.
     const ranOnNone = status === "passed" && entry.assert?.skipped === true;
     entry.summary =
-      failure === undefined && !ranOnNone
-        ? ruleSummary(
-            entry,
-            context,
-            index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">, context).summary,
-          )
-        : ruleSummary(entry, context);
+      failure !== undefined
+        ? ruleSummary(entry, context)
+        : ranOnNone
+          ? index.noItemSummary(rule, entry, context)
+          : ruleSummary(
+              entry,
+              context,
+              index.statusEntry(rule, status as Exclude<RuleStatus, "not-selected">, context).summary,
+            );
     return entry;
   }
 

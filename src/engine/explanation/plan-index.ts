@@ -1,7 +1,9 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import type { PreparedRule } from "../evaluation/prepared-rule.ts";
 import type { ReadableExpressionTexts } from "../expression-text/print-expression-text.ts";
-import type { Explanation, NotSelectedReason, RuleExplanation, RuleStatus } from "./explanation.ts";
+import type { Explanation, NotSelectedReason, RuleExplanation, RuleStatus, WordedRule } from "./explanation.ts";
+import { wordsText } from "./explanation-words.ts";
+import { noItemReason, noItemReasonWords } from "./no-item-wording.ts";
 import type { DeclaredNames } from "../names/declared-names.ts";
 import { treeLayout, type TreeLayout } from "./tree-layout.ts";
 import type { Channel } from "../bundle/channel.ts";
@@ -40,6 +42,8 @@ export class PlanIndex {
   readonly facts: ReadonlyMap<string, RuleFacts>;
   /** By rule position: entries by status, or by reason for `not-selected` (the two sets of words do not meet). */
   private readonly entries: (Record<string, RuleExplanation> | undefined)[];
+  /** By rule position: the summaries of a rule that ran on no item, by reason (noItemReason). */
+  private readonly noItemSummaries: (Map<string, string> | undefined)[];
   /** By rule position: a fired compute or state rule's entries, by the fields it wrote. */
   private readonly firedEntries: (Map<string, RuleExplanation> | undefined)[];
   /** By rule position. */
@@ -61,6 +65,7 @@ export class PlanIndex {
     this.facts = new Map(plan.manifestOrder.map((rule) => [rule.id, rule.source as unknown as RuleFacts]));
     this.entries = new Array(plan.manifestRuleCount);
     this.firedEntries = new Array(plan.manifestRuleCount);
+    this.noItemSummaries = new Array(plan.manifestRuleCount);
     this.layouts = new Array(plan.manifestRuleCount);
     this.otherKinds = plan.otherKindRules.map(({ id, kind, position }) => {
       const entry = { rule: id, kind, status: "not-selected", because: "kind" } as const;
@@ -115,6 +120,24 @@ export class PlanIndex {
     }
     const entries = (this.entries[rule.position] ??= Object.create(null) as Record<string, RuleExplanation>);
     return (entries[status] ??= Object.freeze(saidEntry(rule, status, context)));
+  }
+
+  /**
+   * The summary of a passed rule whose assertion was skipped (it ran on no item or field): said
+   * once per reason (what the request held at its list), as ruleSummary says it.
+   */
+  noItemSummary(rule: PreparedRule, entry: WordedRule, context: ExplanationContext): string {
+    const reason = noItemReason(entry, context);
+    if (reason === undefined) return ruleSummary(entry, context);
+    // A rule run per field of a type names the request's entity.
+    const key = reason === "type" ? `type:${String(context.request?.entity)}` : reason;
+    const summaries = (this.noItemSummaries[rule.position] ??= new Map());
+    let summary = summaries.get(key);
+    if (summary === undefined) {
+      summary = wordsText(noItemReasonWords(reason, this.facts.get(rule.id), context));
+      if (summaries.size < MAX_FIRED_ENTRIES) summaries.set(key, summary);
+    }
+    return summary;
   }
 
   /** `texts`: those of the traced plan (ExpressionTrace), which printed its expressions already. */
