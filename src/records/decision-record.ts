@@ -46,6 +46,19 @@ export function recordLine(time: string, requestId: string, recordJson: string):
   return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},${recordJson}\n`;
 }
 
+/**
+ * A record line with the request's `caller` after its `requestId` (DECISIONS.md, Secure API): the
+ * caller is known where the request is answered, the line is made where it was evaluated.
+ */
+export function withCaller(line: string, requestId: string, caller: string): string {
+  const after = RECORD_PREFIX_LENGTH + JSON.stringify(requestId).length + 1;
+  return `${line.slice(0, after)}"caller":${JSON.stringify(caller)},${line.slice(after)}`;
+}
+
+/** `{"time":"<24 characters>","level":"info","msg":"decision","requestId":` */
+const RECORD_PREFIX_LENGTH = `{"time":"${"0".repeat(24)}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":`
+  .length;
+
 /** The time written last, and the millisecond it is of: the records of one millisecond share it. */
 let lastTime = { ms: Number.NaN, text: "" };
 

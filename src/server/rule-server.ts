@@ -1,7 +1,7 @@
 import { type CustomOperators, customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { type CheckedOptions, checkOptions, warnOfShortToken } from "./config/checked-options.ts";
 import type { ServerOptions } from "./config/server-options.ts";
-import { BearerToken } from "./http/bearer-token.ts";
+import { RequestAuthentication } from "./auth/request-authentication.ts";
 import { HttpService } from "./http/http-service.ts";
 import { listeningFields } from "./logging/listening-fields.ts";
 import { tlsReloadedFields } from "./logging/tls-reloaded-fields.ts";
@@ -32,6 +32,7 @@ export class RuleServer {
   private readonly reloader: RulesReloader;
   private drained: Promise<void> | undefined;
   private tls: TlsFilesReader | undefined;
+  private readonly authentication: RequestAuthentication;
 
   constructor(private readonly options: ServerOptions) {
     this.checked = checkOptions(options);
@@ -39,10 +40,11 @@ export class RuleServer {
     this.operators = customOperatorsFrom(options.operators);
     this.metrics = new ServerMetrics(() => this.http.rules);
     const clock = options.clock ?? SYSTEM_CLOCK;
+    this.authentication = new RequestAuthentication(options, this.metrics);
     this.http = new HttpService({
       options,
       logger: this.logger,
-      token: new BearerToken(this.checked.token),
+      auth: this.authentication.authenticator,
       metrics: this.metrics,
       exposition: () => this.metrics.render(),
       reusePort: false,
@@ -79,7 +81,8 @@ export class RuleServer {
     warnOfShortToken(token, this.logger);
     if (this.options.operatorsModule && !this.options.operators)
       this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
-    // TLS files that do not load stop the start before any rules load (TlsFilesError).
+    // Credentials and TLS files that do not load stop the start before any rules load (CredentialsError, TlsFilesError).
+    this.authentication.start(this.logger);
     if (this.options.tls !== undefined) this.tls = new TlsFilesReader(this.options.tls, this.logger);
     const rules = await this.reloader.load();
     const port = await this.http.listen(rules, this.options.port ?? 8080, this.checked.hostname, this.tls?.material);
@@ -88,7 +91,7 @@ export class RuleServer {
       listeningFields({
         hostname: this.checked.hostname,
         port,
-        open: token === undefined,
+        open: this.authentication.authenticator.open,
         rulesets: rules.rulesets.size,
         workers: this.options.workers ?? 0,
         refresh: this.options.refresh,
@@ -106,7 +109,10 @@ export class RuleServer {
 
   /** Builds a new snapshot and swaps it in, or keeps serving the previous one and says why. */
   reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
-    if (trigger === "SIGHUP") void this.rotateTls();
+    if (trigger === "SIGHUP") {
+      this.authentication.reread();
+      void this.rotateTls();
+    }
     return this.reloader.reload(trigger);
   }
 

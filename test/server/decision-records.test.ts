@@ -97,11 +97,13 @@ for (const workers of ["0", "2"]) {
       const withDebtor = written.find((record) => record.request.data?.debtor !== undefined)!;
       expect(withDebtor.request.data.debtor.iban).toBe("***");
       expect(withDebtor.masked).toContain("/data/debtor/iban");
-      expect(Object.keys(written[0]!).slice(0, 10)).toEqual([
+      expect(written.every((record) => record.caller === "default")).toBe(true);
+      expect(Object.keys(written[0]!).slice(0, 11)).toEqual([
         "time",
         "level",
         "msg",
         "requestId",
+        "caller",
         "ruleset",
         "version",
         "checksum",

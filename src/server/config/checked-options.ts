@@ -23,11 +23,13 @@ export interface CheckedOptions {
  */
 export function checkOptions(options: ServerOptions): CheckedOptions {
   const token = options.token === "" ? undefined : options.token;
-  if (token === undefined && options.allowOpen !== true) {
+  if (token === undefined && !hasCredentials(options) && options.allowOpen !== true) {
     throw new ConfigurationError([
-      "a token is required: pass the token option, or allowOpen: true to serve every endpoint without one",
+      "a token is required: pass the token option (or credentialsFile, or jwt), or allowOpen: true to serve every endpoint without one",
     ]);
   }
+  if (options.jwt !== undefined && !(options.jwt.jwks && options.jwt.issuer && options.jwt.audience))
+    throw new ConfigurationError(["jwt needs jwks, issuer and audience"]);
   const refresh = options.refresh ?? { mode: "manual" };
   if (refresh.mode === "interval" && !(refresh.intervalMs >= 1000))
     throw new ConfigurationError(["the refresh interval must be at least one second"]);
@@ -54,6 +56,11 @@ export function checkOptions(options: ServerOptions): CheckedOptions {
     ]);
   }
   return { hostname, token };
+}
+
+/** Whether requests are authenticated by something besides the token: named credentials or JWTs. */
+export function hasCredentials(options: ServerOptions): boolean {
+  return (options.credentialsFile !== undefined && options.credentialsFile !== "") || options.jwt !== undefined;
 }
 
 /** Said by the process that loads the rules (a serving process of several says nothing its supervisor said). */

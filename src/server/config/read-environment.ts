@@ -3,7 +3,7 @@ import { cronSettingProblem } from "../refresh/cron-setting.ts";
 import { listenHost } from "./listen-host.ts";
 import { DEFAULT_BATCH_LIMITS, HTTP_BODY_CEILING, isBatchMaxBytes, isBatchMaxItems } from "./batch-limits.ts";
 import { isSchemaEnforcement, type SchemaEnforcement } from "../../engine/schema/request-fit.ts";
-import { ConfigurationError, type RefreshSetting, type ServerOptions } from "./server-options.ts";
+import { ConfigurationError, type JwtSettings, type RefreshSetting, type ServerOptions } from "./server-options.ts";
 import { readProcessesSetting, type ProcessesSetting } from "../supervisor/processes-setting.ts";
 import { recordMaskProblem } from "../../records/record-mask.ts";
 import type { TlsFiles } from "../tls/tls-material.ts";
@@ -34,6 +34,10 @@ export const ENVIRONMENT_VARIABLES = [
   "RULE_SERVER_TLS_CERT",
   "RULE_SERVER_TLS_KEY",
   "RULE_SERVER_TLS_CLIENT_CA",
+  "RULE_SERVER_CREDENTIALS",
+  "RULE_SERVER_JWT_JWKS",
+  "RULE_SERVER_JWT_ISSUER",
+  "RULE_SERVER_JWT_AUDIENCE",
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -101,10 +105,13 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   const refresh = readRefresh(env, problems);
   const token = env.RULE_SERVER_TOKEN === "" ? undefined : env.RULE_SERVER_TOKEN;
   const allowOpen = env.RULE_SERVER_ALLOW_OPEN === "1" || env.RULE_SERVER_ALLOW_OPEN === "true";
+  const credentialsFile = env.RULE_SERVER_CREDENTIALS || undefined;
+  const jwt = readJwtSettings(env, problems);
+  const authenticated = token !== undefined || credentialsFile !== undefined || jwt !== undefined;
   // Worded for the person starting the binary: they set variables, not createServer options.
-  if (token === undefined && !allowOpen) {
+  if (!authenticated && !allowOpen) {
     problems.push(
-      "RULE_SERVER_TOKEN is not set: set it to the bearer token clients must send, or set RULE_SERVER_ALLOW_OPEN=1 to serve every endpoint without a token (private networks only)",
+      "RULE_SERVER_TOKEN is not set: set it to the bearer token clients must send (or RULE_SERVER_CREDENTIALS, or RULE_SERVER_JWT_JWKS), or set RULE_SERVER_ALLOW_OPEN=1 to serve every endpoint without a token (private networks only)",
     );
   }
   const explorer = flag("RULE_SERVER_EXPLORER", true);
@@ -123,8 +130,10 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     port,
     hostname,
     token,
-    allowOpen: token === undefined && allowOpen,
-    openModeIgnored: token !== undefined && allowOpen,
+    ...(credentialsFile === undefined ? {} : { credentialsFile }),
+    ...(jwt === undefined ? {} : { jwt }),
+    allowOpen: !authenticated && allowOpen,
+    openModeIgnored: authenticated && allowOpen,
     processes: processes.ok ? processes.setting : { kind: "count", count: 1 },
     workers,
     evaluationTimeoutMs,
@@ -140,6 +149,31 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     decisionRecordsRequired,
     ...(tls === undefined ? {} : { tls }),
   };
+}
+
+/** JWTs need the key set, the issuer and the audience: a token is checked against all three. */
+function readJwtSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  problems: string[],
+): JwtSettings | undefined {
+  const jwks = env.RULE_SERVER_JWT_JWKS || undefined;
+  const issuer = env.RULE_SERVER_JWT_ISSUER || undefined;
+  const audience = env.RULE_SERVER_JWT_AUDIENCE || undefined;
+  if (jwks === undefined && issuer === undefined && audience === undefined) return undefined;
+  const missing = [
+    ["RULE_SERVER_JWT_JWKS", jwks],
+    ["RULE_SERVER_JWT_ISSUER", issuer],
+    ["RULE_SERVER_JWT_AUDIENCE", audience],
+  ].filter(([, value]) => value === undefined);
+  if (missing.length > 0) {
+    problems.push(
+      `JWTs need RULE_SERVER_JWT_JWKS, RULE_SERVER_JWT_ISSUER and RULE_SERVER_JWT_AUDIENCE: ${missing.map(([name]) => name).join(" and ")} ${missing.length === 1 ? "is" : "are"} not set`,
+    );
+    return undefined;
+  }
+  if (!jwks!.startsWith("https://") && /^[a-z]+:\/\//i.test(jwks!))
+    problems.push(`RULE_SERVER_JWT_JWKS must be a file or an https:// URL, got ${JSON.stringify(jwks)}`);
+  return { jwks: jwks!, issuer: issuer!, audience: audience! };
 }
 
 /** HTTPS takes a certificate and its key together; a client CA only with them. */

@@ -14,7 +14,14 @@ export interface ServerOptions {
   readonly hostname?: string;
   /** Bearer token for the protected endpoints. An empty string counts as none. */
   readonly token?: string;
-  /** Serve every endpoint without a token; only when no token is given. */
+  /**
+   * RULE_SERVER_CREDENTIALS: a YAML or JSON file of named credentials with scopes (README, Securing
+   * the API), read again on SIGHUP; beside `token`, which is the credential `default`.
+   */
+  readonly credentialsFile?: string;
+  /** Bearer JWTs signed by a key of `jwks` (a file or an https:// URL), for `issuer` and `audience`. */
+  readonly jwt?: JwtSettings;
+  /** Serve every endpoint without a token; only when no token, credentials or JWTs are given. */
   readonly allowOpen?: boolean;
   /** Custom operators, name (`x-...`) to a synchronous pure function of plain JSON values. */
   readonly operators?: Readonly<Record<string, CustomOperator>>;
@@ -61,6 +68,13 @@ export interface ServerOptions {
   readonly log?: LogSink;
   /** The time the refresh schedule and the drain read; the system's by default (tests pass their own). */
   readonly clock?: Clock;
+}
+
+/** RULE_SERVER_JWT_JWKS, RULE_SERVER_JWT_ISSUER and RULE_SERVER_JWT_AUDIENCE. */
+export interface JwtSettings {
+  readonly jwks: string;
+  readonly issuer: string;
+  readonly audience: string;
 }
 
 /**

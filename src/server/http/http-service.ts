@@ -19,7 +19,7 @@ import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { portInUse } from "../supervisor/port-check.ts";
 import type { TlsMaterial } from "../tls/tls-material.ts";
 import { WorkerPool } from "../workers/worker-pool.ts";
-import type { BearerToken } from "./bearer-token.ts";
+import type { Authenticator } from "../auth/authenticator.ts";
 import type { RequestIdentity } from "./request-id.ts";
 import type { RouteContext } from "./route-context.ts";
 import { buildRouteTable, notFoundHandler, type RequestServices, type RouteDefinition } from "./router.ts";
@@ -44,7 +44,8 @@ export const ROUTE_PATHS: readonly string[] = [...Object.keys(ROUTES), ...Object
 export interface HttpServiceParts {
   readonly options: ServerOptions;
   readonly logger: Logger;
-  readonly token: BearerToken;
+  /** Who a request comes from and what it may do. */
+  readonly auth: Authenticator;
   readonly metrics: ServerMetrics;
   /** What `/metrics` answers: this process's counts, or (a serving process of several) the whole server's. */
   readonly exposition: () => string | Promise<string>;
@@ -126,14 +127,14 @@ export class HttpService {
     }
     await this.workerPool?.start(snapshot);
     this.snapshot = snapshot;
-    const { logger, metrics, token } = this.parts;
+    const { logger, metrics, auth } = this.parts;
     const context = (
       params: Record<string, string>,
       logFields: Record<string, unknown>,
       identity: RequestIdentity,
     ): RouteContext => ({
       snapshot: this.snapshot!,
-      token,
+      auth,
       draining: this.draining,
       logger,
       evaluator: this.evaluator,

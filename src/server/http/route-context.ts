@@ -1,6 +1,6 @@
 import type { Logger } from "../logging/logger.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
-import type { BearerToken } from "./bearer-token.ts";
+import type { Authenticator } from "../auth/authenticator.ts";
 import type { RequestIdentity } from "./request-id.ts";
 import type { RulesetEvaluator } from "../evaluation/ruleset-evaluator.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
@@ -11,7 +11,8 @@ import type { DecisionRecords } from "../evaluation/decision-records.ts";
 /** What a handler may read: the snapshot being served (current at the start of the request), and the server's state. */
 export interface RouteContext {
   readonly snapshot: RulesSnapshot;
-  readonly token: BearerToken;
+  /** Who the request comes from and whether it may do what it asks (auth/authenticator.ts). */
+  readonly auth: Authenticator;
   readonly draining: boolean;
   readonly logger: Logger;
   readonly evaluator: RulesetEvaluator;

@@ -12,6 +12,9 @@ export const UNMATCHED_ROUTE = "unmatched";
 /** Request durations in seconds: from a cached manifest (well under a millisecond) to a long evaluation. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Caller label values of refused requests: enough for every named credential, bounded against a flood of JWT subjects. */
+const MAX_REFUSED_CALLERS = 100;
+
 /** Methods counted under their own name; any other is counted as `OTHER`, so a client cannot grow the label set. */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"]);
 
@@ -107,8 +110,16 @@ export class ServerMetrics {
     "Decision records that could not be written: records lost (their evaluations were answered), and evaluations answered 503 because records were required and could not be written.",
     [],
   );
+  private readonly refused = new CounterFamily(
+    "rule_server_requests_refused_total",
+    "Requests refused by authentication, by reason (unauthenticated: no valid credentials; forbidden: a caller without the scope) and caller (the credential's name or the JWT's subject; empty when unknown).",
+    ["reason", "caller"],
+  );
+  /** Callers counted under their own name; past MAX_REFUSED_CALLERS (JWT subjects are many) under "other". */
+  private readonly refusedCallers = new Set<string>();
   private readonly families: readonly MetricFamily[] = [
     this.requests,
+    this.refused,
     this.duration,
     this.evaluations,
     this.withoutRules,
@@ -150,6 +161,16 @@ export class ServerMetrics {
   /** The warnings of one request, by code (under reject, the request was refused). */
   countRequestWarnings(ruleset: string, codes: readonly string[]): void {
     for (const code of codes) this.requestWarnings.cell([ruleset, code]).value++;
+  }
+
+  /** A request refused by authentication; `caller` is empty when no credential was recognised. */
+  countRefused(reason: "unauthenticated" | "forbidden", caller: string): void {
+    let label = caller;
+    if (caller !== "" && !this.refusedCallers.has(caller)) {
+      if (this.refusedCallers.size < MAX_REFUSED_CALLERS) this.refusedCallers.add(caller);
+      else label = "other";
+    }
+    this.refused.cell([reason, label]).value++;
   }
 
   countReload(trigger: string, outcome: "reloaded" | "refused"): void {

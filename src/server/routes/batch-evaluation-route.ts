@@ -19,9 +19,10 @@ import { countReply } from "../evaluation/count-reply.ts";
  */
 export const batchEvaluations: RouteHandler = async (
   request,
-  { snapshot, token, evaluator, metrics, logFields, identity, batchLimits, records },
+  { snapshot, auth, evaluator, metrics, logFields, identity, batchLimits, records },
 ) => {
-  token.require(request);
+  const allowed = auth.require(request, "evaluate", logFields);
+  if (allowed !== undefined) await allowed;
   requireJsonBody(request);
   records?.requireAvailable();
   const explain = explainQuery(request.url);
@@ -29,7 +30,10 @@ export const batchEvaluations: RouteHandler = async (
   const items = readBatchRequest(await readLimitedBody(request, batchLimits.maxBytes), batchLimits.maxItems);
   const answer = evaluator.evaluateBatch(snapshot, items, explain, identity.id);
   const replies = answer instanceof Promise ? await answer : answer;
-  if (records !== undefined) for (const reply of replies) records.write(reply);
+  if (records !== undefined) {
+    const caller = logFields.caller as string | undefined;
+    for (const reply of replies) records.write(reply, identity.id, caller);
+  }
   countItems(replies, metrics, logFields);
   return new Response(batchReplyBody(items, replies), {
     status: 200,

@@ -10,16 +10,17 @@ import { countReply } from "../evaluation/count-reply.ts";
 export const RESULT_HEADERS = { "Content-Type": "application/json", "Cache-Control": "no-store" } as const;
 
 /**
- * `POST /evaluations`. Order of checks: the token, the body's media type (415 for one that is not
+ * `POST /evaluations`. Order of checks: the credentials and their `evaluate` scope, the body's media type (415 for one that is not
  * JSON), whether records can be written when they are required (503), the body's size, then (in the
  * evaluator, see evaluation/evaluation-reply.ts) the body's content, the ruleset and version, the evaluation.
  * The reply's summary (computed by whichever thread evaluated) goes to the log line and the metrics.
  */
 export const evaluations: RouteHandler = async (
   request,
-  { snapshot, token, evaluator, metrics, logFields, identity, records },
+  { snapshot, auth, evaluator, metrics, logFields, identity, records },
 ) => {
-  token.require(request);
+  const allowed = auth.require(request, "evaluate", logFields);
+  if (allowed !== undefined) await allowed;
   requireJsonBody(request);
   records?.requireAvailable();
   const explain = explainQuery(request.url);
@@ -27,7 +28,7 @@ export const evaluations: RouteHandler = async (
   const answer = evaluator.evaluate(snapshot, await readLimitedBody(request), explain, identity.id);
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;
-  records?.write(reply);
+  records?.write(reply, identity.id, logFields.caller as string | undefined);
   if (reply.summary !== undefined) Object.assign(logFields, reply.summary);
   else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
   const warnings = countReply(reply, metrics);

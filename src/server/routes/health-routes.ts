@@ -12,9 +12,9 @@ export const health: RouteHandler = () => jsonResponse({ status: "ok" }, 200, { 
  * it out until they are); `loadedAt` is the time of the last successful load; `lastReload` the last
  * reload attempted. A refused reload leaves readiness at 200: the previous rules are served. The
  * endpoint is public, and a refusal's problems name rules, files and their text: only a request
- * with the token sees them (the log has them too).
+ * with the `operate` scope sees them (the log has them too).
  */
-export const readiness: RouteHandler = (request, { snapshot, draining, lastReload, token, records }) => {
+export const readiness: RouteHandler = async (request, { snapshot, draining, lastReload, auth, records }) => {
   const reason = draining || records?.refusesEvaluations !== true ? undefined : RECORDS_UNWRITABLE;
   // `pid`: which process answered, since with RULE_SERVER_PROCESSES several serve the port.
   const body: Record<string, unknown> = {
@@ -24,7 +24,9 @@ export const readiness: RouteHandler = (request, { snapshot, draining, lastReloa
   Object.assign(body, { loadedAt: snapshot.loadedAt, rulesets: snapshot.rulesets.size, pid: process.pid });
   if (lastReload !== undefined)
     body.lastReload =
-      lastReload.problems === undefined || token.accepts(request) ? lastReload : withoutProblems(lastReload);
+      lastReload.problems === undefined || (await auth.permits(request, "operate"))
+        ? lastReload
+        : withoutProblems(lastReload);
   return jsonResponse(body, body.status === "ready" ? 200 : 503, { "Cache-Control": "no-store" });
 };
 

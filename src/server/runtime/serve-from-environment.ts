@@ -9,6 +9,7 @@ import { SERVING_PROCESS_VARIABLE } from "../supervisor/serving-messages.ts";
 import { runServingProcess } from "../supervisor/serving-process.ts";
 import { SupervisedServer } from "../supervisor/supervised-server.ts";
 import { TlsFilesError } from "../tls/tls-material.ts";
+import { CredentialsError, describeCredentialsProblem } from "../auth/credentials-error.ts";
 import { serveUntilSignalled } from "./process-signals.ts";
 
 /**
@@ -37,7 +38,10 @@ export async function serveFromEnvironment(env: NodeJS.ProcessEnv): Promise<numb
     const processes = resolveProcesses(options.processes);
     logger = processes.logger;
     sayUnknownVariables();
-    if (options.openModeIgnored) logger.warn("RULE_SERVER_ALLOW_OPEN is ignored because RULE_SERVER_TOKEN is set");
+    if (options.openModeIgnored)
+      logger.warn(
+        "RULE_SERVER_ALLOW_OPEN is ignored because RULE_SERVER_TOKEN, RULE_SERVER_CREDENTIALS or RULE_SERVER_JWT_JWKS is set",
+      );
     supervised = processes.count > 1 ? new SupervisedServer(options, processes.count) : undefined;
     server = supervised ?? createServer(options);
     if (options.allowOpen)
@@ -49,6 +53,12 @@ export async function serveFromEnvironment(env: NodeJS.ProcessEnv): Promise<numb
     if (error instanceof ConfigurationError) logger.fatal("invalid configuration", { problems: error.problems });
     else if (error instanceof SnapshotError)
       logger.fatal("the rules cannot be served", { rulesDir: server?.rulesDir, problems: error.problems });
+    else if (error instanceof CredentialsError)
+      logger.fatal("the credentials cannot be used", {
+        code: error.code,
+        file: error.source,
+        problems: error.problems.map(describeCredentialsProblem),
+      });
     else if (error instanceof TlsFilesError)
       logger.fatal("the TLS files cannot be used", { code: error.code, problems: error.problems });
     else logger.fatal("start-up failed", { error: error instanceof Error ? error.message : String(error) });

@@ -22,6 +22,8 @@ export type ToServing =
       readonly lastReload?: LastReload;
       readonly tls?: TlsMaterial;
     }
+  /** The supervisor read the credentials again (SIGHUP) and they load: read them again too. */
+  | { readonly kind: "credentials" }
   /** New certificates for new connections (the supervisor read the TLS files again on SIGHUP). */
   | { readonly kind: "tls"; readonly tls: TlsMaterial }
   /** A reload: serve these rules; answered `loaded`. */

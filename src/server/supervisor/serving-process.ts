@@ -10,7 +10,7 @@ import {
 } from "../../standard-output/standard-output.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { checkOptions } from "../config/checked-options.ts";
-import { BearerToken } from "../http/bearer-token.ts";
+import { RequestAuthentication } from "../auth/request-authentication.ts";
 import { HttpService } from "../http/http-service.ts";
 import { listeningFields } from "../logging/listening-fields.ts";
 import { SYSTEM_CLOCK } from "../refresh/clock.ts";
@@ -57,6 +57,7 @@ export function runServingProcess(): Promise<number> {
  */
 class ServingProcess {
   private server: HttpService | undefined;
+  private authentication: RequestAuthentication | undefined;
   private readonly metrics = new ServerMetrics(() => this.server?.rules);
   /** Messages that change what is served, one after the other. */
   private queue: Promise<void> = Promise.resolve();
@@ -102,6 +103,9 @@ class ServingProcess {
       case "start":
         this.enqueue(() => this.start(message.port, message.image, message.lastReload, message.tls));
         return;
+      case "credentials":
+        this.authentication?.reread();
+        return;
       case "tls":
         this.enqueue(() => this.server?.useTls(message.tls));
         return;
@@ -141,11 +145,14 @@ class ServingProcess {
   ): Promise<void> {
     if (this.ending) return;
     const rules = snapshotOf(image, NO_CUSTOM_OPERATORS);
-    const { hostname, token } = checkOptions(this.options);
+    const { hostname } = checkOptions(this.options);
+    this.authentication = new RequestAuthentication(this.options, this.metrics);
+    // The supervisor has said what is wrong with the credentials, at start-up and on every SIGHUP.
+    this.authentication.start(new Logger(() => undefined));
     this.server = new HttpService({
       options: { ...this.options, log: this.log },
       logger: this.logger,
-      token: new BearerToken(token),
+      auth: this.authentication.authenticator,
       metrics: this.metrics,
       exposition: () => this.wholeServerExposition(),
       reusePort: true,
@@ -158,7 +165,7 @@ class ServingProcess {
       listeningFields({
         hostname,
         port: listening,
-        open: token === undefined,
+        open: this.authentication.authenticator.open,
         rulesets: rules.rulesets.size,
         workers: this.options.workers ?? 0,
         // Only the supervisor checks the files: the schedule is its own.

@@ -145,6 +145,11 @@ export class ServingProcesses {
     });
   }
 
+  /** The credentials changed (SIGHUP): every process reads them again. */
+  shareCredentials(): void {
+    this.broadcast({ kind: "credentials" });
+  }
+
   /** New certificates (SIGHUP): every process listens with them from now on, and so does every one started later. */
   shareTls(tls: TlsMaterial): void {
     this.tls = tls;

@@ -5,6 +5,7 @@ import type { EnvironmentOptions } from "../config/read-environment.ts";
 import { listeningFields } from "../logging/listening-fields.ts";
 import { tlsReloadedFields } from "../logging/tls-reloaded-fields.ts";
 import { TlsFilesReader } from "../tls/tls-files-reader.ts";
+import { RequestAuthentication } from "../auth/request-authentication.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
 import { ServerMetrics } from "../metrics/server-metrics.ts";
 import { SYSTEM_CLOCK } from "../refresh/clock.ts";
@@ -26,6 +27,8 @@ export class SupervisedServer {
   private readonly checked: CheckedOptions;
   private drained: Promise<void> | undefined;
   private tls: TlsFilesReader | undefined;
+  /** Read here to say what is wrong once; each serving process checks requests with its own. */
+  private readonly authentication: RequestAuthentication;
 
   constructor(
     private readonly options: EnvironmentOptions,
@@ -33,6 +36,7 @@ export class SupervisedServer {
     log: LogSink = withPid(writeToStandardOutput),
   ) {
     this.checked = checkOptions(options);
+    this.authentication = new RequestAuthentication(options, { countRefused: () => undefined });
     this.logger = new Logger(log);
     const metrics = new ServerMetrics(
       () => this.processes.served,
@@ -82,7 +86,8 @@ export class SupervisedServer {
     if (this.port !== undefined) return { port: this.port };
     const token = this.checked.token;
     warnOfShortToken(token, this.logger);
-    // TLS files that do not load stop the start before any rules load (TlsFilesError).
+    // Credentials and TLS files that do not load stop the start before any rules load (CredentialsError, TlsFilesError).
+    this.authentication.start(this.logger);
     if (this.options.tls !== undefined) this.tls = new TlsFilesReader(this.options.tls, this.logger);
     const rules = await this.reloader.load();
     this.port = await this.processes.start(rules, this.tls?.material);
@@ -90,7 +95,7 @@ export class SupervisedServer {
       ...listeningFields({
         hostname: this.checked.hostname,
         port: this.port,
-        open: token === undefined,
+        open: this.authentication.authenticator.open,
         rulesets: rules.rulesets.size,
         workers: this.options.workers ?? 0,
         refresh: this.options.refresh,
@@ -104,6 +109,7 @@ export class SupervisedServer {
 
   reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
     // SIGHUP reads the TLS files again; the processes listen anew with new ones (HttpService.useTls).
+    if (trigger === "SIGHUP" && this.authentication.reread()) this.processes.shareCredentials();
     const tls = trigger === "SIGHUP" ? this.tls?.reread() : undefined;
     if (tls !== undefined) {
       this.processes.shareTls(tls);
