@@ -63,6 +63,8 @@ export interface Problem {
   checksum?: Checksum;
   /** Only on a 422 of an evaluation refused under schema enforcement `reject`. */
   warnings?: RequestWarning[];
+  /** Only on a 403; the scope the operation needs. */
+  scope?: "evaluate" | "read" | "operate";
 }
 
 export type ChecksumConflictProblem = Problem & {

@@ -169,18 +169,18 @@ describe("openapi.yaml: the document", () => {
       expect(security("/metrics", method), `${method} /metrics`).toEqual([{ bearer: [] }]);
   });
 
-  test("responses: 401 with WWW-Authenticate, 304 with ETag and Cache-Control and no body, 409 no-store, 415 with Accept-Post, errors as problem+json", () => {
+  test("responses: 401 and 403 with WWW-Authenticate, 304 with ETag and Cache-Control and no body, 409 no-store, 415 with Accept-Post, errors as problem+json", () => {
     for (const { path, method, operation } of operations()) {
       const security = operation.security as JsonObject[];
       const responses = operation.responses as Record<string, unknown>;
       if (security.some((requirement) => "bearer" in requirement))
-        expect(Object.keys(responses), `${method} ${path}`).toContain("401");
+        expect(Object.keys(responses), `${method} ${path}`).toEqual(expect.arrayContaining(["401", "403"]));
       for (const [status, reference] of Object.entries(responses)) {
         const response = resolved(reference);
         const headers = (response.headers ?? {}) as JsonObject;
         const content = response.content as JsonObject | undefined;
         const label = `${method} ${path} ${status}`;
-        if (status === "401") expect(Object.keys(headers), label).toContain("WWW-Authenticate");
+        if (status === "401" || status === "403") expect(Object.keys(headers), label).toContain("WWW-Authenticate");
         if (status === "415") expect(Object.keys(headers), label).toContain("Accept-Post");
         if (status === "304") {
           expect(Object.keys(headers), label).toEqual(expect.arrayContaining(["ETag", "Cache-Control"]));
@@ -197,17 +197,18 @@ describe("openapi.yaml: the document", () => {
     }
     expect(Object.keys(resolved(doc["x-unlisted-method-response"]).headers as JsonObject)).toContain("Allow");
     const evaluationStatuses = Object.keys(paths["/evaluations"]!.post!.responses as JsonObject).sort();
-    expect(evaluationStatuses).toEqual(["200", "400", "401", "404", "413", "415", "422", "503"]);
+    expect(evaluationStatuses).toEqual(["200", "400", "401", "403", "404", "413", "415", "422", "503"]);
     expect(Object.keys(paths["/evaluations/batch"]!.post!.responses as JsonObject).sort()).toEqual([
       "200",
       "400",
       "401",
+      "403",
       "413",
       "415",
       "503",
     ]);
     const manifestStatuses = Object.keys(paths["/rulesets/{id}/manifest"]!.get!.responses as JsonObject).sort();
-    expect(manifestStatuses).toEqual(["200", "304", "400", "401", "404", "409"]);
+    expect(manifestStatuses).toEqual(["200", "304", "400", "401", "403", "404", "409"]);
   });
 
   test("CORS headers are described on the public endpoints only", () => {

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { assertConformsToOpenApi } from "../../support/openapi-conformance.ts";
 import { rulesDirectory } from "../../support/rules-directory.ts";
 import {
   type ServerProcess,
@@ -85,7 +86,17 @@ describe("scoped credentials", () => {
     const refused = await evaluate(server, AUDITOR);
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toBe('Bearer error="insufficient_scope", scope="evaluate"');
-    expect(await refused.json()).toMatchObject({ status: 403, scope: "evaluate" });
+    const problem = await refused.json();
+    expect(problem).toMatchObject({ status: 403, scope: "evaluate" });
+    assertConformsToOpenApi("POST", "/evaluations", 403, refused.headers.get("content-type"), problem);
+    const forbiddenBundle = await get(server, "/rulesets/shop.orders.order/bundle", CHECKOUT);
+    assertConformsToOpenApi(
+      "GET",
+      "/rulesets/shop.orders.order/bundle",
+      forbiddenBundle.status,
+      forbiddenBundle.headers.get("content-type"),
+      await forbiddenBundle.json(),
+    );
 
     const manifest = "/rulesets/shop.orders.order/manifest?channel=server";
     expect((await get(server, manifest, AUDITOR)).status).toBe(200);
