@@ -61,8 +61,10 @@ export async function startRuleServer(
   void (async () => {
     for (;;) if ((await reader.read()).done) break;
   })();
+  // A server given TLS files says so in its listening line, and answers HTTPS only.
+  const scheme = /"tls":\{/.test(text) ? "https" : "http";
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     pid: child.pid,
     startupMs,
     stop: () => child.kill("SIGKILL"),

@@ -67,12 +67,12 @@ interface Row {
   readonly runs: WrkFigures[];
 }
 
-/** A wrk script that POSTs `body` with the bench token. */
-export function postScript(directory: string, name: string, body: unknown): string {
+/** A wrk script that POSTs `body` with the bench token (or another bearer token). */
+export function postScript(directory: string, name: string, body: unknown, token = BENCH_TOKEN): string {
   const script = join(directory, `${name}.lua`);
   writeFileSync(
     script,
-    `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${BENCH_TOKEN}"\n`,
+    `wrk.method = "POST"\nwrk.body = ${JSON.stringify(JSON.stringify(body))}\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Authorization"] = "Bearer ${token}"\n`,
   );
   return script;
 }
