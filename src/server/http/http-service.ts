@@ -71,7 +71,7 @@ export class HttpService {
   private tls: TlsMaterial | undefined;
   /** The route table and fallback of a listener, its answers marked `Connection: close` while `closing`. */
   private handlers: ((closing: () => boolean) => Pick<ServeOptions, "routes" | "fetch">) | undefined;
-  /** Listeners of certificates rotated away, until they stop (RETIRING_MS). */
+  /** Listeners of certificates rotated away, until they stop (useTls). */
   private readonly retiring = new Set<Server<undefined>>();
   private snapshot: RulesSnapshot | undefined;
   private lastReload: LastReload | undefined;
@@ -168,7 +168,7 @@ export class HttpService {
    * New certificates for new connections (SIGHUP). Bun cannot change a listener's certificates
    * (its `reload` ignores `tls`), so a listener with the new ones opens on the same port beside the
    * old one, and the old one retires as a drain does: its answers say `Connection: close`, so that
-   * clients keeping connections move to the new one, and after RETIRING_MS it stops, letting its
+   * clients keeping connections move to the new one, and once it is quiet it stops, letting its
    * requests in flight finish. Connections the kernel had queued on the old listener and not yet
    * handed over are reset then, unless the kernel moves them (net.ipv4.tcp_migrate_req=1; README,
    * "Securing the API"). False when the files are the ones served already: nothing changes.
@@ -180,13 +180,33 @@ export class HttpService {
     if (tls.fingerprint === this.tls?.fingerprint) return false;
     this.server = Bun.serve(withTls({ ...listenOptions, port: old.port! } as ServeOptions, tls));
     this.tls = tls;
-    old.reload({ ...handlers(() => true), error: listenOptions.error } as ServeOptions);
+    const retiredAt = performance.now();
+    let lastAnswer = retiredAt;
+    old.reload({
+      ...handlers(() => {
+        lastAnswer = performance.now();
+        return true;
+      }),
+      error: listenOptions.error,
+    } as ServeOptions);
     this.retiring.add(old);
-    this.parts.clock.after(RETIRING_MS, () => {
-      if (!this.retiring.delete(old)) return;
+    // It stops once it has answered nothing for QUIET_MS: the connections it had are closed, and
+    // clients that connected to it again (the kernel spreads new connections over both) have
+    // moved on. Stopping cuts a connection accepted whose request is not read yet, so the wait
+    // for quiet is what keeps a client from losing a request; RETIRING_MS bounds it.
+    const stopWhenQuiet = (): void => {
+      if (!this.retiring.has(old)) return;
+      const now = performance.now();
+      const quiet = now - lastAnswer >= QUIET_MS && old.pendingRequests === 0;
+      if (!quiet && now - retiredAt < RETIRING_MS) {
+        this.parts.clock.after(QUIET_MS / 4, stopWhenQuiet);
+        return;
+      }
+      this.retiring.delete(old);
       // Not awaited: a client holding a connection open must not hold anything up.
       void old.stop(false);
-    });
+    };
+    this.parts.clock.after(QUIET_MS, stopWhenQuiet);
     return true;
   }
 
@@ -243,8 +263,10 @@ export class HttpService {
   }
 }
 
-/** How long the listener of rotated certificates answers kept connections, with `Connection: close`, before it stops. */
-const RETIRING_MS = 2000;
+/** How long a listener of rotated certificates goes without answering before it stops (see useTls). */
+const QUIET_MS = 400;
+/** The longest a listener of rotated certificates is kept, however busy. */
+const RETIRING_MS = 10_000;
 
 /** A listener's options with HTTPS: TLS 1.2 at least (Bun's floor), client certificates required when a client CA is given. */
 function withTls(options: ServeOptions, tls: TlsMaterial | undefined): ServeOptions {

@@ -46,7 +46,7 @@ describe("certificates read again on SIGHUP", () => {
         server.signal("SIGHUP");
         const reloaded = await server.waitForLog((line) => line.msg === "TLS certificates reloaded");
         expect(reloaded).toMatchObject({ level: "info", notAfter: expect.any(String) });
-        // The old listener answers kept connections for two seconds more, then stops; from then on
+        // The old listener answers kept connections until it is quiet, then stops; from then on
         // every process's listener has the new certificate, for each of several new connections.
         await Bun.sleep(2500);
         for (let connection = 0; connection < 6; connection++)
