@@ -82,7 +82,7 @@ export class RuleServer {
     if (this.options.operatorsModule && !this.options.operators)
       this.operators = customOperatorsFrom((await import(this.options.operatorsModule)).operators);
     // Credentials and TLS files that do not load stop the start before any rules load (CredentialsError, TlsFilesError).
-    this.authentication.start(this.logger);
+    await this.authentication.start(this.logger);
     if (this.options.tls !== undefined) this.tls = new TlsFilesReader(this.options.tls, this.logger);
     const rules = await this.reloader.load();
     const port = await this.http.listen(rules, this.options.port ?? 8080, this.checked.hostname, this.tls?.material);

@@ -9,6 +9,7 @@ import { SERVING_PROCESS_VARIABLE } from "../supervisor/serving-messages.ts";
 import { runServingProcess } from "../supervisor/serving-process.ts";
 import { SupervisedServer } from "../supervisor/supervised-server.ts";
 import { TlsFilesError } from "../tls/tls-material.ts";
+import { JwksError } from "../auth/jwks-error.ts";
 import { CredentialsError, describeCredentialsProblem } from "../auth/credentials-error.ts";
 import { serveUntilSignalled } from "./process-signals.ts";
 
@@ -59,6 +60,8 @@ export async function serveFromEnvironment(env: NodeJS.ProcessEnv): Promise<numb
         file: error.source,
         problems: error.problems.map(describeCredentialsProblem),
       });
+    else if (error instanceof JwksError)
+      logger.fatal("the JWT key set cannot be used", { code: error.code, problem: error.message });
     else if (error instanceof TlsFilesError)
       logger.fatal("the TLS files cannot be used", { code: error.code, problems: error.problems });
     else logger.fatal("start-up failed", { error: error instanceof Error ? error.message : String(error) });

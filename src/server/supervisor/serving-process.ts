@@ -148,7 +148,7 @@ class ServingProcess {
     const { hostname } = checkOptions(this.options);
     this.authentication = new RequestAuthentication(this.options, this.metrics);
     // The supervisor has said what is wrong with the credentials, at start-up and on every SIGHUP.
-    this.authentication.start(new Logger(() => undefined));
+    await this.authentication.start(new Logger(() => undefined));
     this.server = new HttpService({
       options: { ...this.options, log: this.log },
       logger: this.logger,

@@ -87,7 +87,7 @@ export class SupervisedServer {
     const token = this.checked.token;
     warnOfShortToken(token, this.logger);
     // Credentials and TLS files that do not load stop the start before any rules load (CredentialsError, TlsFilesError).
-    this.authentication.start(this.logger);
+    await this.authentication.start(this.logger);
     if (this.options.tls !== undefined) this.tls = new TlsFilesReader(this.options.tls, this.logger);
     const rules = await this.reloader.load();
     this.port = await this.processes.start(rules, this.tls?.material);

@@ -1,0 +1,127 @@
+import { errors, jwtVerify, type JWTPayload } from "jose";
+import type { JwtSettings } from "../config/server-options.ts";
+import type { JwtCallers } from "./authenticator.ts";
+import { type Caller, isScope, type Scope } from "./caller.ts";
+import { type JwksFetching, JwtKeySet } from "./jwt-key-set.ts";
+
+/** What a refused token is logged with (`authError`): never the token. */
+export type JwtRefusal =
+  | "JWKS_UNAVAILABLE"
+  | "JWT_MALFORMED"
+  | "JWT_ALGORITHM"
+  | "JWT_KEY_UNKNOWN"
+  | "JWT_SIGNATURE"
+  | "JWT_EXPIRED"
+  | "JWT_NOT_YET_VALID"
+  | "JWT_ISSUER"
+  | "JWT_AUDIENCE"
+  | "JWT_SUBJECT_MISSING"
+  | "JWT_INVALID";
+
+/** Asymmetric only: an HMAC token signed with a public key as its secret must never verify. */
+const ALGORITHMS = ["RS256", "ES256", "EdDSA"];
+/** Verified tokens kept (JwtTokenVerifier.verified); past it the oldest is forgotten. */
+const MAX_VERIFIED = 1024;
+/** Seconds of clock skew allowed on exp, nbf and iat. */
+const LEEWAY_SECONDS = 60;
+
+/**
+ * Bearer JWTs (DECISIONS.md, Secure API): signed with RS256, ES256 or EdDSA by a key of the set,
+ * from the issuer, for the audience, within exp and nbf (60 s of leeway), with a `sub` (the
+ * caller's name). Scopes from `scope` (space-separated) or `scp` (a list, or a string); words
+ * that are not this server's scopes are ignored, as an identity provider issues scopes for others.
+ */
+export class JwtTokenVerifier implements JwtCallers {
+  readonly keys: JwtKeySet;
+
+  constructor(
+    private readonly settings: JwtSettings,
+    fetching: JwksFetching & { readonly currentDate?: () => Date } = {},
+  ) {
+    this.keys = new JwtKeySet(settings.jwks, fetching);
+    this.currentDate = fetching.currentDate;
+  }
+
+  private readonly currentDate: (() => Date) | undefined;
+  /**
+   * Tokens verified lately, until they expire: a client sends the same token with many requests,
+   * and a signature check costs as much as the evaluation (ES256, RS256). A new key set forgets
+   * them all; a token is found by its whole text, which only a verified token's holder has.
+   */
+  private readonly verified = new Map<string, { caller: Caller; until: number; generation: number }>();
+
+  async verify(token: string): Promise<{ ok: true; caller: Caller } | { ok: false; code: JwtRefusal; reason: string }> {
+    const now = this.currentDate?.().getTime() ?? Date.now();
+    const known = this.verified.get(token);
+    if (known !== undefined && known.until > now && known.generation === this.keys.generation)
+      return { ok: true, caller: known.caller };
+    if (known !== undefined) this.verified.delete(token);
+    let outcome = await this.once(token);
+    // A key the set does not hold yet (the provider rotated its keys): fetch the set again, within the cool-down.
+    if (!outcome.ok && outcome.code === "JWT_KEY_UNKNOWN" && (await this.keys.refreshForUnknownKey()))
+      outcome = await this.once(token);
+    if (outcome.ok && outcome.until !== undefined) {
+      if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, { caller: outcome.caller, until: outcome.until, generation: this.keys.generation });
+    }
+    return outcome.ok ? { ok: true, caller: outcome.caller } : outcome;
+  }
+
+  /** One verification; `until`: the time (ms) past which it no longer holds, its exp with the leeway (none without exp). */
+  private async once(
+    token: string,
+  ): Promise<{ ok: true; caller: Caller; until?: number } | { ok: false; code: JwtRefusal; reason: string }> {
+    const getKey = this.keys.getKey;
+    if (getKey === undefined) return { ok: false, code: "JWKS_UNAVAILABLE", reason: "no key set has loaded yet" };
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, getKey, {
+        algorithms: ALGORITHMS,
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        clockTolerance: LEEWAY_SECONDS,
+        ...(this.currentDate === undefined ? {} : { currentDate: this.currentDate() }),
+      }));
+    } catch (error) {
+      return refusal(error);
+    }
+    if (typeof payload.sub !== "string" || payload.sub === "")
+      return { ok: false, code: "JWT_SUBJECT_MISSING", reason: "the token has no sub" };
+    const caller = { name: payload.sub, scopes: scopesOf(payload) };
+    return typeof payload.exp === "number"
+      ? { ok: true, caller, until: (payload.exp + LEEWAY_SECONDS) * 1000 }
+      : { ok: true, caller };
+  }
+}
+
+function scopesOf(payload: JWTPayload): ReadonlySet<Scope> {
+  const words: unknown[] = [];
+  for (const claim of [payload.scope, payload.scp]) {
+    if (typeof claim === "string") words.push(...claim.split(" "));
+    else if (Array.isArray(claim)) words.push(...claim);
+  }
+  return new Set(words.filter(isScope));
+}
+
+function refusal(error: unknown): { ok: false; code: JwtRefusal; reason: string } {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof errors.JWTExpired) return { ok: false, code: "JWT_EXPIRED", reason };
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    const claim = error.claim;
+    const code =
+      claim === "nbf" || claim === "iat"
+        ? "JWT_NOT_YET_VALID"
+        : claim === "iss"
+          ? "JWT_ISSUER"
+          : claim === "aud"
+            ? "JWT_AUDIENCE"
+            : "JWT_INVALID";
+    return { ok: false, code, reason };
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return { ok: false, code: "JWT_ALGORITHM", reason };
+  if (error instanceof errors.JWKSNoMatchingKey) return { ok: false, code: "JWT_KEY_UNKNOWN", reason };
+  if (error instanceof errors.JWSSignatureVerificationFailed) return { ok: false, code: "JWT_SIGNATURE", reason };
+  if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid)
+    return { ok: false, code: "JWT_MALFORMED", reason };
+  return { ok: false, code: "JWT_INVALID", reason };
+}
