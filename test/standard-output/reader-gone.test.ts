@@ -6,19 +6,13 @@ import { join } from "node:path";
 import { rulesDirectory } from "../support/rules-directory.ts";
 import { MAIN, PROJECT_ROOT } from "../support/run-cli.ts";
 import { serverEnvironment, TOKEN } from "../support/server-process.ts";
+import { ALLOWED_ORDER } from "../support/allowed-order.ts";
 
 /**
  * A server whose standard output nobody reads any more (the pipe's reader exited: a log shipper
  * that crashed, `rule-server | head`) loses its log lines, never its requests or its life: every
  * line written after that fails with EPIPE.
  */
-const ORDER = {
-  ruleset: "shop.orders.order",
-  entity: "Order",
-  operation: "create",
-  data: { quantity: 50, unitPrice: 1, customer: { email: "a@b.c" } },
-};
-
 async function servedWithReaderGone(extra: Record<string, string>, check: (url: string) => Promise<void>) {
   const rules = rulesDirectory();
   const scratch = mkdtempSync(join(tmpdir(), "rule-server-stdout-"));
@@ -82,7 +76,7 @@ async function answersEvaluations(url: string): Promise<void> {
     const response = await fetch(`${url}/evaluations`, {
       method: "POST",
       headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-      body: JSON.stringify(ORDER),
+      body: JSON.stringify(ALLOWED_ORDER),
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { decision: string }).decision).toBe("allow");

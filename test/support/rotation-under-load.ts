@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { rulesDirectory } from "./rules-directory.ts";
 import { serverEnvironment, startServer, TOKEN } from "./server-process.ts";
 import { makeTestCertificates } from "./test-certificates.ts";
+import { ALLOWED_ORDER } from "./allowed-order.ts";
 
 /**
  * A server over HTTPS answering evaluations from several clients while its certificate changes
@@ -40,12 +41,7 @@ export async function rotateUnderLoad(options: {
     }),
   );
   const ca = certificates.text(certificates.cert("ca"));
-  const body = JSON.stringify({
-    ruleset: "shop.orders.order",
-    entity: "Order",
-    operation: "create",
-    data: { quantity: 50, unitPrice: 1, customer: { email: "a@b.c" } },
-  });
+  const body = JSON.stringify(ALLOWED_ORDER);
   let answered = 0;
   const failures: string[] = [];
   let running = true;

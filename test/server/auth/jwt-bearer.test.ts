@@ -6,6 +6,7 @@ import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { rulesDirectory } from "../../support/rules-directory.ts";
 import { freePort } from "../../support/server-processes.ts";
 import { serverEnvironment, startExpectingFailure, startServer, TOKEN } from "../../support/server-process.ts";
+import { ALLOWED_ORDER } from "../../support/allowed-order.ts";
 
 /** RULE_SERVER_JWT_*: a real server verifies bearer JWTs beside its token; the caller is the token's subject. */
 const ISSUER = "https://id.example.com/";
@@ -27,12 +28,6 @@ afterAll(() => {
   rules.remove();
 });
 
-const ORDER = {
-  ruleset: "shop.orders.order",
-  entity: "Order",
-  operation: "create",
-  data: { quantity: 50, unitPrice: 1, customer: { email: "a@b.c" } },
-};
 const jwt = (scope: string, expiresAt: number | string = "10m") =>
   new SignJWT({ scope })
     .setProtectedHeader({ alg: "ES256", kid: "k1" })
@@ -45,7 +40,7 @@ const evaluate = (url: string, token: string) =>
   fetch(`${url}/evaluations`, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify(ORDER),
+    body: JSON.stringify(ALLOWED_ORDER),
   });
 const jwtSettings = (jwks: string) => ({
   RULE_SERVER_JWT_JWKS: jwks,

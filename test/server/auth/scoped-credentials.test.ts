@@ -12,6 +12,7 @@ import {
   startServer,
   TOKEN,
 } from "../../support/server-process.ts";
+import { ALLOWED_ORDER } from "../../support/allowed-order.ts";
 
 /**
  * RULE_SERVER_CREDENTIALS with a real server: each route asks for its scope, callers are named in
@@ -25,13 +26,6 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 const scratch = mkdtempSync(join(tmpdir(), "rule-server-credentials-"));
 const credentialsFile = join(scratch, "credentials.yaml");
 const rules = rulesDirectory();
-const ORDER = {
-  ruleset: "shop.orders.order",
-  entity: "Order",
-  operation: "create",
-  data: { quantity: 50, unitPrice: 1, customer: { email: "a@b.c" } },
-};
-
 function writeCredentials(checkoutTokens: readonly string[] = [CHECKOUT]): void {
   const lines = ["credentials:"];
   checkoutTokens.forEach((token, index) =>
@@ -56,7 +50,7 @@ const evaluate = (server: ServerProcess, token: string) =>
   fetch(`${server.url}/evaluations`, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: JSON.stringify(ORDER),
+    body: JSON.stringify(ALLOWED_ORDER),
   });
 const get = (server: ServerProcess, path: string, token?: string) =>
   fetch(`${server.url}${path}`, { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } });

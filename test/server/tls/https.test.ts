@@ -3,6 +3,7 @@ import { rulesDirectory } from "../../support/rules-directory.ts";
 import { serverEnvironment, startServer, TOKEN } from "../../support/server-process.ts";
 import { makeTestCertificates, type TestCertificates } from "../../support/test-certificates.ts";
 import { httpsRequest, servedCertificate } from "../../support/https-client.ts";
+import { ALLOWED_ORDER } from "../../support/allowed-order.ts";
 
 /** RULE_SERVER_TLS_CERT and _KEY: the server answers HTTPS only, with TLS 1.2 or later. */
 let certificates: TestCertificates;
@@ -14,13 +15,6 @@ afterAll(() => {
   certificates.remove();
   rules.remove();
 });
-
-const ORDER = {
-  ruleset: "shop.orders.order",
-  entity: "Order",
-  operation: "create",
-  data: { quantity: 50, unitPrice: 1, customer: { email: "a@b.c" } },
-};
 
 describe("HTTPS", () => {
   test("evaluations, health and the listening line over HTTPS; plain HTTP and TLS 1.1 are refused", async () => {
@@ -38,7 +32,7 @@ describe("HTTPS", () => {
         ca,
         method: "POST",
         headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
-        body: JSON.stringify(ORDER),
+        body: JSON.stringify(ALLOWED_ORDER),
       });
       expect(evaluation.status).toBe(200);
       expect(JSON.parse(evaluation.body).decision).toBe("allow");
