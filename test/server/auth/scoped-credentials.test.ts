@@ -164,10 +164,13 @@ describe("credentials read again on SIGHUP", () => {
         let current = CHECKOUT;
         const failures: number[] = [];
         let running = true;
+        let answeredWithNext = 0;
         const client = (async () => {
           while (running) {
-            const response = await evaluate(server, current);
+            const token = current;
+            const response = await evaluate(server, token);
             if (response.status !== 200) failures.push(response.status);
+            else if (token === NEXT) answeredWithNext++;
           }
         })();
         const reloads = () => server.logs().filter((entry) => entry.msg === "credentials reloaded").length;
@@ -179,6 +182,8 @@ describe("credentials read again on SIGHUP", () => {
         await Bun.sleep(100);
         expect((await evaluate(server, NEXT)).status).toBe(200);
         current = NEXT;
+        // As a client would: the old token is removed once no request that carries it is in flight.
+        while (answeredWithNext === 0) await Bun.sleep(5);
         writeCredentials([NEXT]);
         server.signal("SIGHUP");
         await server.waitForLog(() => reloads() === 2);
