@@ -22,7 +22,7 @@ export type ToServing =
       readonly lastReload?: LastReload;
       readonly tls?: TlsMaterial;
     }
-  /** The supervisor read the credentials again (SIGHUP) and they load: read them again too. */
+  /** SIGHUP: read the credentials and the JWT key set again (the supervisor has said what is wrong with them). */
   | { readonly kind: "credentials" }
   /** New certificates for new connections (the supervisor read the TLS files again on SIGHUP). */
   | { readonly kind: "tls"; readonly tls: TlsMaterial }

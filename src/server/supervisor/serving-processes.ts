@@ -145,7 +145,7 @@ export class ServingProcesses {
     });
   }
 
-  /** The credentials changed (SIGHUP): every process reads them again. */
+  /** SIGHUP: every process reads its credentials and JWT key set again. */
   shareCredentials(): void {
     this.broadcast({ kind: "credentials" });
   }

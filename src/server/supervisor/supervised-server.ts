@@ -109,7 +109,11 @@ export class SupervisedServer {
 
   reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
     // SIGHUP reads the TLS files again; the processes listen anew with new ones (HttpService.useTls).
-    if (trigger === "SIGHUP" && this.authentication.reread()) this.processes.shareCredentials();
+    // Each process reads its credentials and JWT key set again (this one has said what is wrong).
+    if (trigger === "SIGHUP") {
+      this.authentication.reread();
+      this.processes.shareCredentials();
+    }
     const tls = trigger === "SIGHUP" ? this.tls?.reread() : undefined;
     if (tls !== undefined) {
       this.processes.shareTls(tls);

@@ -79,6 +79,38 @@ describe("bearer JWTs", () => {
       }
     }, 30_000);
 
+  for (const processes of ["1", "2"])
+    test(`a key set file read again on SIGHUP: a new key's tokens are served (RULE_SERVER_PROCESSES=${processes})`, async () => {
+      const rotating = join(scratch, `jwks-${processes}.json`);
+      writeFileSync(rotating, await Bun.file(jwksFile).text());
+      const server = await startServer(
+        serverEnvironment(rules.path, { ...jwtSettings(rotating), RULE_SERVER_PROCESSES: processes }),
+      );
+      try {
+        const next = await generateKeyPair("ES256");
+        const signed = await new SignJWT({ scope: "evaluate" })
+          .setProtectedHeader({ alg: "ES256", kid: "k2" })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setSubject("svc-new")
+          .setExpirationTime("10m")
+          .sign(next.privateKey);
+        expect((await evaluate(server.url, signed)).status).toBe(401);
+        writeFileSync(
+          rotating,
+          JSON.stringify({ keys: [{ ...(await exportJWK(next.publicKey)), kid: "k2", alg: "ES256" }] }),
+        );
+        server.signal("SIGHUP");
+        await server.waitForLog((entry) => entry.msg === "rules reloaded");
+        // Every process has read the set once the rules reload of the same SIGHUP is done everywhere.
+        for (let request = 0; request < 6; request++) expect((await evaluate(server.url, signed)).status).toBe(200);
+        // The old key is gone from the set: its tokens are refused, also one verified before.
+        expect((await evaluate(server.url, await jwt("evaluate"))).status).toBe(401);
+      } finally {
+        await server.kill();
+      }
+    }, 30_000);
+
   test("a key set URL that is down at start: the server starts, says so, and refuses JWTs while the token works", async () => {
     const down = `https://127.0.0.1:${freePort()}/jwks.json`;
     const server = await startServer(serverEnvironment(rules.path, jwtSettings(down)));
