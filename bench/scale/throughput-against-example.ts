@@ -2,7 +2,7 @@
  * Requests per second of one request to one ruleset on a size's server, measured against the
  * example's server in the same run: each server is probed (the request must be answered 200) and
  * warmed with WARMUP seconds of wrk that do not count, then the two are driven in turn, round after
- * round, so that both see the same minutes of a shared machine. The ratio is the median of the
+ * round and in turns of order, so that both see the same minutes of a shared machine. The ratio is the median of the
  * rounds' ratios.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -47,8 +47,9 @@ export async function throughputAgainstExample(
       await probe(run.server);
       await wrk(`${run.server.url}/evaluations`, run.script, run.server.pid, WARMUP);
     }
+    // Each round in the other order than the last: whichever goes second in a pair did better.
     for (let round = 0; round < ROUNDS; round++) {
-      for (const run of runs)
+      for (const run of round % 2 === 0 ? runs : [...runs].reverse())
         run.figures.push(await wrk(`${run.server.url}/evaluations`, run.script, run.server.pid, SECONDS));
     }
     const [exampleRuns, sizedRuns] = [runs[0]!.figures, runs[1]!.figures];
