@@ -35,29 +35,17 @@ export function decisionRecordJson(
 export const DECISION_RECORD_MSG = "decision";
 
 /**
- * The record's line, newline included: `time`, `level`, `msg` and `requestId` first, then what
+ * The record's line, newline included: `time`, `level`, `msg`, `requestId` and (authenticated) `caller` first, then what
  * decisionRecordJson made. `level` and `msg` make a record read as a log line (DECISIONS.md, Logs:
  * every line has `time`, `level`, `msg`): among the log lines on standard output
  * `select(.msg == "decision")` picks the records, and a filter on `level` does not take them for
  * problems. The evaluating thread makes the whole line (with workers, the worker): the event loop
  * only writes it.
  */
-export function recordLine(time: string, requestId: string, recordJson: string): string {
-  return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},${recordJson}\n`;
+export function recordLine(time: string, requestId: string, recordJson: string, caller?: string): string {
+  const asker = caller === undefined ? "" : `"caller":${JSON.stringify(caller)},`;
+  return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},${asker}${recordJson}\n`;
 }
-
-/**
- * A record line with the request's `caller` after its `requestId` (DECISIONS.md, Secure API): the
- * caller is known where the request is answered, the line is made where it was evaluated.
- */
-export function withCaller(line: string, requestId: string, caller: string): string {
-  const after = RECORD_PREFIX_LENGTH + JSON.stringify(requestId).length + 1;
-  return `${line.slice(0, after)}"caller":${JSON.stringify(caller)},${line.slice(after)}`;
-}
-
-/** `{"time":"<24 characters>","level":"info","msg":"decision","requestId":` */
-const RECORD_PREFIX_LENGTH = `{"time":"${"0".repeat(24)}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":`
-  .length;
 
 /** The time written last, and the millisecond it is of: the records of one millisecond share it. */
 let lastTime = { ms: Number.NaN, text: "" };

@@ -4,7 +4,6 @@ import type { ServerOptions } from "./config/server-options.ts";
 import { RequestAuthentication } from "./auth/request-authentication.ts";
 import { HttpService } from "./http/http-service.ts";
 import { listeningFields } from "./logging/listening-fields.ts";
-import { tlsReloadedFields } from "./logging/tls-reloaded-fields.ts";
 import { Logger } from "./logging/logger.ts";
 import { ServerMetrics } from "./metrics/server-metrics.ts";
 import { SYSTEM_CLOCK } from "./refresh/clock.ts";
@@ -111,16 +110,11 @@ export class RuleServer {
   reload(trigger: ReloadTrigger = "api"): Promise<ReloadOutcome> {
     if (trigger === "SIGHUP") {
       this.authentication.reread();
-      void this.rotateTls();
+      // New TLS files serve new connections; bad ones keep the old (tls-files-reader.ts says which).
+      const tls = this.tls?.reread();
+      if (tls !== undefined) void this.http.useTls(tls);
     }
     return this.reloader.reload(trigger);
-  }
-
-  /** SIGHUP reads the TLS files again: new ones serve new connections, bad ones keep the old (tls-files-reader.ts). */
-  private async rotateTls(): Promise<void> {
-    const next = this.tls?.reread();
-    if (next !== undefined && (await this.http.useTls(next)))
-      this.logger.info("TLS certificates reloaded", tlsReloadedFields(next));
   }
 
   /**

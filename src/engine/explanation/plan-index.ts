@@ -115,7 +115,7 @@ export class PlanIndex {
       const known = written.get(key);
       if (known !== undefined) return known;
       const entry = Object.freeze(saidEntry(rule, status, context));
-      if (written.size < MAX_FIRED_ENTRIES) written.set(key, entry);
+      if (written.size < MAX_WORDINGS_PER_RULE) written.set(key, entry);
       return entry;
     }
     const entries = (this.entries[rule.position] ??= Object.create(null) as Record<string, RuleExplanation>);
@@ -135,7 +135,7 @@ export class PlanIndex {
     let summary = summaries.get(key);
     if (summary === undefined) {
       summary = wordsText(noItemReasonWords(reason, this.facts.get(rule.id), context));
-      if (summaries.size < MAX_FIRED_ENTRIES) summaries.set(key, summary);
+      if (summaries.size < MAX_WORDINGS_PER_RULE) summaries.set(key, summary);
     }
     return summary;
   }
@@ -198,8 +198,11 @@ const indexes = new WeakMap<EvaluationPlan, PlanIndex>();
 const NAMES_THE_REQUEST: ReadonlySet<NotSelectedReason> = new Set(["entity", "operation", "trigger"]);
 /** Requests name few entity and operation pairs; a flood of misspelt ones must not grow the map without end. */
 const MAX_PAIRS = 256;
-/** Sets of written fields kept per rule: requests that write fields in many ways get their words made each time. */
-const MAX_FIRED_ENTRIES = 16;
+/**
+ * Wordings kept per rule (a fired rule's by the fields it wrote, a rule that ran on no item by its
+ * reason): requests that come out in many ways get their words made each time.
+ */
+const MAX_WORDINGS_PER_RULE = 16;
 
 /** Shared by every explanation of the pair: no holder may change it. */
 function frozenUnmatched(unmatched: Explanation["unmatched"]): Explanation["unmatched"] {

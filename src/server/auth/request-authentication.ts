@@ -12,6 +12,8 @@ import type { JwtTokenVerifier } from "./jwt-token-verifier.ts";
  */
 export class RequestAuthentication {
   readonly authenticator: Authenticator;
+  /** RULE_SERVER_TOKEN, the credential `default`; an empty one is none. */
+  private readonly token: string | undefined;
   private credentials: CredentialsReader | undefined;
   private jwt: JwtTokenVerifier | undefined;
   private logger: Logger | undefined;
@@ -20,8 +22,8 @@ export class RequestAuthentication {
     private readonly options: ServerOptions,
     refusals: RefusalCounter,
   ) {
-    const token = options.token === "" ? undefined : options.token;
-    this.authenticator = new Authenticator(token === undefined && !hasCredentials(options), refusals);
+    this.token = options.token === "" ? undefined : options.token;
+    this.authenticator = new Authenticator(this.token === undefined && !hasCredentials(options), refusals);
   }
 
   /**
@@ -32,7 +34,7 @@ export class RequestAuthentication {
   async start(logger: Logger): Promise<void> {
     this.logger = logger;
     if (this.authenticator.open) return;
-    this.credentials = new CredentialsReader(this.options.credentialsFile, this.options.token || undefined, logger);
+    this.credentials = new CredentialsReader(this.options.credentialsFile, this.token, logger);
     this.authenticator.useCredentials(this.credentials.credentials);
     const settings = this.options.jwt;
     if (settings === undefined) return;

@@ -2,7 +2,6 @@ import { HttpError } from "../http/http-error.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import { parseRecordMask, RecordMaskError, type RecordMask } from "../../records/record-mask.ts";
-import { withCaller } from "../../records/decision-record.ts";
 import { DecisionRecordSink, type RecordTarget, type RecordWriteProblem } from "../../records/record-sink.ts";
 import { ConfigurationError, type ServerOptions } from "../config/server-options.ts";
 import type { EvaluationReply } from "./evaluation-reply.ts";
@@ -65,13 +64,9 @@ export class DecisionRecords {
     });
   }
 
-  /**
-   * Writes the reply's record, when it has one: its whole line, made where the evaluation ran (see
-   * recordLine), with the request's caller.
-   */
-  write(reply: EvaluationReply, requestId: string, caller: string | undefined): void {
-    if (reply.record === undefined) return;
-    this.sink.write(caller === undefined ? reply.record : withCaller(reply.record, requestId, caller));
+  /** Writes the reply's record, when it has one: its whole line, made where the evaluation ran (see recordLine). */
+  write(reply: EvaluationReply): void {
+    if (reply.record !== undefined) this.sink.write(reply.record);
   }
 
   /** SIGUSR1: the file is opened again (logrotate moved it), and the log says what came of it. */

@@ -82,13 +82,19 @@ const tally: EvaluationTally = { rules: 0 };
 /**
  * Order of checks after the token and the size (SERVER.md): the body is JSON, the server's own
  * members (`ruleset`, `version`, `channel`), the request shape every runtime checks, then the
- * ruleset and version, then the evaluation. `requestId` is the request's, for its record (records on).
+ * ruleset and version, then the evaluation. `asker` is who asked, for its record (records on).
  */
+/** Who asked, for a decision record: the request's id and, when it was authenticated, its caller. */
+export interface RecordAsker {
+  readonly requestId?: string;
+  readonly caller?: string;
+}
+
 export function answerEvaluation(
   text: string,
   find: RulesetFinder,
   options: AnswerOptions,
-  requestId?: string,
+  asker?: RecordAsker,
 ): EvaluationReply {
   const parsed = parseJson(text);
   if (!parsed.ok)
@@ -98,13 +104,13 @@ export function answerEvaluation(
         parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON",
       ),
     );
-  return answerRequest(parsed.value, find, options, requestId, text);
+  return answerRequest(parsed.value, find, options, asker, text);
 }
 
 /**
  * The answer to a request already read from JSON and free of numbers too large for a double:
  * the rest of `answerEvaluation`, which an item of a batch goes through as well, so that it is
- * answered exactly as the same request on its own. `requestId` is the request's (a batch's, for
+ * answered exactly as the same request on its own. `asker` is the request's (a batch's, for
  * each of its items) and `received` the body's text, for its record (an item of a batch has no
  * text of its own).
  */
@@ -112,7 +118,7 @@ export function answerRequest(
   body: JsonValue,
   find: RulesetFinder,
   options: AnswerOptions,
-  requestId?: string,
+  asker?: RecordAsker,
   received?: string,
 ): EvaluationReply {
   let ruleset: string | undefined;
@@ -148,8 +154,9 @@ export function answerRequest(
       summary,
       record: recordLine(
         recordTime(),
-        requestId ?? "",
+        asker?.requestId ?? "",
         decisionRecordJson(request, result, channel, options.recordMask, received),
+        asker?.caller,
       ),
     };
   } catch (error) {

@@ -9,8 +9,8 @@ import type { RecordMask } from "../../records/record-mask.ts";
 /**
  * Where evaluations run: on the event loop, or on worker threads (workers/worker-pool.ts). Both
  * compute the reply with `answerEvaluation`, so a worker's bytes reach the client unchanged. The
- * request id is the request's (a batch's for every item): with records on, each record is made,
- * id and all, where the evaluation ran.
+ * request id is the request's (a batch's for every item), the caller the one authentication found:
+ * with records on, each record is made, id, caller and all, where the evaluation ran.
  */
 export interface RulesetEvaluator {
   /** Answers a request body (within the size limit) against a snapshot's rulesets. */
@@ -19,6 +19,7 @@ export interface RulesetEvaluator {
     body: string,
     explain: ExplainMode | undefined,
     requestId: string,
+    caller?: string,
   ): EvaluationReply | Promise<EvaluationReply>;
   /** Answers every item of a batch, in order; an item's failure is its own reply, never a rejection. */
   evaluateBatch(
@@ -26,6 +27,7 @@ export interface RulesetEvaluator {
     items: readonly BatchItem[],
     explain: ExplainMode | undefined,
     requestId: string,
+    caller?: string,
   ): EvaluationReply[] | Promise<EvaluationReply[]>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;
@@ -37,14 +39,14 @@ export interface RulesetEvaluator {
 export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): RulesetEvaluator {
   const options = answerOptionsFor(schemaEnforcement, recordMask);
   return {
-    evaluate: (snapshot, body, explain, requestId) =>
-      answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain), requestId),
-    evaluateBatch: (snapshot, items, explain, requestId) => {
+    evaluate: (snapshot, body, explain, requestId, caller) =>
+      answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain), { requestId, caller }),
+    evaluateBatch: (snapshot, items, explain, requestId, caller) => {
       const find = (id: string) => snapshot.rulesets.get(id)?.ruleset;
       const itemOptions = options(explain);
       const replies: EvaluationReply[] = new Array(items.length);
       for (let index = 0; index < items.length; index++)
-        replies[index] = answerBatchItem(items[index]!, find, itemOptions, requestId);
+        replies[index] = answerBatchItem(items[index]!, find, itemOptions, { requestId, caller });
       return replies;
     },
     useSnapshot: async () => undefined,

@@ -16,7 +16,7 @@ import { openApiDescription } from "../routes/openapi-route.ts";
 import { rulesetList } from "../routes/ruleset-list-route.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
-import { portInUse } from "../supervisor/port-check.ts";
+import { portInUse } from "./port-check.ts";
 import type { TlsMaterial } from "../tls/tls-material.ts";
 import { WorkerPool } from "../workers/worker-pool.ts";
 import type { Authenticator } from "../auth/authenticator.ts";

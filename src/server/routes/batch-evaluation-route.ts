@@ -28,12 +28,9 @@ export const batchEvaluations: RouteHandler = async (
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
   const items = readBatchRequest(await readLimitedBody(request, batchLimits.maxBytes), batchLimits.maxItems);
-  const answer = evaluator.evaluateBatch(snapshot, items, explain, identity.id);
+  const answer = evaluator.evaluateBatch(snapshot, items, explain, identity.id, logFields.caller as string | undefined);
   const replies = answer instanceof Promise ? await answer : answer;
-  if (records !== undefined) {
-    const caller = logFields.caller as string | undefined;
-    for (const reply of replies) records.write(reply, identity.id, caller);
-  }
+  if (records !== undefined) for (const reply of replies) records.write(reply);
   countItems(replies, metrics, logFields);
   return new Response(batchReplyBody(items, replies), {
     status: 200,

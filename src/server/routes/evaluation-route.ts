@@ -25,10 +25,16 @@ export const evaluations: RouteHandler = async (
   records?.requireAvailable();
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
-  const answer = evaluator.evaluate(snapshot, await readLimitedBody(request), explain, identity.id);
+  const answer = evaluator.evaluate(
+    snapshot,
+    await readLimitedBody(request),
+    explain,
+    identity.id,
+    logFields.caller as string | undefined,
+  );
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;
-  records?.write(reply, identity.id, logFields.caller as string | undefined);
+  records?.write(reply);
   if (reply.summary !== undefined) Object.assign(logFields, reply.summary);
   else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;
   const warnings = countReply(reply, metrics);

@@ -4,7 +4,7 @@ import type { MetricsState, ServerMetrics } from "../metrics/server-metrics.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { relayLines } from "./log-relay.ts";
-import { portInUse } from "./port-check.ts";
+import { portInUse } from "../http/port-check.ts";
 import { QUICK_STOP_MS, RestartBackoff } from "./restart-backoff.ts";
 import { RetiredCounts } from "./retired-counts.ts";
 import { imageOf, type RulesImage } from "./rules-image.ts";

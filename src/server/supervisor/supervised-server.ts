@@ -3,7 +3,6 @@ import { customOperatorsFrom } from "../../engine/expression/custom-operators.ts
 import { checkOptions, type CheckedOptions, warnOfShortToken } from "../config/checked-options.ts";
 import type { EnvironmentOptions } from "../config/read-environment.ts";
 import { listeningFields } from "../logging/listening-fields.ts";
-import { tlsReloadedFields } from "../logging/tls-reloaded-fields.ts";
 import { TlsFilesReader } from "../tls/tls-files-reader.ts";
 import { RequestAuthentication } from "../auth/request-authentication.ts";
 import { Logger, type LogSink } from "../logging/logger.ts";
@@ -115,10 +114,7 @@ export class SupervisedServer {
       this.processes.shareCredentials();
     }
     const tls = trigger === "SIGHUP" ? this.tls?.reread() : undefined;
-    if (tls !== undefined) {
-      this.processes.shareTls(tls);
-      this.logger.info("TLS certificates reloaded", tlsReloadedFields(tls));
-    }
+    if (tls !== undefined) this.processes.shareTls(tls);
     return this.reloader.reload(trigger);
   }
 

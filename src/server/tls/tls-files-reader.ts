@@ -1,4 +1,5 @@
 import type { Logger } from "../logging/logger.ts";
+import { kernelMovesQueuedConnections } from "./queued-connections.ts";
 import { readTlsMaterial, type TlsFiles, TlsFilesError, type TlsMaterial } from "./tls-material.ts";
 
 /**
@@ -20,7 +21,11 @@ export class TlsFilesReader {
     return this.current;
   }
 
-  /** The files read again: their material when it differs from what is served, else undefined. */
+  /**
+   * The files read again: their material when it differs from what is served (said in an `info`
+   * line with the new certificate's expiry, and whether queued connections survive the rotation),
+   * else undefined.
+   */
   reread(): TlsMaterial | undefined {
     let next: TlsMaterial;
     try {
@@ -32,6 +37,11 @@ export class TlsFilesReader {
     }
     if (next.fingerprint === this.current.fingerprint) return undefined;
     this.current = next;
+    const moved = kernelMovesQueuedConnections();
+    this.logger.info("TLS certificates reloaded", {
+      notAfter: next.notAfter,
+      ...(moved === undefined ? {} : { queuedConnectionsMoved: moved }),
+    });
     return next;
   }
 }

@@ -69,7 +69,10 @@ self.onmessage = async (event: MessageEvent<string>) => {
         post(
           replyMessage(
             message.job,
-            answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain), message.requestId),
+            answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain), {
+              requestId: message.requestId,
+              caller: message.caller,
+            }),
           ),
         );
       } catch (error) {

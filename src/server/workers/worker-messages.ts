@@ -20,8 +20,9 @@ export type ToWorker =
       readonly job: number;
       readonly generation: number;
       readonly explain?: ExplainMode;
-      // With records on: the request's, for its record, which the worker makes whole.
+      // With records on: the request's and its caller, for its record, which the worker makes whole.
       readonly requestId?: string;
+      readonly caller?: string;
     };
 
 export type FromWorker =
@@ -43,15 +44,16 @@ export type FromWorker =
     }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
-/** An evaluation job: the header line, then the request body as received. `requestId` only with records on. */
+/** An evaluation job: the header line, then the request body as received. `requestId` and `caller` only with records on. */
 export function evaluateMessage(
   job: number,
   generation: number,
   body: string,
   explain?: ExplainMode,
   requestId?: string,
+  caller?: string,
 ): string {
-  const header: ToWorker = { kind: "evaluate", job, generation, explain, requestId };
+  const header: ToWorker = { kind: "evaluate", job, generation, explain, requestId, caller };
   // JSON.stringify leaves out the members that are undefined.
   return `${JSON.stringify(header)}\n${body}`;
 }

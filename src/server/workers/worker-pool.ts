@@ -110,14 +110,27 @@ export class WorkerPool implements RulesetEvaluator {
     });
   }
 
-  evaluate(snapshot: RulesSnapshot, body: string, explain?: ExplainMode, requestId?: string): Promise<EvaluationReply> {
-    // The request id goes to the worker only when it makes records.
-    const recordId = this.recordMask === undefined ? undefined : requestId;
+  evaluate(
+    snapshot: RulesSnapshot,
+    body: string,
+    explain?: ExplainMode,
+    requestId?: string,
+    caller?: string,
+  ): Promise<EvaluationReply> {
+    // The request id and caller go to the worker only when it makes records.
+    const records = this.recordMask !== undefined;
     return new Promise((resolve, reject) => {
       const id = this.nextJob++;
       this.queue.push({
         id,
-        message: evaluateMessage(id, snapshot.generation, body, explain, recordId),
+        message: evaluateMessage(
+          id,
+          snapshot.generation,
+          body,
+          explain,
+          records ? requestId : undefined,
+          records ? caller : undefined,
+        ),
         resolve,
         reject,
       });
@@ -135,8 +148,9 @@ export class WorkerPool implements RulesetEvaluator {
     items: readonly BatchItem[],
     explain?: ExplainMode,
     requestId?: string,
+    caller?: string,
   ): Promise<EvaluationReply[]> {
-    return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain, requestId)));
+    return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain, requestId, caller)));
   }
 
   private evaluateItem(
@@ -144,6 +158,7 @@ export class WorkerPool implements RulesetEvaluator {
     item: BatchItem,
     explain: ExplainMode | undefined,
     requestId: string | undefined,
+    caller: string | undefined,
   ): EvaluationReply | Promise<EvaluationReply> {
     if (item.refusal !== undefined) return refusal(item.refusal);
     let text: string;
@@ -156,10 +171,10 @@ export class WorkerPool implements RulesetEvaluator {
         item,
         (id) => snapshot.rulesets.get(id)?.ruleset,
         answerOptionsFor(this.schemaEnforcement, this.recordMask)(explain),
-        requestId,
+        { requestId, caller },
       );
     }
-    return this.evaluate(snapshot, text, explain, requestId).catch((error: unknown) =>
+    return this.evaluate(snapshot, text, explain, requestId, caller).catch((error: unknown) =>
       refusal(error instanceof HttpError ? error : evaluationFailed(String(error))),
     );
   }
