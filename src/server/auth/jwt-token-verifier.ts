@@ -52,6 +52,8 @@ export class JwtTokenVerifier implements JwtCallers {
 
   async verify(token: string): Promise<{ ok: true; caller: Caller } | { ok: false; code: JwtRefusal; reason: string }> {
     const now = this.currentDate?.().getTime() ?? Date.now();
+    // Asking for the keys starts a refresh that is due, also while every token sent is remembered.
+    void this.keys.getKey;
     const known = this.verified.get(token);
     if (known !== undefined && known.until > now && known.generation === this.keys.generation)
       return { ok: true, caller: known.caller };
@@ -62,15 +64,21 @@ export class JwtTokenVerifier implements JwtCallers {
       outcome = await this.once(token);
     if (outcome.ok && outcome.until !== undefined) {
       if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(token, { caller: outcome.caller, until: outcome.until, generation: this.keys.generation });
+      this.verified.set(token, { caller: outcome.caller, until: outcome.until, generation: outcome.generation });
     }
     return outcome.ok ? { ok: true, caller: outcome.caller } : outcome;
   }
 
-  /** One verification; `until`: the time (ms) past which it no longer holds, its exp with the leeway (none without exp). */
+  /**
+   * One verification; `until`: the time (ms) past which it no longer holds, its exp with the leeway
+   * (none without exp); `generation`: the key set it was verified with (one may be swapped in meanwhile).
+   */
   private async once(
     token: string,
-  ): Promise<{ ok: true; caller: Caller; until?: number } | { ok: false; code: JwtRefusal; reason: string }> {
+  ): Promise<
+    { ok: true; caller: Caller; until?: number; generation: number } | { ok: false; code: JwtRefusal; reason: string }
+  > {
+    const generation = this.keys.generation;
     const getKey = this.keys.getKey;
     if (getKey === undefined) return { ok: false, code: "JWKS_UNAVAILABLE", reason: "no key set has loaded yet" };
     let payload: JWTPayload;
@@ -89,8 +97,8 @@ export class JwtTokenVerifier implements JwtCallers {
       return { ok: false, code: "JWT_SUBJECT_MISSING", reason: "the token has no sub" };
     const caller = { name: payload.sub, scopes: scopesOf(payload) };
     return typeof payload.exp === "number"
-      ? { ok: true, caller, until: (payload.exp + LEEWAY_SECONDS) * 1000 }
-      : { ok: true, caller };
+      ? { ok: true, caller, until: (payload.exp + LEEWAY_SECONDS) * 1000, generation }
+      : { ok: true, caller, generation };
   }
 }
 

@@ -210,6 +210,25 @@ describe("a JWT from a key set URL", () => {
     expect((await remote.verify(await token())).ok).toBe(true);
   });
 
+  test("the set is fetched again once refreshMs has passed: a key the provider dropped stops verifying", async () => {
+    const { state, fetch } = provider();
+    let now = 1_000_000;
+    const remote = verifier(URL, { fetch, now: () => now, refreshMs: 600_000 });
+    await remote.keys.reload();
+    const signed = await token("ES256");
+    expect((await remote.verify(signed)).ok).toBe(true);
+    state.keys = jwks.filter((key) => key.kid !== "ES256");
+    now += 599_000;
+    await remote.verify(await token("RS256"));
+    expect(state.fetches).toBe(1);
+    now += 2_000;
+    // The refresh runs beside the request that found it due; the next one sees the new set.
+    await remote.verify(await token("RS256"));
+    await Bun.sleep(10);
+    expect(state.fetches).toBe(2);
+    expect(await remote.verify(await token("ES256"))).toMatchObject({ ok: false, code: "JWT_KEY_UNKNOWN" });
+  });
+
   test("an unknown kid fetches the set again, at most once per cool-down: a rotated key is picked up", async () => {
     const { state, fetch } = provider();
     let now = 1_000_000;
