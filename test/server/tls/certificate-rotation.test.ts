@@ -46,7 +46,11 @@ describe("certificates read again on SIGHUP", () => {
         server.signal("SIGHUP");
         const reloaded = await server.waitForLog((line) => line.msg === "TLS certificates reloaded");
         // Whether the kernel moves queued connections to the new listener (Linux: net.ipv4.tcp_migrate_req).
-        expect(reloaded).toMatchObject({ level: "info", notAfter: expect.any(String), queuedConnectionsMoved: expect.any(Boolean) });
+        expect(reloaded).toMatchObject({
+          level: "info",
+          notAfter: expect.any(String),
+          queuedConnectionsMoved: expect.any(Boolean),
+        });
         // The old listener answers kept connections until it is quiet, then stops; from then on
         // every process's listener has the new certificate, for each of several new connections.
         await Bun.sleep(2500);
