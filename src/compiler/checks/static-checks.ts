@@ -4,7 +4,8 @@ import { checkPortablePattern } from "../../engine/pattern/portable-pattern.ts";
 import { isJsonObject, listAt, objectAt, stringAt } from "../../engine/value/json-access.ts";
 import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { expressionTooDeep, placedRuleExpressions, walkExpression } from "../expressions/expression-walk.ts";
-import { closestName, didYouMean } from "../../engine/names/closest-name.ts";
+import { closestName, didYouMean, suggesting } from "../../engine/names/closest-name.ts";
+import { CORE_OPERATOR_NAMES } from "../../engine/expression/operators/core-operator-names.ts";
 import { placeIn, type PlacedProblem, type ProblemPlace } from "../problems/problem-place.ts";
 import type { DeclarationPlaces } from "../resolve/declaration-places.ts";
 import type { MemberPart } from "../source/source-position.ts";
@@ -128,7 +129,7 @@ export function staticProblems(
       if (!isJsonObject(fn))
         add(
           "FUNCTION_UNKNOWN",
-          `${lead}unknown function ${node.fn}${didYouMean(node.fn, Object.keys(functions))}`,
+          `${lead}unknown function ${node.fn}${unknownCallSuggestion(node.fn, Object.keys(functions))}`,
           rule,
           at("fn"),
         );
@@ -388,4 +389,12 @@ export function staticProblems(
 function variablePath(node: JsonObject): [string, ...string[]] | undefined {
   if (typeof node.var !== "string") return undefined;
   return node.var.split(".") as [string, ...string[]];
+}
+
+/**
+ * What an unknown call most likely meant: a declared function, else an operator, which text writes
+ * as a call too (`exist(x)` for `exists(x)`).
+ */
+function unknownCallSuggestion(name: string, functions: readonly string[]): string {
+  return suggesting(closestName(name, functions) ?? closestName(name, CORE_OPERATOR_NAMES));
 }
