@@ -15,7 +15,7 @@
  * measures that pair alone, in more rounds). Batches of shop requests (batch-figures.ts) run in
  * the same rounds and are printed beside the single shop requests. Prints figures; asserts nothing.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_TOKEN, startBareServer, startEngineOnlyServer, startRuleServer } from "./server-processes.ts";
@@ -24,6 +24,7 @@ import { median } from "../measure.ts";
 import { PINNING, type WrkFigures } from "./wrk.ts";
 import { BATCH_CONNECTIONS, BATCH_ITEMS, batchOf, printBatchRows } from "./batch-figures.ts";
 import { printEnforcementCost } from "./enforcement-cost.ts";
+import { shopRulesDirectory } from "./shop-rules.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const RUNS = 3;
@@ -167,10 +168,7 @@ export async function benchHttp(): Promise<void> {
   if (PINNING) Bun.spawnSync(["taskset", "-a", "-p", "-c", PINNING.load, String(process.pid)], { stdout: "ignore" });
   const scratch = mkdtempSync(join(tmpdir(), "rule-server-bench-"));
   try {
-    const shopRules = join(scratch, "shop-rules");
-    mkdirSync(shopRules);
-    for (const file of ["shop-order.ruleset.yaml", "order.schema.json"])
-      copyFileSync(join(ROOT, "test", "cases", "interop", "shop", file), join(shopRules, file));
+    const shopRules = shopRulesDirectory(scratch);
     const example = postScript(scratch, "example", EXAMPLE_REQUEST);
     const shop = postScript(scratch, "shop", SHOP_REQUEST);
     const shopBatch = postScript(scratch, "shop-batch", batchOf(SHOP_REQUEST));
@@ -244,7 +242,7 @@ export async function benchHttp(): Promise<void> {
     ]);
     const warn = rows.find((row) => row.name === EXAMPLE_SERVER)!.runs;
     const off = rows.find((row) => row.name === EXAMPLE_UNCHECKED)!.runs;
-    printEnforcementCost(warn, off);
+    printEnforcementCost("rules/ example", warn, off);
     printBatchRows(
       rows
         .filter((row) => row.name === SHOP_SERVER || row.name === SHOP_BATCH)

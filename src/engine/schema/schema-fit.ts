@@ -185,9 +185,9 @@ export class SchemaFit {
         if (maxProperties !== undefined && size > maxProperties) return false;
       }
       if (!members) return true;
-      const names = Object.keys(object);
-      for (let k = 0; k < names.length; k++) {
-        const name = names[k]!;
+      // for-in allocates no array of names (Object.keys does); values from JSON have no inherited members.
+      for (const name in object) {
+        if (!hasOwnMember.call(object, name)) continue;
         let named = false;
         const property = properties?.[name];
         if (property !== undefined) {
