@@ -51,6 +51,24 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   schema: `  rule-server schema               print the JSON Schema ruleset sources are validated with\n`,
   cron: `  rule-server cron '<expr>' [--tz Zone] [--after RFC3339] [--count N]
                                    print a refresh schedule's next fire times, or why it is refused\n`,
+  keygen: `  rule-server keygen [--algorithm EdDSA|ES256] [--out NAME]
+                                   write a key pair for bundle signatures: NAME.pem, the private
+                                   key (mode 0600), and NAME.pub.pem, the public key to trust
+                                   (RULE_SERVER_TRUSTED_KEYS); default NAME rule-server-signing,
+                                   Ed25519 (EdDSA) unless ES256; prints the key's id (kid); an
+                                   existing file is not overwritten (exit 1)\n`,
+  sign: `  rule-server sign --key KEY.pem <bundle>...
+                                   sign compiled bundles with a private key (Ed25519 or P-256):
+                                   writes <bundle>.sig beside each (a compact JWS of the bundle's
+                                   id, version, checksum and file digest); a file that is not a
+                                   bundle is reported, the others are still signed (exit 1)\n`,
+  push: `  rule-server push <file|dir>... oci://HOST[:PORT]/REPO:TAG [--key KEY.pem] [--plain-http]
+                                   release the rules to an OCI registry: they load as the server
+                                   loads them and every golden test must pass, or nothing is
+                                   pushed; each bundle (signed with KEY.pem when given) is a layer
+                                   of one artifact; prints the manifest's digest; credentials from
+                                   RULE_SERVER_REGISTRY_AUTH (user:password) or the Docker config;
+                                   plain HTTP for localhost and 127.0.0.1, or with --plain-http\n`,
   engine: `  rule-server engine [--conformance-operators]
                                    speak the engine protocol (JSON Lines) on stdin/stdout\n`,
   version: `  rule-server version              print the engine, specification and bundle versions\n`,
@@ -61,7 +79,7 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
  * What check, test, evaluate, replay and lsp say of `--operators`: custom operators are those the
  * host registers, none for this executable, as in the server.
  */
-const OPERATORS_USAGE = `  --operators test (check, test, evaluate, replay, lsp): register the custom operators of the
+const OPERATORS_USAGE = `  --operators test (check, test, evaluate, replay, lsp, push): register the custom operators of the
                                    conformance corpora (x-test-reverse, x-test-sum, x-luhn); without
                                    it none are registered, as in the server, and rules that use one
                                    fail closed\n`;

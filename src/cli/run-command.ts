@@ -7,6 +7,7 @@ import { runEvaluateCommand } from "./evaluate-command.ts";
 import { runFmtCommand } from "./fmt-command.ts";
 import { commandHelp, HELP_TEXT } from "./help-text.ts";
 import { runLspCommand } from "./lsp-command.ts";
+import { runPushCommand } from "./push-command.ts";
 import { runReplayCommand } from "./replay-command.ts";
 import { runSchemaCommand } from "./schema-command.ts";
 import { runServeCommand } from "./serve-command.ts";
@@ -53,6 +54,8 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return runFmtCommand(rest, io);
     case "compile":
       return runCompileCommand(rest, io);
+    case "push":
+      return runPushCommand(rest, io);
     case "manifest":
       return runManifestCommand(rest, io);
     case "evaluate":
@@ -61,6 +64,11 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return runCronCommand(rest, io);
     case "schema":
       return runSchemaCommand(rest, io);
+    // Imported when run: signing loads jose, which the other commands and the server's start never need.
+    case "keygen":
+      return (await import("./keygen-command.ts")).runKeygenCommand(rest, io);
+    case "sign":
+      return (await import("./sign-command.ts")).runSignCommand(rest, io);
     case "version":
     case "--version":
       await io.stdout.write(versionText());

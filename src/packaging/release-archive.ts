@@ -10,7 +10,7 @@ import { zipArchive } from "./zip-writer.ts";
  * install steps use (the unit, the manifests, the example rules), the README and the license.
  */
 const RELEASE_FILES = ["README.md", "LICENSE"] as const;
-const RELEASE_DIRECTORIES = ["deploy/systemd", "deploy/kubernetes", "rules"] as const;
+const RELEASE_DIRECTORIES = ["deploy/systemd", "deploy/kubernetes", "deploy/ci", "rules"] as const;
 
 export interface ReleaseArchive {
   readonly root: string;

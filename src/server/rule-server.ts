@@ -1,3 +1,4 @@
+import { rulesOriginOf } from "./refresh/rules-origin.ts";
 import { type CustomOperators, customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { type CheckedOptions, checkOptions, warnOfShortToken } from "./config/checked-options.ts";
 import type { ServerOptions } from "./config/server-options.ts";
@@ -51,7 +52,7 @@ export class RuleServer {
     });
     this.reloader = new RulesReloader(
       {
-        rulesDir: this.rulesDir,
+        ...rulesOriginOf(options),
         refresh: options.refresh ?? { mode: "manual" },
         runTests: options.runTests === true,
         logger: this.logger,
@@ -125,13 +126,16 @@ export class RuleServer {
     if (this.drained) return this.drained;
     this.reloader.stopSchedule();
     this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
-    this.drained = this.http.drain().then(() => this.logger.info("drained, stopped serving"));
+    this.drained = this.http.drain().then(() => {
+      this.reloader.close();
+      this.logger.info("drained, stopped serving");
+    });
     return this.drained;
   }
 
   /** Stops at once: open connections are closed, in-flight requests are cut. */
   async stop(): Promise<void> {
-    this.reloader.stopSchedule();
+    this.reloader.close();
     await this.http.stop();
     this.logger.info("stopped serving, requests in flight were cut");
   }

@@ -6,6 +6,7 @@ import type { JsonObject } from "../engine/value/json-value.ts";
 import { ruleFilesOf } from "./files/rule-files-of-directory.ts";
 import type { SourceFile } from "./files/source-documents.ts";
 import { sourceGoldenTests } from "./files/source-golden-tests.ts";
+import { type BundleSignature, type BundleSignatures, signatureMismatch } from "./files/bundle-signatures.ts";
 import { readCachePolicyFiles } from "./cache-policy-file.ts";
 import { CachePolicy } from "./cache-policy.ts";
 import { readRulesDirectory } from "./compile-source-file.ts";
@@ -20,6 +21,8 @@ export interface DirectoryRuleset {
   readonly file: string;
   /** The source it was compiled from; absent for a compiled bundle. */
   readonly source?: SourceFile;
+  /** Loaded with trusted keys: the bundle file's signature, verified against the bytes that were loaded. */
+  readonly signature?: BundleSignature;
 }
 
 /** A rules directory read whole: what it would serve, and every problem that refuses it. */
@@ -34,6 +37,8 @@ export interface LoadedRulesDirectory {
    * an id is defined twice across its sources and bundles, its cache policy is refused.
    */
   readonly directoryProblems: readonly LoadProblem[];
+  /** Loaded with trusted keys: the ids of the keys that signed the bundles, each once. */
+  readonly signedBy?: readonly string[];
 }
 
 export interface RulesDirectoryLoadOptions {
@@ -48,6 +53,12 @@ export interface RulesDirectoryLoadOptions {
    * without it, so that they are told as a fresh load tells them.
    */
   readonly cache?: ReloadCache;
+  /**
+   * Trusted keys are configured (RULE_SERVER_TRUSTED_KEYS), and these are the directory's bundle
+   * signatures, verified (readBundleSignatures): only bundles whose signature names their bytes
+   * load, and a source document is refused (SOURCE_NOT_SIGNED), since nothing signed it.
+   */
+  readonly signatures?: BundleSignatures;
 }
 
 /**
@@ -95,7 +106,18 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
     return false;
   };
 
+  const { signatures } = options;
+  const signedBy = new Set<string>();
   for (const source of loader.directory(at).sources) {
+    if (signatures !== undefined) {
+      problems.push({
+        code: "SOURCE_NOT_SIGNED",
+        message:
+          "a source document cannot be signed: with trusted keys only signed bundles load (rule-server compile, then rule-server sign)",
+        file: source.file,
+      });
+      continue;
+    }
     const readable = source.document !== undefined && source.problems.length === 0;
     if (
       readable &&
@@ -118,9 +140,35 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
     rulesets.push({ ruleset: loaded.ruleset, bundle: loaded.bundle, file: source.file, source });
   }
   for (const file of files.bundle) {
+    const verdict = signatures?.get(file);
+    if (signatures !== undefined && (verdict === undefined || "code" in verdict)) {
+      problems.push(
+        verdict ?? { code: "SIGNATURE_MISSING", message: "the bundle came after its signatures were read", file },
+      );
+      continue;
+    }
+    const signed = verdict as BundleSignature | undefined;
     const loaded = loader.load(file);
-    if (!loaded.ok) problems.push(...loaded.problems);
-    else if (claim(loaded.ruleset.id, file)) rulesets.push({ ruleset: loaded.ruleset, bundle: loaded.bundle, file });
+    if (!loaded.ok) {
+      problems.push(...loaded.problems);
+      continue;
+    }
+    if (signed !== undefined) {
+      const { id, version, checksum } = loaded.ruleset;
+      const mismatch = signatureMismatch(file, signed, { id, version, checksum, digest: loaded.digest ?? "" });
+      if (mismatch !== undefined) {
+        problems.push(mismatch);
+        continue;
+      }
+      signedBy.add(signed.kid);
+    }
+    if (claim(loaded.ruleset.id, file))
+      rulesets.push({
+        ruleset: loaded.ruleset,
+        bundle: loaded.bundle,
+        file,
+        ...(signed === undefined ? {} : { signature: signed }),
+      });
   }
 
   const policy = readCachePolicyFiles(files["cache-policy"], claims.ids());
@@ -129,7 +177,13 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
   cache?.end();
   if (cache !== undefined && problems.length > 0)
     return loadRulesDirectory(directory, { ...options, cache: undefined });
-  return { rulesets, cachePolicy: policy.policy, problems, directoryProblems };
+  return {
+    rulesets,
+    cachePolicy: policy.policy,
+    problems,
+    directoryProblems,
+    ...(signatures === undefined ? {} : { signedBy: [...signedBy].sort() }),
+  };
 }
 
 /** A problem per failed golden test of a source, at the line of its name. */

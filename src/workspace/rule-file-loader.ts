@@ -21,6 +21,8 @@ export type LoadedRuleFile =
       readonly file: string;
       readonly ruleset: LoadedRuleset;
       readonly bundle: JsonObject;
+      /** A bundle file's: `sha256:<hex>` of its bytes as read. */
+      readonly digest?: string;
       readonly compiled?: {
         readonly compilation: SourceCompilation & { ok: true };
         readonly directory: RulesDirectory;
@@ -63,7 +65,7 @@ export class RuleFileLoader {
     if (ruleFileKind(basename(file)) === "bundle") {
       const read = readBundleFile(file, this.operators);
       return read.ok
-        ? { ok: true, file, ruleset: read.ruleset, bundle: read.bundle }
+        ? { ok: true, file, ruleset: read.ruleset, bundle: read.bundle, digest: read.digest }
         : { ok: false, file, problems: read.problems };
     }
     const directory = this.directory(dirname(file));

@@ -31,9 +31,29 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   codegen: [],
   version: ["engine"],
   lsp: ["workspace", "formatting", "compiler", "engine", "coverage"],
-  server: ["workspace", "compiler", "engine", "records", "schedule", "bundling", "standard-output", "version"],
+  // OCI Distribution: rules artifacts pushed to and pulled from registries.
+  oci: [],
+  // Bundle signatures (jose, node:crypto): `rule-server keygen` and `sign`, and the server's trusted keys.
+  signing: [],
+  // Where rules come from: RULES_DIR, an OCI registry or another rule-server, each ending as a directory the workspace loads.
+  sources: ["oci"],
+  server: [
+    "workspace",
+    "sources",
+    "oci",
+    "signing",
+    "compiler",
+    "engine",
+    "records",
+    "schedule",
+    "bundling",
+    "standard-output",
+    "version",
+  ],
   cli: [
     "formatting",
+    "signing",
+    "oci",
     "lsp",
     "server",
     "workspace",

@@ -6,7 +6,7 @@ import { ENVIRONMENT_VARIABLES, readEnvironment } from "../../src/server/config/
 import { ROUTE_PATHS } from "../../src/server/rule-server.ts";
 import packageJson from "../../package.json" with { type: "json" };
 import { IMAGE } from "../../src/packaging/rule-server-image.ts";
-import { PROJECT_ROOT } from "../support/run-cli.ts";
+import { PROJECT_ROOT, runCli } from "../support/run-cli.ts";
 
 /** The deployment files parse, and their probe paths, ports and variables are the server's. */
 const KNOWN = new Set<string>(ENVIRONMENT_VARIABLES);
@@ -70,8 +70,8 @@ describe("systemd unit", () => {
   });
 });
 
-/** What the two variants share: rules from a ConfigMap (rule-server.yaml), or from git through git-sync. */
-for (const file of ["rule-server.yaml", "rule-server-git-sync.yaml"])
+/** What the three variants share: rules from a ConfigMap (rule-server.yaml), from git through git-sync, or pulled from a registry. */
+for (const file of ["rule-server.yaml", "rule-server-git-sync.yaml", "rule-server-oci.yaml"])
   describe(`Kubernetes manifests (${file})`, () => {
     const documents = parseAllDocuments(readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", file), "utf8")).map(
       (document) => document.toJS(),
@@ -161,6 +161,35 @@ describe("the ConfigMap variant", () => {
   });
 });
 
+describe("the registry variant", () => {
+  const documents = parseAllDocuments(
+    readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server-oci.yaml"), "utf8"),
+  ).map((document) => document.toJS());
+  const spec = documents.find((document) => document.kind === "Deployment").spec.template.spec;
+  const container = spec.containers[0];
+  const entry = (name: string): any => container.env.find((variable: any) => variable.name === name);
+  const mountOf = (path: string): any =>
+    container.volumeMounts.find((volume: any) => path === volume.mountPath || path.startsWith(`${volume.mountPath}/`));
+
+  test("pulls an oci:// release instead of reading the image's RULES_DIR, with no sidecar", () => {
+    expect(entry("RULES_SOURCE").value).toStartWith("oci://");
+    expect(entry("RULES_DIR").value).toBe("");
+    expect(spec.containers).toHaveLength(1);
+    expect(spec.initContainers).toBeUndefined();
+  });
+  test("loads only what the release key signed, the key read-only from a ConfigMap", () => {
+    const keys = entry("RULE_SERVER_TRUSTED_KEYS").value;
+    expect(mountOf(keys).readOnly).toBe(true);
+    expect(spec.volumes.find((volume: any) => volume.name === mountOf(keys).name).configMap).toBeDefined();
+  });
+  test("keeps the last good release in a writable volume, and the registry's credentials in a Secret", () => {
+    const cache = entry("RULES_SOURCE_CACHE").value;
+    expect(mountOf(cache).readOnly).toBeUndefined();
+    expect(spec.volumes.find((volume: any) => volume.name === mountOf(cache).name).emptyDir).toBeDefined();
+    expect(entry("RULE_SERVER_REGISTRY_AUTH").valueFrom.secretKeyRef).toBeDefined();
+  });
+});
+
 describe("the git-sync variant", () => {
   const documents = parseAllDocuments(
     readFileSync(join(PROJECT_ROOT, "deploy", "kubernetes", "rule-server-git-sync.yaml"), "utf8"),
@@ -217,6 +246,35 @@ describe("the git-sync variant", () => {
       expect(gitSync.securityContext.readOnlyRootFilesystem).toBe(true);
       expect(gitSync.securityContext.runAsUser).toBeGreaterThan(0);
       expect(gitSync.resources.requests.memory).toBeDefined();
+    }
+  });
+});
+
+describe("the CI workflow that releases rules", () => {
+  const workflow = parseAllDocuments(
+    readFileSync(join(PROJECT_ROOT, "deploy", "ci", "release-rules.github-actions.yml"), "utf8"),
+  )[0]!.toJS();
+  const steps: { name?: string; run?: string; env?: Record<string, string> }[] = workflow.jobs.release.steps;
+  const commands = steps.flatMap((step) =>
+    (step.run ?? "").split("\n").filter((line) => line.trim().startsWith("./rule-server ")),
+  );
+
+  test("checks the rules, then pushes them signed, to an oci:// artifact, only from main", () => {
+    expect(workflow.on.push.branches).toEqual(["main"]);
+    expect(commands.map((line) => line.trim().split(" ")[1])).toEqual(["check", "push", "push"]);
+    for (const push of commands.filter((line) => line.includes(" push "))) expect(push).toContain("--key");
+    expect(workflow.env.ARTIFACT).toStartWith("oci://");
+  });
+  test("gives the push the registry's credentials in the variable the command reads", () => {
+    const push = steps.find((step) => step.run?.includes("./rule-server push"))!;
+    expect(KNOWN.has("RULE_SERVER_REGISTRY_AUTH")).toBe(true);
+    expect(Object.keys(push.env!)).toContain("RULE_SERVER_REGISTRY_AUTH");
+  });
+  test("runs commands the executable has", async () => {
+    for (const command of new Set(commands.map((line) => line.trim().split(" ")[1]!))) {
+      const run = await runCli([command, "--help"]);
+      expect(run.status, command).toBe(0);
+      expect(run.stdout).toContain(`rule-server ${command}`);
     }
   });
 });

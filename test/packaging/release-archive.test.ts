@@ -78,6 +78,8 @@ test("it unpacks into one directory holding exactly what the README's table list
     "deploy/systemd/rule-server.service",
     "deploy/kubernetes/rule-server.yaml",
     "deploy/kubernetes/rule-server-git-sync.yaml",
+    "deploy/kubernetes/rule-server-oci.yaml",
+    "deploy/ci/release-rules.github-actions.yml",
     "rules/",
     "BUILD-INFO.json",
   ]);

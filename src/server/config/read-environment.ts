@@ -7,6 +7,7 @@ import { ConfigurationError, type JwtSettings, type RefreshSetting, type ServerO
 import { readProcessesSetting, type ProcessesSetting } from "../supervisor/processes-setting.ts";
 import { recordMaskProblem } from "../../records/record-mask.ts";
 import type { TlsFiles } from "../tls/tls-material.ts";
+import { readRulesSource } from "./rules-source-setting.ts";
 
 /** Every variable the stand-alone server reads. */
 export const ENVIRONMENT_VARIABLES = [
@@ -38,6 +39,11 @@ export const ENVIRONMENT_VARIABLES = [
   "RULE_SERVER_JWT_JWKS",
   "RULE_SERVER_JWT_ISSUER",
   "RULE_SERVER_JWT_AUDIENCE",
+  "RULES_SOURCE",
+  "RULES_SOURCE_TOKEN",
+  "RULES_SOURCE_CACHE",
+  "RULE_SERVER_REGISTRY_AUTH",
+  "RULE_SERVER_TRUSTED_KEYS",
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -124,6 +130,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   if (maskProblem !== undefined) problems.push(maskProblem);
   const runTests = flag("RULE_SERVER_RUN_TESTS", false);
   const tls = readTlsFiles(env, problems);
+  const rulesSource = readRulesSource(env, problems);
+  const trustedKeys = env.RULE_SERVER_TRUSTED_KEYS || undefined;
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
@@ -148,6 +156,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     decisionMask: env.RULE_SERVER_DECISION_MASK ?? "",
     decisionRecordsRequired,
     ...(tls === undefined ? {} : { tls }),
+    ...(rulesSource === undefined ? {} : { rulesSource }),
+    ...(trustedKeys === undefined ? {} : { trustedKeys }),
   };
 }
 

@@ -64,10 +64,32 @@ export interface ServerOptions {
   readonly decisionRecordsRequired?: boolean;
   /** HTTPS with these files (RULE_SERVER_TLS_CERT, _KEY, _CLIENT_CA), read again on SIGHUP; plain HTTP without. */
   readonly tls?: TlsFiles;
+  /**
+   * RULES_SOURCE and its companions: the rules are pulled from an OCI registry or another
+   * rule-server instead of read from `rulesDir` (README, Releasing rules to a fleet).
+   */
+  readonly rulesSource?: RulesSourceSetting;
+  /**
+   * RULE_SERVER_TRUSTED_KEYS: comma-separated PEM public key files, or one JWKS file. Only bundles
+   * signed by one of them load, from any source; source documents are refused.
+   */
+  readonly trustedKeys?: string;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
   /** The time the refresh schedule and the drain read; the system's by default (tests pass their own). */
   readonly clock?: Clock;
+}
+
+/** RULES_SOURCE, RULES_SOURCE_TOKEN, RULES_SOURCE_CACHE and RULE_SERVER_REGISTRY_AUTH. */
+export interface RulesSourceSetting {
+  /** `oci://HOST[:PORT]/REPO:TAG` or `…@sha256:<hex>`, or the URL of another rule-server. */
+  readonly ref: string;
+  /** The bearer token sent to another rule-server. */
+  readonly token?: string;
+  /** Where the last good release is kept, written atomically: a server whose first pull fails starts from it. */
+  readonly cacheDirectory?: string;
+  /** `user:password` for the registry; without it, the Docker config's entry for the host. */
+  readonly registryAuth?: string;
 }
 
 /** RULE_SERVER_JWT_JWKS, RULE_SERVER_JWT_ISSUER and RULE_SERVER_JWT_AUDIENCE. */

@@ -95,6 +95,11 @@ export class ServerMetrics {
     "Requests that did not fit the ruleset (schema enforcement warn or reject), by ruleset and warning code.",
     ["ruleset", "code"],
   );
+  private readonly pulls = new CounterFamily(
+    "rule_server_source_pulls_total",
+    "Pulls from RULES_SOURCE, by source kind (oci or server) and outcome (updated, unchanged, failed, refused).",
+    ["source", "outcome"],
+  );
   private readonly reloads = new CounterFamily(
     "rule_server_reloads_total",
     "Reloads attempted, by trigger and outcome (reloaded or refused).",
@@ -125,6 +130,7 @@ export class ServerMetrics {
     this.withoutRules,
     this.requestWarnings,
     this.reloads,
+    this.pulls,
     this.workerReplacements,
     this.recordFailures,
     new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served()?.rulesets.size ?? 0),
@@ -175,6 +181,11 @@ export class ServerMetrics {
 
   countReload(trigger: string, outcome: "reloaded" | "refused"): void {
     this.reloads.cell([trigger, outcome]).value++;
+  }
+
+  /** A pull from RULES_SOURCE: a new release loaded, the same one, a pull that failed, or a release whose load was refused. */
+  countPull(source: "oci" | "server", outcome: "updated" | "unchanged" | "failed" | "refused"): void {
+    this.pulls.cell([source, outcome]).value++;
   }
 
   countWorkerReplacement(reason: "timeout" | "exit"): void {

@@ -11,10 +11,15 @@ import type { Clock } from "./clock.ts";
 import { cronDelay } from "./cron-setting.ts";
 import { RefreshTimer } from "./refresh-timer.ts";
 import type { RefreshSetting } from "../config/server-options.ts";
+import type { PulledRules, RulesSource, UnchangedRules } from "../../sources/rules-source.ts";
+import { SourceError } from "../../sources/source-error.ts";
+import { readBundleSignatures, type SignatureVerifier } from "../../workspace/files/bundle-signatures.ts";
 
 export type ReloadOutcome =
   | { readonly reloaded: true; readonly rulesets: number }
-  | { readonly reloaded: false; readonly error: SnapshotError };
+  | { readonly reloaded: false; readonly error: SnapshotError }
+  /** The source has the release already served (RULES_SOURCE): nothing was loaded. */
+  | { readonly reloaded: false; readonly unchanged: true };
 
 /** Where reloaded rules go: the HTTP service of a lone server, or the serving processes of a supervisor. */
 export interface ReloadTarget {
@@ -26,7 +31,10 @@ export interface ReloadTarget {
 }
 
 export interface RulesReloaderParts {
-  readonly rulesDir: string;
+  /** Where the rules come from: RULES_DIR read in place, or a release pulled from RULES_SOURCE. */
+  readonly source: RulesSource;
+  /** With RULE_SERVER_TRUSTED_KEYS: the keys, read again at every load; only bundles they signed load. */
+  readonly trustedKeys?: () => Promise<SignatureVerifier>;
   readonly refresh: RefreshSetting;
   readonly runTests: boolean;
   readonly logger: Logger;
@@ -71,7 +79,24 @@ export class RulesReloader {
   /** The first load, at start-up; rejects with SnapshotError when the rules cannot be served. */
   async load(): Promise<RulesSnapshot> {
     this.lastAttemptedHash = this.hashForSchedule();
-    const first = await this.loadNow();
+    const pulled = await this.pull(true);
+    // A first pull has nothing to compare with: only a source that broke its word answers "unchanged".
+    if (!pulled.changed) throw new SourceError("SOURCE_PULL_FAILED", `${this.parts.source.ref} had no rules to give`);
+    if (pulled.pullFailure !== undefined)
+      this.parts.logger.warn("the rules source cannot be pulled; starting from the last good copy", {
+        source: this.parts.source.ref,
+        digest: pulled.description.digest,
+        reason: pulled.pullFailure,
+      });
+    let first: RulesSnapshot;
+    try {
+      first = await this.loadNow(pulled);
+    } catch (error) {
+      pulled.discard();
+      throw error;
+    }
+    pulled.accept();
+    if (pulled.pullFailure === undefined) this.countPull("updated");
     this.current = first;
     this.warnAbout(first);
     return first;
@@ -92,9 +117,22 @@ export class RulesReloader {
     this.timer?.stop();
   }
 
-  /** A scheduled check: reload only when the directory's contents differ from the last load attempted. */
+  /** The server is done: no more reloads, and the source lets go of what it holds (pulled copies in a temporary directory). */
+  close(): void {
+    this.stopSchedule();
+    this.parts.source.close();
+  }
+
+  /**
+   * A scheduled check: reload only when the directory's contents differ from the last load
+   * attempted; a pulled source is asked for a release other than the one served.
+   */
   async checkForChanges(trigger: "interval" | "cron"): Promise<ReloadOutcome | undefined> {
-    const hash = rulesDirectoryHash(this.parts.rulesDir);
+    if (this.parts.source.kind !== "directory") {
+      const outcome = await this.reload(trigger);
+      return "unchanged" in outcome ? undefined : outcome;
+    }
+    const hash = rulesDirectoryHash(this.parts.source.ref);
     if (hash === this.lastAttemptedHash) return undefined;
     return this.reload(trigger, hash);
   }
@@ -111,26 +149,49 @@ export class RulesReloader {
   private async reloadNow(trigger: ReloadTrigger, hash: string | undefined): Promise<ReloadOutcome> {
     // Every load counts as an attempt, so a schedule does not load the same files again.
     this.lastAttemptedHash = hash ?? this.hashForSchedule();
-    const { logger, metrics } = this.parts;
+    const { logger, metrics, source } = this.parts;
+    let pulled: PulledRules | undefined;
     try {
-      const next = await this.loadNow();
+      const pull = await this.pull(false);
+      if (!pull.changed) {
+        logger.info("rules source unchanged", { trigger, source: source.ref, digest: pull.description.digest });
+        return { reloaded: false, unchanged: true };
+      }
+      pulled = pull;
+      const next = await this.loadNow(pull);
       const lastReload: LastReload = { at: next.loadedAt, trigger, outcome: "reloaded" };
       await this.target.useRules(lastReload, next);
+      pull.accept();
+      this.countPull("updated");
       this.current = next;
       this.last = lastReload;
       metrics.countReload(trigger, "reloaded");
-      logger.info("rules reloaded", { trigger, rulesets: next.rulesets.size, loadedAt: next.loadedAt });
+      logger.info("rules reloaded", {
+        trigger,
+        rulesets: next.rulesets.size,
+        loadedAt: next.loadedAt,
+        ...(pull.description.digest === undefined ? {} : { digest: pull.description.digest }),
+      });
       this.warnAbout(next);
       return { reloaded: true, rulesets: next.rulesets.size };
     } catch (caught) {
+      pulled?.discard();
       // Whatever went wrong, the previous rules keep being served: a reload never takes the server down.
       const error =
         caught instanceof SnapshotError
           ? caught
           : new SnapshotError([
-              { code: "RELOAD_FAILED", message: caught instanceof Error ? caught.message : String(caught) },
+              caught instanceof SourceError
+                ? { code: caught.fault ?? caught.code, message: caught.message }
+                : { code: "RELOAD_FAILED", message: caught instanceof Error ? caught.message : String(caught) },
             ]);
-      this.last = refusedReload(this.parts.clock.now(), trigger, error.problems, this.parts.rulesDir);
+      if (pulled !== undefined) this.countPull("refused");
+      this.last = refusedReload(
+        this.parts.clock.now(),
+        trigger,
+        error.problems,
+        pulled?.directory ?? this.parts.source.ref,
+      );
       void this.target.useRules(this.last).catch(() => undefined);
       metrics.countReload(trigger, "refused");
       logger.warn("reload refused, still serving the previous rules", {
@@ -142,22 +203,43 @@ export class RulesReloader {
     }
   }
 
+  /** Asks the source for the rules, counting the pull; rejects with SourceError when it failed. */
+  private async pull(first: boolean): Promise<PulledRules | UnchangedRules> {
+    let pull: PulledRules | UnchangedRules;
+    try {
+      pull = await this.parts.source.pull(first);
+    } catch (error) {
+      this.countPull("failed");
+      throw error;
+    }
+    if (!pull.changed) this.countPull("unchanged");
+    else if (pull.pullFailure !== undefined) this.countPull("failed");
+    return pull;
+  }
+
+  private countPull(outcome: "updated" | "unchanged" | "failed" | "refused"): void {
+    const { kind } = this.parts.source;
+    if (kind !== "directory") this.parts.metrics.countPull(kind, outcome);
+  }
+
   /**
    * The rules as loadSnapshot loads them, with the load's garbage collected before the snapshot's
    * objects are made (rules-snapshot.ts says why). The collection waits for a turn of the event
    * loop: JavaScriptCore finds roots on the stack conservatively, and a frame of the load's could
    * still hold all of its objects. Once the snapshot is made, the bundles' texts are garbage too.
    */
-  private async loadNow(): Promise<RulesSnapshot> {
-    const { rulesDir, runTests, clock } = this.parts;
+  private async loadNow(pulled: PulledRules): Promise<RulesSnapshot> {
+    const { runTests, clock, trustedKeys } = this.parts;
     const generation = ++this.generation;
     const operators = this.operators();
-    const text = loadRulesAsText(rulesDir, operators, runTests, this.cache);
+    const signatures =
+      trustedKeys === undefined ? undefined : await readBundleSignatures(pulled.directory, await trustedKeys());
+    const text = loadRulesAsText(pulled.directory, operators, runTests, this.cache, signatures);
     if (worthCollecting(text)) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       collectGarbage();
     }
-    const snapshot = snapshotFromText(text, operators, generation, clock.now(), this.cache);
+    const snapshot = snapshotFromText(text, operators, generation, clock.now(), this.cache, pulled.description);
     // Once the snapshot is served: the sources' documents are packed, and the texts, the documents
     // and a reload's documents read again are garbage an idle server's collector would keep long.
     setTimeout(() => {
@@ -169,17 +251,19 @@ export class RulesReloader {
 
   /** The directory's hash, which only a refresh schedule compares; manual mode never reads it. */
   private hashForSchedule(): string | undefined {
-    return this.parts.refresh.mode === "manual" ? undefined : rulesDirectoryHash(this.parts.rulesDir);
+    const { refresh, source } = this.parts;
+    return refresh.mode === "manual" || source.kind !== "directory" ? undefined : rulesDirectoryHash(source.ref);
   }
 
   /** Warnings a person should see whenever rules are (re)loaded: nothing to serve, or operators missing. */
   private warnAbout(snapshot: RulesSnapshot): void {
-    const { logger, rulesDir } = this.parts;
+    const { logger, source } = this.parts;
     // A server that is "ready" with nothing to evaluate is usually a RULES_DIR pointing at the wrong folder.
     if (snapshot.rulesets.size === 0)
-      logger.warn("no ruleset in the rules directory; every evaluation will be answered 404", {
-        rulesDir: resolve(rulesDir),
-      });
+      logger.warn(
+        `no ruleset in the ${source.kind === "directory" ? "rules directory" : "rules source"}; every evaluation will be answered 404`,
+        source.kind === "directory" ? { rulesDir: resolve(source.ref) } : { source: source.ref },
+      );
     for (const missing of snapshot.missingOperators) {
       logger.warn("custom operators are not registered; rules that need them fail closed", {
         ruleset: missing.ruleset,

@@ -10,7 +10,7 @@ export const health: RouteHandler = () => jsonResponse({ status: "ok" }, 200, { 
  * `GET /readyz`: 503 while draining, and 503 `not-ready` with a `reason` while the server would
  * refuse every evaluation (decision records required and not writable: a load balancer should take
  * it out until they are); `loadedAt` is the time of the last successful load; `lastReload` the last
- * reload attempted. A refused reload leaves readiness at 200: the previous rules are served. The
+ * reload attempted; `source` where the rules came from. A refused reload leaves readiness at 200: the previous rules are served. The
  * endpoint is public, and a refusal's problems name rules, files and their text: only a request
  * with the `operate` scope sees them (the log has them too).
  */
@@ -22,6 +22,8 @@ export const readiness: RouteHandler = async (request, { snapshot, draining, las
   };
   if (reason !== undefined) body.reason = reason;
   Object.assign(body, { loadedAt: snapshot.loadedAt, rulesets: snapshot.rulesets.size, pid: process.pid });
+  // Which release is served: the directory, or the registry reference or server with its digest, and who signed it.
+  if (snapshot.source !== undefined) body.source = snapshot.source;
   if (lastReload !== undefined)
     body.lastReload =
       lastReload.problems === undefined || (await auth.permits(request, "operate"))

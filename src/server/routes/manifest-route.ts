@@ -1,3 +1,4 @@
+import { SIGNATURE_HEADER } from "../../sources/server-release-fetcher.ts";
 import { HttpError } from "../http/http-error.ts";
 import { PUBLIC_CORS_HEADERS } from "../http/cors.ts";
 import { entityTag } from "../http/entity-tag.ts";
@@ -50,6 +51,8 @@ export const bundle: RouteHandler = (request, { snapshot, auth, params, logField
     return conditionalResponse(request, served.bundleBody, {
       ETag: entityTag(`${served.entry.checksum}-bundle`),
       "Cache-Control": PRIVATE_CACHE_CONTROL,
+      // Loaded signed, the body is the signed file's bytes: another rule-server pulling it verifies it too.
+      ...(served.signed === undefined ? {} : { [SIGNATURE_HEADER]: served.signed.jws }),
     });
   });
 

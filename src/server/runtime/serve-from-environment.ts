@@ -12,6 +12,12 @@ import { TlsFilesError } from "../tls/tls-material.ts";
 import { JwksError } from "../auth/jwks-error.ts";
 import { CredentialsError, describeCredentialsProblem } from "../auth/credentials-error.ts";
 import { serveUntilSignalled } from "./process-signals.ts";
+import { SourceError } from "../../sources/source-error.ts";
+
+/** Where the rules were to come from, for a fatal line: RULES_SOURCE, or the directory. */
+function rulesOrigin(env: NodeJS.ProcessEnv): { source: string } | { rulesDir: string } {
+  return env.RULES_SOURCE ? { source: env.RULES_SOURCE } : { rulesDir: env.RULES_DIR || "./rules" };
+}
 
 /**
  * The server as the executable runs it, with options from the environment, in the role the
@@ -53,7 +59,19 @@ export async function serveFromEnvironment(env: NodeJS.ProcessEnv): Promise<numb
     sayUnknownVariables();
     if (error instanceof ConfigurationError) logger.fatal("invalid configuration", { problems: error.problems });
     else if (error instanceof SnapshotError)
-      logger.fatal("the rules cannot be served", { rulesDir: server?.rulesDir, problems: error.problems });
+      logger.fatal("the rules cannot be served", { ...rulesOrigin(env), problems: error.problems });
+    else if (error instanceof SourceError)
+      logger.fatal(
+        error.code === "SOURCE_PULL_FAILED"
+          ? "the rules source cannot be pulled, and no last good copy is cached"
+          : "the rules source cannot be used",
+        {
+          source: env.RULES_SOURCE,
+          code: error.code,
+          ...(error.fault === undefined ? {} : { fault: error.fault }),
+          reason: error.message,
+        },
+      );
     else if (error instanceof CredentialsError)
       logger.fatal("the credentials cannot be used", {
         code: error.code,

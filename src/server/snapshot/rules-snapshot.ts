@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
@@ -6,6 +7,8 @@ import type { JsonObject } from "../../engine/value/json-value.ts";
 import type { CachePolicy } from "../../workspace/cache-policy.ts";
 import { loadRulesDirectory } from "../../workspace/load-rules-directory.ts";
 import type { ReloadCache } from "../../workspace/reload-cache.ts";
+import type { BundleSignature, BundleSignatures } from "../../workspace/files/bundle-signatures.ts";
+import type { SourceDescription } from "../../sources/source-description.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";
 import {
   type RulesetEntry,
@@ -34,6 +37,8 @@ export class RulesSnapshot {
     readonly bundles: ReadonlyMap<string, JsonObject> = new Map(),
     /** Counts the snapshots of one server: evaluations name the one they run against. */
     readonly generation = 0,
+    /** Where the rules came from, for `/readyz`; absent for rules loaded by an embedder without a source. */
+    readonly source?: SourceDescription,
   ) {
     this.entries = [...rulesets.values()]
       .map((served) => served.entry)
@@ -84,9 +89,16 @@ export interface RulesAsText {
   readonly cachePolicy: CachePolicy;
   /** How many of the rulesets compiled at this load (the others were kept from an earlier one). */
   readonly compiled: number;
+  /** Loaded with trusted keys: the ids of the keys that signed the bundles. */
+  readonly signedBy?: readonly string[];
 }
 
-type RulesetAsText = { readonly file: string; readonly listing: SourceListing | undefined } & (
+type RulesetAsText = {
+  readonly file: string;
+  readonly listing: SourceListing | undefined;
+  /** A signed bundle's JWS: its text is the file's, byte for byte, so that the signature holds for what is served. */
+  readonly signature?: string;
+} & (
   | { readonly bundleText: string }
   | { readonly kept: { readonly ruleset: LoadedRuleset; readonly bundle: JsonObject } }
 );
@@ -100,10 +112,18 @@ export function loadRulesAsText(
   operators: CustomOperators,
   runTests: boolean,
   cache: ReloadCache | undefined,
+  signatures?: BundleSignatures,
 ): RulesAsText {
-  const loaded = loadRulesDirectory(directory, { operators, runTests, ...(cache === undefined ? {} : { cache }) });
+  const loaded = loadRulesDirectory(directory, {
+    operators,
+    runTests,
+    ...(cache === undefined ? {} : { cache }),
+    ...(signatures === undefined ? {} : { signatures }),
+  });
   if (loaded.problems.length > 0) throw new SnapshotError(loaded.problems);
-  const rulesets = loaded.rulesets.map(({ file, bundle, ruleset, source }): RulesetAsText => {
+  const rulesets = loaded.rulesets.map(({ file, bundle, ruleset, source, signature }): RulesetAsText => {
+    if (signature !== undefined)
+      return { file, listing: undefined, signature: signature.jws, bundleText: signedText(file, signature) };
     // Through JSON too: a string read from a source may be a piece of the source's whole text, and keep it.
     const listing =
       source === undefined
@@ -115,7 +135,20 @@ export function loadRulesAsText(
   });
   cache?.letGoOfCompiled();
   const compiled = rulesets.filter((entry) => "bundleText" in entry).length;
-  return { rulesets, cachePolicy: loaded.cachePolicy, compiled };
+  return {
+    rulesets,
+    cachePolicy: loaded.cachePolicy,
+    compiled,
+    ...(loaded.signedBy === undefined ? {} : { signedBy: loaded.signedBy }),
+  };
+}
+
+/** A signed bundle file's text, read again: it must still be the bytes whose digest was signed. */
+function signedText(file: string, signature: BundleSignature): string {
+  const bytes = readFileSync(file);
+  if (`sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}` !== signature.claims.digest)
+    throw new SnapshotError([{ code: "SIGNATURE_INVALID", message: "the bundle changed while it was loaded", file }]);
+  return bytes.toString("utf8");
 }
 
 /** The second step of loadSnapshot: the snapshot, its rulesets read from their bundles' text. */
@@ -125,6 +158,7 @@ export function snapshotFromText(
   generation: number,
   now: Date,
   cache: ReloadCache | undefined,
+  source?: SourceDescription,
 ): RulesSnapshot {
   const served = new Map<string, ServedRuleset>();
   const bundles = new Map<string, JsonObject>();
@@ -133,11 +167,31 @@ export function snapshotFromText(
     const bundle = "kept" in entry ? entry.kept.bundle : (JSON.parse(entry.bundleText) as JsonObject);
     const ruleset = "kept" in entry ? entry.kept.ruleset : LoadedRuleset.fromBundle(bundle, operators);
     cache?.adopt(file, ruleset, bundle);
-    served.set(ruleset.id, serveRuleset(bundle, ruleset, listing));
+    served.set(
+      ruleset.id,
+      serveRuleset(
+        bundle,
+        ruleset,
+        listing,
+        entry.signature === undefined || !("bundleText" in entry)
+          ? undefined
+          : { jws: entry.signature, text: entry.bundleText },
+      ),
+    );
     bundles.set(ruleset.id, bundle);
   }
   const missingOperators = [...served.values()]
     .map((entry) => ({ ruleset: entry.entry.id, operators: entry.ruleset.missingOperators() }))
     .filter((missing) => missing.operators.length > 0);
-  return new RulesSnapshot(served, text.cachePolicy, now.toISOString(), missingOperators, bundles, generation);
+  const described =
+    source === undefined || text.signedBy === undefined ? source : { ...source, signedBy: text.signedBy };
+  return new RulesSnapshot(
+    served,
+    text.cachePolicy,
+    now.toISOString(),
+    missingOperators,
+    bundles,
+    generation,
+    described,
+  );
 }

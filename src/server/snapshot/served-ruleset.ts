@@ -46,7 +46,15 @@ export interface ServedRuleset {
   readonly ruleset: LoadedRuleset;
   readonly manifestBodies: Readonly<Record<Channel, CompressibleBody>>;
   readonly bundleBody: CompressibleBody;
+  /** A signed bundle: its JWS is sent beside it (`Rule-Cascade-Signature`) so another rule-server can verify it too. */
+  readonly signed?: SignedBundle;
   readonly rules: ReadonlyMap<string, RuleBody>;
+}
+
+/** A bundle loaded with its signature: the file's text, which the signature's digest is of, and the JWS. */
+export interface SignedBundle {
+  readonly text: string;
+  readonly jws: string;
 }
 
 const bytes = (value: JsonValue): CompressibleBody => CompressibleBody.ofJson(value);
@@ -56,6 +64,7 @@ export function serveRuleset(
   bundle: JsonObject,
   ruleset: LoadedRuleset,
   listing: SourceListing | undefined,
+  signed?: SignedBundle,
 ): ServedRuleset {
   const server = ruleset.manifest("server");
   const client = ruleset.manifest("client");
@@ -71,7 +80,9 @@ export function serveRuleset(
     listing,
     ruleset,
     manifestBodies: { server: bytes(server), client: bytes(client) },
-    bundleBody: bytes(bundle),
+    bundleBody:
+      signed === undefined ? bytes(bundle) : new CompressibleBody(() => new TextEncoder().encode(signed.text)),
+    ...(signed === undefined ? {} : { signed }),
     rules,
   };
 }

@@ -1,3 +1,4 @@
+import { rulesOriginOf } from "../refresh/rules-origin.ts";
 import { writeToStandardOutput } from "../../standard-output/standard-output.ts";
 import { customOperatorsFrom } from "../../engine/expression/custom-operators.ts";
 import { checkOptions, type CheckedOptions, warnOfShortToken } from "../config/checked-options.ts";
@@ -51,7 +52,7 @@ export class SupervisedServer {
     const operators = customOperatorsFrom(options.operators);
     this.reloader = new RulesReloader(
       {
-        rulesDir: this.rulesDir,
+        ...rulesOriginOf(options),
         refresh: options.refresh ?? { mode: "manual" },
         runTests: options.runTests === true,
         logger: this.logger,
@@ -124,13 +125,16 @@ export class SupervisedServer {
     this.reloader.stopSchedule();
     this.logger.info("draining", { seconds: this.options.drainSeconds ?? 5 });
     this.processes.drain();
-    this.drained = this.processes.finished.then(() => this.logger.info("drained, stopped serving"));
+    this.drained = this.processes.finished.then(() => {
+      this.reloader.close();
+      this.logger.info("drained, stopped serving");
+    });
     return this.drained;
   }
 
   /** Every serving process stops at once, cutting the requests in flight. */
   async stop(): Promise<void> {
-    this.reloader.stopSchedule();
+    this.reloader.close();
     this.processes.stop();
     await this.processes.finished;
     this.logger.info("stopped serving, requests in flight were cut");

@@ -10,7 +10,13 @@ import type { JsonObject } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 
 export type BundleFileRead =
-  | { ok: true; bundle: JsonObject; ruleset: LoadedRuleset }
+  | {
+      ok: true;
+      bundle: JsonObject;
+      ruleset: LoadedRuleset;
+      /** `sha256:<hex>` of the file's bytes as read, what a signature of the file names. */
+      digest: string;
+    }
   | { ok: false; problems: LoadProblem[] };
 
 /**
@@ -19,9 +25,9 @@ export type BundleFileRead =
  * the engine parses them; the strict source reader runs only on a file that failed, to find the place.
  */
 export function readBundleFile(file: string, operators: CustomOperators = NO_CUSTOM_OPERATORS): BundleFileRead {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (error) {
     // The file may vanish while a volume is swapped.
     return {
@@ -35,6 +41,7 @@ export function readBundleFile(file: string, operators: CustomOperators = NO_CUS
       ],
     };
   }
+  const text = bytes.toString("utf8");
   const parsed = parseJson(text);
   if (!parsed.ok) {
     const placed = readJsonSource(text, file).problems.filter((problem) => problem.code === "SOURCE_INVALID");
@@ -55,6 +62,7 @@ export function readBundleFile(file: string, operators: CustomOperators = NO_CUS
       ok: true,
       bundle: parsed.value as JsonObject,
       ruleset: LoadedRuleset.fromBundle(parsed.value, operators, TOOL_ENGINE),
+      digest: `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`,
     };
   } catch (error) {
     if (!(error instanceof LoadError)) throw error;
