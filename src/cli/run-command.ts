@@ -7,7 +7,6 @@ import { runEvaluateCommand } from "./evaluate-command.ts";
 import { runFmtCommand } from "./fmt-command.ts";
 import { commandHelp, HELP_TEXT } from "./help-text.ts";
 import { runLspCommand } from "./lsp-command.ts";
-import { runPushCommand } from "./push-command.ts";
 import { runReplayCommand } from "./replay-command.ts";
 import { runSchemaCommand } from "./schema-command.ts";
 import { runServeCommand } from "./serve-command.ts";
@@ -54,8 +53,6 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return runFmtCommand(rest, io);
     case "compile":
       return runCompileCommand(rest, io);
-    case "push":
-      return runPushCommand(rest, io);
     case "manifest":
       return runManifestCommand(rest, io);
     case "evaluate":
@@ -69,6 +66,8 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return (await import("./keygen-command.ts")).runKeygenCommand(rest, io);
     case "sign":
       return (await import("./sign-command.ts")).runSignCommand(rest, io);
+    case "push":
+      return (await import("./push-command.ts")).runPushCommand(rest, io);
     case "version":
     case "--version":
       await io.stdout.write(versionText());

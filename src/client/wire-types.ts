@@ -31,6 +31,20 @@ export interface Readiness {
    */
   pid?: number;
   lastReload?: LastReload;
+  source?: RulesSource;
+}
+
+/**
+ * Where the rules served came from: the rules directory (RULES_DIR), an OCI artifact or
+ * another rule-server (RULES_SOURCE). `digest` names the release pulled (the OCI manifest's
+ * digest, or the digest of the other server's list of rulesets); `signedBy` the ids of the
+ * keys that signed its bundles, when RULE_SERVER_TRUSTED_KEYS is set.
+ */
+export interface RulesSource {
+  kind: "directory" | "oci" | "server";
+  ref: string;
+  digest?: string;
+  signedBy?: string[];
 }
 
 /**

@@ -154,7 +154,9 @@ export class RulesReloader {
     try {
       const pull = await this.pull(false);
       if (!pull.changed) {
-        logger.info("rules source unchanged", { trigger, source: source.ref, digest: pull.description.digest });
+        // Said when someone asked (SIGHUP, the API); a schedule asks every interval and says nothing, as for a directory.
+        if (trigger !== "interval" && trigger !== "cron")
+          logger.info("rules source unchanged", { trigger, source: source.ref, digest: pull.description.digest });
         return { reloaded: false, unchanged: true };
       }
       pulled = pull;

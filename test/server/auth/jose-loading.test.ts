@@ -3,8 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * jose is loaded only by a server that verifies JWTs: two modules import it, and the one module
- * that uses them (request-authentication.ts) imports them only when RULE_SERVER_JWT_* is set.
+ * jose is loaded only by a server that verifies JWTs or bundle signatures, and by the commands that
+ * sign: two JWT modules and the signing part import it; request-authentication.ts imports the JWT
+ * modules only when RULE_SERVER_JWT_* is set, and the signing part is imported only dynamically
+ * (RULE_SERVER_TRUSTED_KEYS, `keygen`, `sign`, `push`).
  */
 const SRC = join(import.meta.dir, "..", "..", "..", "src");
 
@@ -18,13 +20,33 @@ function sources(directory: string): string[] {
   );
 }
 
-test("jose is imported by the JWT modules alone, and they are imported only dynamically", () => {
+test("jose is imported by the JWT modules and the signing part alone, and they are imported only dynamically", () => {
   const files = sources(SRC).map((path) => ({ path: path.slice(SRC.length + 1), text: readFileSync(path, "utf8") }));
   const importingJose = files.filter(({ text }) => /^import\s(?!type\b)[^;]*from "jose";/m.test(text));
-  expect(importingJose.map(({ path }) => path).sort()).toEqual([
-    "server/auth/jwt-key-set.ts",
-    "server/auth/jwt-token-verifier.ts",
+  expect(
+    importingJose
+      .map(({ path }) => path)
+      .filter((path) => !path.startsWith("signing/"))
+      .sort(),
+  ).toEqual(["server/auth/jwt-key-set.ts", "server/auth/jwt-token-verifier.ts"]);
+  // Whatever imports the signing part statically is itself imported only dynamically: the commands that sign.
+  const staticImportersOfSigning = files.filter(
+    ({ path, text }) =>
+      !path.startsWith("signing/") && /^import\s(?!type\b)[^;]*from "[^"]*\/signing\/[^"]+";/m.test(text),
+  );
+  expect(staticImportersOfSigning.map(({ path }) => path).sort()).toEqual([
+    "cli/keygen-command.ts",
+    "cli/push-command.ts",
+    "cli/sign-command.ts",
   ]);
+  const commands = files.find(({ path }) => path === "cli/run-command.ts")!.text;
+  for (const command of ["keygen", "sign", "push"]) {
+    expect(commands).toContain(`await import("./${command}-command.ts")`);
+    expect(commands).not.toMatch(new RegExp(`^import[^;]*"\\./${command}-command\\.ts";`, "m"));
+  }
+  expect(files.find(({ path }) => path === "server/refresh/rules-origin.ts")!.text).toContain(
+    'await import("../../signing/trusted-keys.ts")',
+  );
   const staticImportersOfJwt = files.filter(
     ({ path, text }) =>
       !path.startsWith("server/auth/jwt-") &&

@@ -123,6 +123,39 @@ describe("a server pulling from a registry", () => {
   });
 });
 
+test("on RULES_REFRESH=interval, a release pushed to the tag is pulled without a signal, by every serving process", async () => {
+  const own = await startTestRegistry({ auth: "basic" });
+  const target = `oci://${own.host}/rules/shop:prod`;
+  const file = () => bundleFile("shop-order.ruleset.yaml", "2.0.0");
+  await pushRulesArtifact(target, [bundleFile("shop-order.ruleset.yaml", "1.0.0")], { credentials: own.credentials });
+  const scheduled = await startServer(
+    serverEnvironment("", {
+      RULES_DIR: undefined,
+      RULES_SOURCE: target,
+      RULE_SERVER_REGISTRY_AUTH: `${own.credentials.username}:${own.credentials.password}`,
+      RULES_REFRESH: "interval",
+      RULES_REFRESH_INTERVAL: "1s",
+      RULE_SERVER_PROCESSES: "2",
+    }),
+  );
+  try {
+    const { digest } = await pushRulesArtifact(target, [file()], { credentials: own.credentials });
+    await scheduled.waitForLog((line) => line.msg === "rules reloaded" && line.trigger === "interval");
+    // Each connection may reach either process: both serve the new release and name it.
+    for (let i = 0; i < 6; i++) {
+      const ready = await (await fetch(`${scheduled.url}/readyz`, { headers: { Connection: "close" } })).json();
+      expect((ready as any).source).toEqual({ kind: "oci", ref: target, digest });
+    }
+    // A tag that did not move: asked about every second, nothing loaded, nothing said at info.
+    await Bun.sleep(2200);
+    expect(scheduled.logs().filter((line) => line.msg === "rules reloaded")).toHaveLength(1);
+    expect(scheduled.logs().filter((line) => line.msg === "rules source unchanged")).toHaveLength(0);
+  } finally {
+    await scheduled.kill();
+    await own.stop();
+  }
+});
+
 test("wrong registry credentials stop the start, and the password is never logged", async () => {
   const other = await startTestRegistry({ auth: "basic" });
   try {

@@ -148,7 +148,8 @@ describe("from RULES_DIR, with trusted keys", () => {
       ...["acme-payments", "acme-payments-transfers"].map((name) => join(directory, `${name}.bundle.json`)),
     ]);
     expect(signed.status).toBe(0);
-    const upstream = await start({ RULES_DIR: directory });
+    // Two serving processes: what the supervisor loaded signed reaches them with its bytes and signature.
+    const upstream = await start({ RULES_DIR: directory, RULE_SERVER_PROCESSES: "2" });
     expect((await readyz(upstream)).source).toEqual({ kind: "directory", ref: directory, signedBy: [kids.release] });
     const bundle = await fetch(`${upstream.url}/rulesets/acme.payments/bundle`, {
       headers: { Authorization: `Bearer ${TOKEN}` },
