@@ -5,6 +5,7 @@ import { operatorsOption } from "./operators-option.ts";
 import { checkRuleFiles, ruleFilesNamed } from "../workspace/rule-file-checks.ts";
 import { isDirectory } from "../workspace/files/source-documents.ts";
 import { UsageError } from "./usage-error.ts";
+import { type BundleSignatures, signaturesOfFiles } from "../workspace/files/bundle-signatures.ts";
 import { commandPath, workingDirectory, type CommandIo } from "./command-io.ts";
 
 /**
@@ -15,12 +16,14 @@ import { commandPath, workingDirectory, type CommandIo } from "./command-io.ts";
  * that load but can never be right. Exit status 1 on any problem or failed test, and when the
  * paths hold no ruleset at all, for CI; warnings alone leave it 0, unless `--strict` makes them problems.
  * `--portable` warns on every expression written as text (EXPRESSION_NOT_PORTABLE), for sources
- * that other Rule Cascade runtimes must read.
+ * that other Rule Cascade runtimes must read. `--trusted-keys` (or RULE_SERVER_TRUSTED_KEYS, as the
+ * server reads it) refuses what a server with those keys refuses: sources, and bundles without a
+ * valid signature.
  */
 export async function runCheckCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseCommandArguments("check", args, {
     flags: ["--json", "--strict", "--portable"],
-    options: ["--format", "--operators"],
+    options: ["--format", "--operators", "--trusted-keys"],
   });
   if (parsed.positional.length === 0) throw new UsageError("check: name at least one ruleset file or directory");
   const write = reportWriter("check", parsed.flags.has("--json") ? "json" : (parsed.options.get("--format") ?? "text"));
@@ -33,7 +36,21 @@ export async function runCheckCommand(args: readonly string[], io: CommandIo): P
     return 1;
   }
   const operators = operatorsOption("check", parsed.options.get("--operators"));
+  const trusted = parsed.options.get("--trusted-keys") ?? (io.env.RULE_SERVER_TRUSTED_KEYS || undefined);
+  let signatures: BundleSignatures | undefined;
+  if (trusted !== undefined) {
+    // Imported when asked for: the signing part loads jose.
+    const { TrustedKeys } = await import("../signing/trusted-keys.ts");
+    try {
+      signatures = await signaturesOfFiles(files, await TrustedKeys.read(trusted, workingDirectory(io)));
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "TRUSTED_KEYS_INVALID";
+      await io.stderr.write(`rule-server check: ${code}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
   const reports = checkRuleFiles(files, {
+    ...(signatures === undefined ? {} : { signatures }),
     operators,
     directories: paths.filter(isDirectory),
     strict: parsed.flags.has("--strict"),

@@ -2,11 +2,14 @@
 export const COMMAND_USAGE: Readonly<Record<string, string>> = {
   serve: `  rule-server [serve]              serve the rulesets of RULES_DIR (see README.md)\n`,
   check: `  rule-server check <file|dir>... [--format text|json|github|junit] [--json] [--strict] [--portable]
+                      [--trusted-keys KEYS]
                                    run every load check and golden test; exit 1 on any problem
                                    or when the paths hold no ruleset (--json is --format json);
                                    warnings (rules that can never be right) do not fail it
                                    unless --strict makes them problems; --portable warns on every
-                                   expression written as text (other runtimes read trees only)\n`,
+                                   expression written as text (other runtimes read trees only);
+                                   --trusted-keys (default RULE_SERVER_TRUSTED_KEYS): refuse what a
+                                   server with those keys refuses, sources and unsigned bundles\n`,
   fmt: `  rule-server fmt [--expressions text|tree] [--check] <file|dir>...
                                    write every expression of the ruleset sources as text
                                    ({expr: "..."}, the default) or as a tree, in place, keeping

@@ -6,7 +6,13 @@ import type { JsonObject } from "../engine/value/json-value.ts";
 import { ruleFilesOf } from "./files/rule-files-of-directory.ts";
 import type { SourceFile } from "./files/source-documents.ts";
 import { sourceGoldenTests } from "./files/source-golden-tests.ts";
-import { type BundleSignature, type BundleSignatures, signatureMismatch } from "./files/bundle-signatures.ts";
+import {
+  type BundleSignature,
+  type BundleSignatures,
+  signatureMismatch,
+  unsignedProblem,
+  verifiedSignature,
+} from "./files/bundle-signatures.ts";
 import { readCachePolicyFiles } from "./cache-policy-file.ts";
 import { CachePolicy } from "./cache-policy.ts";
 import { readRulesDirectory } from "./compile-source-file.ts";
@@ -110,12 +116,7 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
   const signedBy = new Set<string>();
   for (const source of loader.directory(at).sources) {
     if (signatures !== undefined) {
-      problems.push({
-        code: "SOURCE_NOT_SIGNED",
-        message:
-          "a source document cannot be signed: with trusted keys only signed bundles load (rule-server compile, then rule-server sign)",
-        file: source.file,
-      });
+      problems.push(unsignedProblem(source.file, "source", signatures)!);
       continue;
     }
     const readable = source.document !== undefined && source.problems.length === 0;
@@ -140,14 +141,12 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
     rulesets.push({ ruleset: loaded.ruleset, bundle: loaded.bundle, file: source.file, source });
   }
   for (const file of files.bundle) {
-    const verdict = signatures?.get(file);
-    if (signatures !== undefined && (verdict === undefined || "code" in verdict)) {
-      problems.push(
-        verdict ?? { code: "SIGNATURE_MISSING", message: "the bundle came after its signatures were read", file },
-      );
+    const unsigned = signatures === undefined ? undefined : unsignedProblem(file, "bundle", signatures);
+    if (unsigned !== undefined) {
+      problems.push(unsigned);
       continue;
     }
-    const signed = verdict as BundleSignature | undefined;
+    const signed = signatures === undefined ? undefined : verifiedSignature(file, signatures);
     const loaded = loader.load(file);
     if (!loaded.ok) {
       problems.push(...loaded.problems);

@@ -1,4 +1,4 @@
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { CheckWarning } from "../compiler/checks/check-warnings.ts";
 import { textExpressionWarnings } from "../compiler/checks/text-expression-warnings.ts";
 import { goldenTestNameProblems } from "../compiler/golden/golden-test-names.ts";
@@ -14,6 +14,13 @@ import { isDirectory, type SourceFile } from "./files/source-documents.ts";
 import { readRulesDirectory } from "./compile-source-file.ts";
 import type { FileReport } from "./file-report.ts";
 import { loadRulesDirectory } from "./load-rules-directory.ts";
+import {
+  type BundleSignatures,
+  signatureMismatch,
+  unsignedProblem,
+  verifiedSignature,
+} from "./files/bundle-signatures.ts";
+import { ruleFileKind } from "./files/rule-file-kind.ts";
 import { type LoadedRuleFile, RuleFileLoader } from "./rule-file-loader.ts";
 
 /** The ruleset and bundle files named, a directory standing for the rule files in it. */
@@ -46,6 +53,12 @@ export interface RuleFileCheckOptions {
   readonly withoutWarnings?: boolean;
   /** Warns on every expression written as text, which other runtimes do not read (`check --portable`). */
   readonly portable?: boolean;
+  /**
+   * Trusted keys were given (`check --trusted-keys`, RULE_SERVER_TRUSTED_KEYS) and these are the
+   * signatures of the files' directories, verified: what the server refuses for want of a valid
+   * signature is a problem here too.
+   */
+  readonly signatures?: BundleSignatures;
   /** Runs the golden tests of a compiled source. */
   readonly runTests: (compiled: CompiledSource) => GoldenTestOutcome[];
   /**
@@ -63,7 +76,9 @@ export interface RuleFileCheckOptions {
  */
 export function checkRuleFiles(files: readonly string[], options: RuleFileCheckOptions): FileReport[] {
   const loader = new RuleFileLoader(options.operators, (directory) => readRulesDirectory(directory));
-  const reports = files.map((file) => checkRuleFile(loader.load(file), options));
+  const reports = files.map((file) =>
+    withSignatureProblem(checkRuleFile(loader.load(file), options), loader.load(file), options.signatures),
+  );
   return withDirectoryProblems(reports, directoryProblemsOf(options.directories ?? [], options.operators, loader));
 }
 
@@ -150,6 +165,25 @@ export function checkRuleFile(
     [...compilation.warnings, ...unregistered, ...portability],
     options,
   );
+}
+
+/** Under trusted keys, what the server would refuse of the file for its signature, first among its problems. */
+function withSignatureProblem(
+  report: FileReport,
+  loaded: LoadedRuleFile,
+  signatures: BundleSignatures | undefined,
+): FileReport {
+  if (signatures === undefined) return report;
+  const file = loaded.file;
+  const kind = ruleFileKind(basename(file)) === "bundle" ? "bundle" : "source";
+  let problem = unsignedProblem(file, kind, signatures);
+  const signed = verifiedSignature(file, signatures);
+  if (problem === undefined && signed !== undefined && loaded.ok) {
+    const { id, version, checksum } = loaded.ruleset;
+    problem = signatureMismatch(file, signed, { id, version, checksum, digest: loaded.digest ?? "" });
+  }
+  if (problem !== undefined) report.problems.unshift(problem);
+  return report;
 }
 
 /** The warnings of a file in its report: left out (`test`), as warnings, or as problems (`--strict`). */

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 import { ruleFilesOf } from "./rule-files-of-directory.ts";
 
@@ -68,6 +69,46 @@ export async function readBundleSignatures(directory: string, verifier: Signatur
       });
     }
   }
+  return signatures;
+}
+
+/**
+ * Under trusted keys, the problem that refuses a rule file before it is loaded: a source document
+ * (nothing signs one), a bundle without a signature or whose signature does not verify. Undefined
+ * for a bundle whose signature verified: `signatureMismatch` then checks it against what loads.
+ */
+export function unsignedProblem(
+  file: string,
+  kind: "source" | "bundle",
+  signatures: BundleSignatures,
+): LoadProblem | undefined {
+  if (kind === "source")
+    return {
+      code: "SOURCE_NOT_SIGNED",
+      message:
+        "a source document cannot be signed: with trusted keys only signed bundles load (rule-server compile, then rule-server sign)",
+      file,
+    };
+  const verdict = signatures.get(file);
+  if (verdict === undefined)
+    return { code: "SIGNATURE_MISSING", message: "the bundle came after its signatures were read", file };
+  return "code" in verdict ? verdict : undefined;
+}
+
+/** The verified signature of a bundle file that `unsignedProblem` let through. */
+export function verifiedSignature(file: string, signatures: BundleSignatures): BundleSignature | undefined {
+  const verdict = signatures.get(file);
+  return verdict === undefined || "code" in verdict ? undefined : verdict;
+}
+
+/** The signatures of the bundles in the directories of these files, verified (`check` with trusted keys). */
+export async function signaturesOfFiles(
+  files: readonly string[],
+  verifier: SignatureVerifier,
+): Promise<BundleSignatures> {
+  const signatures = new Map<string, BundleSignature | LoadProblem>();
+  for (const directory of new Set(files.map((file) => dirname(file))))
+    for (const [file, verdict] of await readBundleSignatures(directory, verifier)) signatures.set(file, verdict);
   return signatures;
 }
 
