@@ -12,6 +12,12 @@ export interface JwksFetching {
   readonly cooldownMs?: number;
 }
 
+/** The keys of one set taken, and which it is: a token verified with it holds while it is the one in use. */
+export interface KeySetInUse {
+  readonly getKey: JWTVerifyGetKey;
+  readonly generation: number;
+}
+
 const TIMEOUT_MS = 5000;
 const REFRESH_MS = 10 * 60_000;
 /** An unknown `kid` fetches the set again at most this often: made-up kids must not hammer the identity provider. */
@@ -22,14 +28,15 @@ const COOLDOWN_MS = 30_000;
  * file that does not load stops it: JwksError) and again on SIGHUP (one that does not load keeps
  * the keys in use), or an https URL, fetched with a timeout, again every refreshMs, and when a
  * token names a key the set does not hold, at most every cooldownMs. A fetch that fails, times out
- * or brings no key set keeps the last good set; before a first good one there are no keys, and
- * tokens are refused.
+ * or brings no key set keeps the last good set, and is tried again after cooldownMs rather than
+ * refreshMs; before a first good one there are no keys, and tokens are refused.
  */
 export class JwtKeySet {
-  private keys: JWTVerifyGetKey | undefined;
-  /** Counts the sets taken: what a token was verified with is known to be current while it holds. */
-  generation = 0;
+  private keys: KeySetInUse | undefined;
+  private generation = 0;
   private lastFetch = Number.NEGATIVE_INFINITY;
+  /** Whether the last fetch brought a good set: a failed one is tried again sooner. */
+  private lastFetchGood = false;
   private fetching: Promise<string | undefined> | undefined;
   private readonly url: string | undefined;
 
@@ -52,10 +59,16 @@ export class JwtKeySet {
     return this.url !== undefined;
   }
 
-  /** The keys of the last good set; undefined before one was read. */
-  get getKey(): JWTVerifyGetKey | undefined {
-    if (this.url !== undefined && this.now() - this.lastFetch >= (this.fetching_.refreshMs ?? REFRESH_MS))
-      void this.refresh();
+  /**
+   * The keys of the last good set; undefined before one was read. A set at a URL is fetched again
+   * in the background when it is due; before a first good set a due fetch is waited for (it is
+   * shared, and bounded by the timeout), so that the token that finds the provider back is not refused.
+   */
+  async current(): Promise<KeySetInUse | undefined> {
+    if (this.url !== undefined && this.fetchDue()) {
+      const fetched = this.refresh();
+      if (this.keys === undefined) await fetched;
+    }
     return this.keys;
   }
 
@@ -71,6 +84,13 @@ export class JwtKeySet {
     return (await this.refresh()) === undefined;
   }
 
+  private fetchDue(): boolean {
+    const interval = this.lastFetchGood
+      ? (this.fetching_.refreshMs ?? REFRESH_MS)
+      : (this.fetching_.cooldownMs ?? COOLDOWN_MS);
+    return this.now() - this.lastFetch >= interval;
+  }
+
   private refresh(): Promise<string | undefined> {
     this.fetching ??= this.fetchSet().finally(() => {
       this.fetching = undefined;
@@ -80,11 +100,20 @@ export class JwtKeySet {
 
   private async fetchSet(): Promise<string | undefined> {
     this.lastFetch = this.now();
+    const problem = await this.fetchAndUse();
+    this.lastFetchGood = problem === undefined;
+    return problem;
+  }
+
+  private async fetchAndUse(): Promise<string | undefined> {
     const fetchSet = this.fetching_.fetch ?? ((url, init) => fetch(url, init));
     try {
       const response = await fetchSet(this.url!, {
         signal: AbortSignal.timeout(this.fetching_.timeoutMs ?? TIMEOUT_MS),
       });
+      // fetch follows redirects, to plain http too: keys that came over http are not taken.
+      if (response.url !== "" && !response.url.toLowerCase().startsWith("https://"))
+        return `the key set at ${this.url} was redirected to a URL that is not https`;
       if (response.status !== 200) return `the key set at ${this.url} answered ${response.status}`;
       return this.use(await response.text(), `the key set at ${this.url}`);
     } catch (error) {
@@ -113,9 +142,11 @@ export class JwtKeySet {
     }
     const keys = (set as JSONWebKeySet | null)?.keys;
     if (!Array.isArray(keys) || keys.length === 0) return `${where} is not a JWKS: it needs a non-empty "keys" list`;
+    // A private key published by mistake: jose would refuse it only when a token names it.
+    if (keys.some((key) => typeof key === "object" && key !== null && "d" in key))
+      return `${where} holds a private key: a JWKS publishes public keys only`;
     try {
-      this.keys = createLocalJWKSet(set as JSONWebKeySet);
-      this.generation++;
+      this.keys = { getKey: createLocalJWKSet(set as JSONWebKeySet), generation: ++this.generation };
     } catch {
       return `${where} is not a JWKS that can be read`;
     }

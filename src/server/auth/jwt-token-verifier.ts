@@ -1,4 +1,4 @@
-import { errors, jwtVerify, type JWTPayload } from "jose";
+import { errors, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, jwtVerify, type KeyObject } from "jose";
 import type { JwtSettings } from "../config/server-options.ts";
 import type { JwtCallers } from "./authenticator.ts";
 import { type Caller, isScope, type Scope } from "./caller.ts";
@@ -52,54 +52,78 @@ export class JwtTokenVerifier implements JwtCallers {
 
   async verify(token: string): Promise<{ ok: true; caller: Caller } | { ok: false; code: JwtRefusal; reason: string }> {
     const now = this.currentDate?.().getTime() ?? Date.now();
-    // Asking for the keys starts a refresh that is due, also while every token sent is remembered.
-    void this.keys.getKey;
+    // First, so that a set that is due is fetched again even while every token is one verified lately.
+    let keys = await this.keys.current();
+    if (keys === undefined) return { ok: false, code: "JWKS_UNAVAILABLE", reason: "no key set has loaded yet" };
     const known = this.verified.get(token);
-    if (known !== undefined && known.until > now && known.generation === this.keys.generation)
+    if (known !== undefined && known.until > now && known.generation === keys.generation)
       return { ok: true, caller: known.caller };
     if (known !== undefined) this.verified.delete(token);
-    let outcome = await this.once(token);
+    let outcome = await this.once(token, keys.getKey);
     // A key the set does not hold yet (the provider rotated its keys): fetch the set again, within the cool-down.
-    if (!outcome.ok && outcome.code === "JWT_KEY_UNKNOWN" && (await this.keys.refreshForUnknownKey()))
-      outcome = await this.once(token);
+    if (!outcome.ok && outcome.code === "JWT_KEY_UNKNOWN" && (await this.keys.refreshForUnknownKey())) {
+      keys = (await this.keys.current()) ?? keys;
+      outcome = await this.once(token, keys.getKey);
+    }
+    // Remembered with the set it was verified with: a set taken since, while it was verified, forgets it.
     if (outcome.ok && outcome.until !== undefined) {
       if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
-      this.verified.set(token, { caller: outcome.caller, until: outcome.until, generation: outcome.generation });
+      this.verified.set(token, { caller: outcome.caller, until: outcome.until, generation: keys.generation });
     }
     return outcome.ok ? { ok: true, caller: outcome.caller } : outcome;
   }
 
-  /**
-   * One verification; `until`: the time (ms) past which it no longer holds, its exp with the leeway
-   * (none without exp); `generation`: the key set it was verified with (one may be swapped in meanwhile).
-   */
+  /** One verification; `until`: the time (ms) past which it no longer holds, its exp with the leeway (none without exp). */
   private async once(
     token: string,
-  ): Promise<
-    { ok: true; caller: Caller; until?: number; generation: number } | { ok: false; code: JwtRefusal; reason: string }
-  > {
-    const generation = this.keys.generation;
-    const getKey = this.keys.getKey;
-    if (getKey === undefined) return { ok: false, code: "JWKS_UNAVAILABLE", reason: "no key set has loaded yet" };
+    getKey: JWTVerifyGetKey,
+  ): Promise<{ ok: true; caller: Caller; until?: number } | { ok: false; code: JwtRefusal; reason: string }> {
+    const currentDate = this.currentDate?.() ?? new Date();
+    const options: JWTVerifyOptions = {
+      algorithms: ALGORITHMS,
+      issuer: this.settings.issuer,
+      audience: this.settings.audience,
+      clockTolerance: LEEWAY_SECONDS,
+      currentDate,
+    };
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, getKey, {
-        algorithms: ALGORITHMS,
-        issuer: this.settings.issuer,
-        audience: this.settings.audience,
-        clockTolerance: LEEWAY_SECONDS,
-        ...(this.currentDate === undefined ? {} : { currentDate: this.currentDate() }),
-      }));
+      ({ payload } = await jwtVerify(token, getKey, options));
     } catch (error) {
-      return refusal(error);
+      if (!(error instanceof errors.JWKSMultipleMatchingKeys)) return refusal(error);
+      // No kid, and the set holds several keys for its algorithm (a rotation): each is tried.
+      const verified = await verifiedByAny(token, error as AsyncIterable<CryptoKey | KeyObject>, options);
+      if (!verified.ok) return verified;
+      payload = verified.payload;
     }
+    // jose checks iat only against a maximum age; issued in the future, past the leeway, is not valid yet.
+    if (typeof payload.iat === "number" && payload.iat > currentDate.getTime() / 1000 + LEEWAY_SECONDS)
+      return { ok: false, code: "JWT_NOT_YET_VALID", reason: '"iat" claim timestamp check failed (in the future)' };
     if (typeof payload.sub !== "string" || payload.sub === "")
       return { ok: false, code: "JWT_SUBJECT_MISSING", reason: "the token has no sub" };
     const caller = { name: payload.sub, scopes: scopesOf(payload) };
     return typeof payload.exp === "number"
-      ? { ok: true, caller, until: (payload.exp + LEEWAY_SECONDS) * 1000, generation }
-      : { ok: true, caller, generation };
+      ? { ok: true, caller, until: (payload.exp + LEEWAY_SECONDS) * 1000 }
+      : { ok: true, caller };
   }
+}
+
+async function verifiedByAny(
+  token: string,
+  keys: AsyncIterable<CryptoKey | KeyObject>,
+  options: JWTVerifyOptions,
+): Promise<{ ok: true; payload: JWTPayload } | { ok: false; code: JwtRefusal; reason: string }> {
+  let last: unknown = new errors.JWSSignatureVerificationFailed();
+  for await (const key of keys) {
+    try {
+      return { ok: true, payload: (await jwtVerify(token, key, options)).payload };
+    } catch (error) {
+      last = error;
+      // Only a signature that another key may verify is worth the next key; a claim fails with all.
+      if (!(error instanceof errors.JWSSignatureVerificationFailed)) break;
+    }
+  }
+  return refusal(last);
 }
 
 function scopesOf(payload: JWTPayload): ReadonlySet<Scope> {
@@ -116,14 +140,17 @@ function refusal(error: unknown): { ok: false; code: JwtRefusal; reason: string 
   if (error instanceof errors.JWTExpired) return { ok: false, code: "JWT_EXPIRED", reason };
   if (error instanceof errors.JWTClaimValidationFailed) {
     const claim = error.claim;
+    // A date claim that is not a number is a malformed token, not one outside its dates.
     const code =
-      claim === "nbf" || claim === "iat"
-        ? "JWT_NOT_YET_VALID"
-        : claim === "iss"
-          ? "JWT_ISSUER"
-          : claim === "aud"
-            ? "JWT_AUDIENCE"
-            : "JWT_INVALID";
+      error.reason === "invalid" && (claim === "exp" || claim === "nbf" || claim === "iat")
+        ? "JWT_MALFORMED"
+        : claim === "nbf" || claim === "iat"
+          ? "JWT_NOT_YET_VALID"
+          : claim === "iss"
+            ? "JWT_ISSUER"
+            : claim === "aud"
+              ? "JWT_AUDIENCE"
+              : "JWT_INVALID";
     return { ok: false, code, reason };
   }
   if (error instanceof errors.JOSEAlgNotAllowed) return { ok: false, code: "JWT_ALGORITHM", reason };

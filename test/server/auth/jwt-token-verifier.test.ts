@@ -101,9 +101,7 @@ describe("a JWT from a key set file", () => {
       .setSubject("user-42")
       .setExpirationTime("10m")
       .encode();
-    const none = await verifier().verify(unsecured);
-    expect(none.ok).toBe(false);
-    expect(["JWT_ALGORITHM", "JWT_MALFORMED"]).toContain(none.ok ? "" : none.code);
+    expect(await verifier().verify(unsecured)).toMatchObject({ ok: false, code: "JWT_ALGORITHM" });
     const publicPem = new TextEncoder().encode(await exportSPKI(pairs.RS256!.publicKey));
     const forged = await new SignJWT({ scope: "evaluate" })
       .setProtectedHeader({ alg: "HS256", kid: "RS256" })
