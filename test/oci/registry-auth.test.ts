@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { OciError } from "../../src/oci/oci-error.ts";
 import { RegistrySession } from "../../src/oci/registry-session.ts";
 import { pullRulesArtifact, pushRulesArtifact } from "../../src/oci/rules-artifact.ts";
 import { startTestRegistry, type TestRegistry } from "../support/test-registry.ts";
+import { ociFailure } from "../support/oci-failure.ts";
 
 const FILES = [{ name: "orders.bundle.json", bytes: new TextEncoder().encode('{"id":"orders"}') }];
 const WRONG = { username: "rules-ci", password: "not-the-password" };
@@ -15,15 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([basic?.stop(), token?.stop()]);
 });
-
-async function failure(promise: Promise<unknown>): Promise<OciError> {
-  const error = await promise.then(
-    () => new Error("it succeeded"),
-    (caught) => caught,
-  );
-  expect(error).toBeInstanceOf(OciError);
-  return error as OciError;
-}
 
 for (const kind of ["basic", "token"] as const) {
   describe(`a registry with ${kind} authentication`, () => {
@@ -38,11 +29,11 @@ for (const kind of ["basic", "token"] as const) {
 
     test("refuses wrong credentials, and none, with REGISTRY_AUTH_FAILED, never showing the password", async () => {
       const ref = `oci://${registry().host}/rules/${kind}:v1`;
-      const wrong = await failure(pushRulesArtifact(ref, FILES, { credentials: WRONG }));
+      const wrong = await ociFailure(pushRulesArtifact(ref, FILES, { credentials: WRONG }));
       expect(wrong.code).toBe("REGISTRY_AUTH_FAILED");
       expect(wrong.message).not.toContain(WRONG.password);
-      expect((await failure(pullRulesArtifact(ref, { credentials: WRONG }))).code).toBe("REGISTRY_AUTH_FAILED");
-      expect((await failure(pullRulesArtifact(ref))).code).toBe("REGISTRY_AUTH_FAILED");
+      expect((await ociFailure(pullRulesArtifact(ref, { credentials: WRONG }))).code).toBe("REGISTRY_AUTH_FAILED");
+      expect((await ociFailure(pullRulesArtifact(ref))).code).toBe("REGISTRY_AUTH_FAILED");
     });
   });
 }

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { type AddressInfo, createServer } from "node:net";
 import { OCI_MANIFEST } from "../../src/oci/media-types.ts";
-import { OciError } from "../../src/oci/oci-error.ts";
 import { RegistryClient } from "../../src/oci/registry-client.ts";
 import { sha256Digest } from "../../src/oci/sha256-digest.ts";
 import { type FakeRegistry, servedArtifact, startFakeRegistry } from "../support/fake-registry.ts";
+import { ociFailure } from "../support/oci-failure.ts";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const BUNDLE = bytes(JSON.stringify({ id: "orders", version: "1.0.0", rules: [] }));
@@ -27,15 +27,6 @@ function clientOf(
   return { client: new RegistryClient({ registry: fake.host, plainHttp: true }, limits), fake };
 }
 
-async function failure(promise: Promise<unknown>): Promise<OciError> {
-  const error = await promise.then(
-    () => new Error("it succeeded"),
-    (caught) => caught,
-  );
-  expect(error).toBeInstanceOf(OciError);
-  return error as OciError;
-}
-
 const isBlob = (url: URL): boolean => url.pathname.includes("/blobs/");
 const isManifest = (url: URL): boolean => url.pathname.includes("/manifests/");
 
@@ -49,12 +40,12 @@ describe("getBlob", () => {
     const tampered = BUNDLE.slice();
     tampered[10] = tampered[10]! ^ 1;
     const { client } = clientOf((_, url) => (isBlob(url) ? new Response(tampered) : undefined));
-    expect((await failure(client.getBlob("rules", DESCRIPTOR))).code).toBe("BLOB_DIGEST_MISMATCH");
+    expect((await ociFailure(client.getBlob("rules", DESCRIPTOR))).code).toBe("BLOB_DIGEST_MISMATCH");
   });
 
   test("refuses a truncated blob with BLOB_DIGEST_MISMATCH", async () => {
     const { client } = clientOf((_, url) => (isBlob(url) ? new Response(BUNDLE.slice(0, 20)) : undefined));
-    const error = await failure(client.getBlob("rules", DESCRIPTOR));
+    const error = await ociFailure(client.getBlob("rules", DESCRIPTOR));
     expect(error.code).toBe("BLOB_DIGEST_MISMATCH");
     expect(error.message).toContain(`truncated: 20 of ${BUNDLE.byteLength} bytes`);
   });
@@ -71,7 +62,7 @@ describe("getBlob", () => {
     try {
       const { port } = server.address() as AddressInfo;
       const client = new RegistryClient({ registry: `127.0.0.1:${port}`, plainHttp: true });
-      const error = await failure(client.getBlob("rules", DESCRIPTOR));
+      const error = await ociFailure(client.getBlob("rules", DESCRIPTOR));
       expect(error.code).toBe("BLOB_DIGEST_MISMATCH");
       expect(error.message).toContain("truncated: the answer broke off after");
     } finally {
@@ -82,12 +73,12 @@ describe("getBlob", () => {
   test("refuses a blob longer than its descriptor says with BLOB_TOO_LARGE", async () => {
     const longer = new Uint8Array([...BUNDLE, 32]);
     const { client } = clientOf((_, url) => (isBlob(url) ? new Response(longer) : undefined));
-    expect((await failure(client.getBlob("rules", DESCRIPTOR))).code).toBe("BLOB_TOO_LARGE");
+    expect((await ociFailure(client.getBlob("rules", DESCRIPTOR))).code).toBe("BLOB_TOO_LARGE");
   });
 
   test("refuses a blob over the limit without asking for it", async () => {
     const { client, fake } = clientOf(undefined, { maxBlobBytes: 10 });
-    expect((await failure(client.getBlob("rules", DESCRIPTOR))).code).toBe("BLOB_TOO_LARGE");
+    expect((await ociFailure(client.getBlob("rules", DESCRIPTOR))).code).toBe("BLOB_TOO_LARGE");
     expect(fake.requests).toEqual([]);
   });
 });
@@ -102,7 +93,7 @@ describe("getManifest", () => {
 
   test("refuses a manifest over the size limit that Content-Length announces", async () => {
     const { client } = clientOf(undefined, { maxManifestBytes: ARTIFACT.manifest.byteLength - 1 });
-    expect((await failure(client.getManifest("rules", "v1"))).code).toBe("MANIFEST_TOO_LARGE");
+    expect((await ociFailure(client.getManifest("rules", "v1"))).code).toBe("MANIFEST_TOO_LARGE");
   });
 
   test("stops reading an endless manifest at the size limit", async () => {
@@ -113,24 +104,24 @@ describe("getManifest", () => {
       });
       return new Response(endless, { headers: { "content-type": OCI_MANIFEST } });
     });
-    const error = await failure(client.getManifest("rules", "v1"));
+    const error = await ociFailure(client.getManifest("rules", "v1"));
     expect(error.code).toBe("MANIFEST_TOO_LARGE");
   });
 
   test("refuses a manifest whose bytes are not the digest asked for, or announced", async () => {
     const other = `sha256:${"a".repeat(64)}`;
     const { client } = clientOf(undefined);
-    expect((await failure(client.getManifest("rules", other))).code).toBe("MANIFEST_DIGEST_MISMATCH");
+    expect((await ociFailure(client.getManifest("rules", other))).code).toBe("MANIFEST_DIGEST_MISMATCH");
     const lying = clientOf((_, url) =>
       isManifest(url) ? new Response(ARTIFACT.manifest, { headers: { "docker-content-digest": other } }) : undefined,
     ).client;
-    expect((await failure(lying.getManifest("rules", "v1"))).code).toBe("MANIFEST_DIGEST_MISMATCH");
+    expect((await ociFailure(lying.getManifest("rules", "v1"))).code).toBe("MANIFEST_DIGEST_MISMATCH");
   });
 
   test("a missing manifest is MANIFEST_NOT_FOUND, for HEAD and GET", async () => {
     const { client } = clientOf((_, url) => (isManifest(url) ? new Response(null, { status: 404 }) : undefined));
-    expect((await failure(client.getManifest("rules", "v1"))).code).toBe("MANIFEST_NOT_FOUND");
-    expect((await failure(client.manifestDigest("rules", "v1"))).code).toBe("MANIFEST_NOT_FOUND");
+    expect((await ociFailure(client.getManifest("rules", "v1"))).code).toBe("MANIFEST_NOT_FOUND");
+    expect((await ociFailure(client.manifestDigest("rules", "v1"))).code).toBe("MANIFEST_NOT_FOUND");
   });
 });
 
@@ -161,7 +152,7 @@ describe("pushes", () => {
         () => new Response(null, { status: 201, headers: { "docker-content-digest": `sha256:${"b".repeat(64)}` } }),
       ),
     );
-    const error = await failure(client.pushManifest("rules", "v1", ARTIFACT.manifest, OCI_MANIFEST));
+    const error = await ociFailure(client.pushManifest("rules", "v1", ARTIFACT.manifest, OCI_MANIFEST));
     expect(error.code).toBe("MANIFEST_DIGEST_MISMATCH");
   });
 
@@ -174,7 +165,7 @@ describe("pushes", () => {
         ),
       ),
     );
-    const error = await failure(client.pushManifest("rules", "v1", ARTIFACT.manifest, OCI_MANIFEST));
+    const error = await ociFailure(client.pushManifest("rules", "v1", ARTIFACT.manifest, OCI_MANIFEST));
     expect(error).toMatchObject({ code: "REGISTRY_REFUSED", status: 400, registryCode: "MANIFEST_BLOB_UNKNOWN" });
     expect(error.message).toContain("blob unknown to registry");
   });

@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
-import { OciError } from "../../src/oci/oci-error.ts";
 import { RegistryClient } from "../../src/oci/registry-client.ts";
 import { RegistrySession } from "../../src/oci/registry-session.ts";
 import { sha256Digest } from "../../src/oci/sha256-digest.ts";
 import { type FakeRegistry, servedArtifact, startFakeRegistry } from "../support/fake-registry.ts";
+import { ociFailure } from "../support/oci-failure.ts";
 
 const BUNDLE = new TextEncoder().encode('{"id":"orders"}');
 const DESCRIPTOR = { digest: sha256Digest(BUNDLE), size: BUNDLE.byteLength };
@@ -30,19 +30,10 @@ function clientOf(
   return new RegistryClient({ registry: registry.host, plainHttp: true }, options);
 }
 
-async function failure(promise: Promise<unknown>): Promise<OciError> {
-  const error = await promise.then(
-    () => new Error("it succeeded"),
-    (caught) => caught,
-  );
-  expect(error).toBeInstanceOf(OciError);
-  return error as OciError;
-}
-
 test("a registry nobody listens on is REGISTRY_UNREACHABLE", async () => {
   const stopped = startFakeRegistry({});
   await stopped.stop();
-  const error = await failure(clientOf(stopped).getManifest("rules", "v1"));
+  const error = await ociFailure(clientOf(stopped).getManifest("rules", "v1"));
   expect(error.code).toBe("REGISTRY_UNREACHABLE");
   expect(error.message).toContain(stopped.host);
 });
@@ -50,7 +41,7 @@ test("a registry nobody listens on is REGISTRY_UNREACHABLE", async () => {
 test("a registry that does not answer is REGISTRY_TIMEOUT after the timeout", async () => {
   const hanging = fake({ answer: () => new Promise<Response>(() => {}) });
   const started = Date.now();
-  expect((await failure(clientOf(hanging, { timeoutMs: 200 }).getManifest("rules", "v1"))).code).toBe(
+  expect((await ociFailure(clientOf(hanging, { timeoutMs: 200 }).getManifest("rules", "v1"))).code).toBe(
     "REGISTRY_TIMEOUT",
   );
   expect(Date.now() - started).toBeLessThan(5000);
@@ -66,7 +57,7 @@ test("a registry that stops sending in the middle of an answer is REGISTRY_TIMEO
       return new Response(body);
     },
   });
-  expect((await failure(clientOf(stalling, { timeoutMs: 200 }).getBlob("rules", DESCRIPTOR))).code).toBe(
+  expect((await ociFailure(clientOf(stalling, { timeoutMs: 200 }).getBlob("rules", DESCRIPTOR))).code).toBe(
     "REGISTRY_TIMEOUT",
   );
 });
@@ -75,7 +66,7 @@ test("an unexpected answer is REGISTRY_REFUSED, with the status and the registry
   const failing = fake({
     answer: () => Response.json({ errors: [{ code: "UNSUPPORTED", message: "no way" }] }, { status: 500 }),
   });
-  const error = await failure(clientOf(failing).getBlob("rules", DESCRIPTOR));
+  const error = await ociFailure(clientOf(failing).getBlob("rules", DESCRIPTOR));
   expect(error).toMatchObject({ code: "REGISTRY_REFUSED", status: 500, registryCode: "UNSUPPORTED" });
   expect(error.message).toContain("UNSUPPORTED: no way");
 });
@@ -122,15 +113,15 @@ test("a Basic challenge is answered with the credentials, sent on every later re
 
 test("a 401 without a challenge, or without credentials for a Basic one, is REGISTRY_AUTH_FAILED", async () => {
   const bare = fake({ answer: () => new Response(null, { status: 401 }) });
-  expect((await failure(clientOf(bare).getBlob("rules", DESCRIPTOR))).code).toBe("REGISTRY_AUTH_FAILED");
+  expect((await ociFailure(clientOf(bare).getBlob("rules", DESCRIPTOR))).code).toBe("REGISTRY_AUTH_FAILED");
   const basic = fake({
     answer: () => new Response(null, { status: 401, headers: { "www-authenticate": 'Basic realm="fake"' } }),
   });
-  expect((await failure(clientOf(basic).getBlob("rules", DESCRIPTOR))).code).toBe("REGISTRY_AUTH_FAILED");
+  expect((await ociFailure(clientOf(basic).getBlob("rules", DESCRIPTOR))).code).toBe("REGISTRY_AUTH_FAILED");
   const denied = fake({
     answer: () => Response.json({ errors: [{ code: "DENIED", message: "no" }] }, { status: 403 }),
   });
-  expect(await failure(clientOf(denied).getBlob("rules", DESCRIPTOR))).toMatchObject({
+  expect(await ociFailure(clientOf(denied).getBlob("rules", DESCRIPTOR))).toMatchObject({
     code: "REGISTRY_AUTH_FAILED",
     registryCode: "DENIED",
   });

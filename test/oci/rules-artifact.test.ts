@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { OciError } from "../../src/oci/oci-error.ts";
 import { parseOciReference } from "../../src/oci/oci-reference.ts";
 import { pullRulesArtifact, pushRulesArtifact } from "../../src/oci/rules-artifact.ts";
 import { startTestRegistry, type TestRegistry } from "../support/test-registry.ts";
+import { ociFailure } from "../support/oci-failure.ts";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const FILES = [
@@ -18,15 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await registry?.stop();
 });
-
-async function failure(promise: Promise<unknown>): Promise<OciError> {
-  const error = await promise.then(
-    () => new Error("it succeeded"),
-    (caught) => caught,
-  );
-  expect(error).toBeInstanceOf(OciError);
-  return error as OciError;
-}
 
 /** How often the registry has logged an answer to `method` requests. */
 const answered = (method: string): number => registry.logs().split(`http.request.method=${method} `).length - 1;
@@ -94,24 +85,27 @@ describe("push then pull", () => {
 describe("refusals", () => {
   test("a tag the registry does not have is MANIFEST_NOT_FOUND", async () => {
     await pushRulesArtifact(`oci://${registry.host}/rules/known:v1`, FILES);
-    const error = await failure(pullRulesArtifact(`oci://${registry.host}/rules/known:v2`));
+    const error = await ociFailure(pullRulesArtifact(`oci://${registry.host}/rules/known:v2`));
     expect(error.code).toBe("MANIFEST_NOT_FOUND");
     expect(
-      (await failure(pullRulesArtifact(`oci://${registry.host}/rules/known:v2`, { knownDigest: "sha256:x" }))).code,
+      (await ociFailure(pullRulesArtifact(`oci://${registry.host}/rules/known:v2`, { knownDigest: "sha256:x" }))).code,
     ).toBe("MANIFEST_NOT_FOUND");
   });
 
   test("a push needs a tag, and files that can make an artifact", async () => {
     const digest = `sha256:${"1".repeat(64)}`;
-    expect((await failure(pushRulesArtifact(`oci://${registry.host}/rules@${digest}`, FILES))).code).toBe(
+    expect((await ociFailure(pushRulesArtifact(`oci://${registry.host}/rules@${digest}`, FILES))).code).toBe(
       "OCI_REFERENCE_INVALID",
     );
-    expect((await failure(pushRulesArtifact(`oci://${registry.host}/rules:v1`, []))).code).toBe(
+    expect((await ociFailure(pushRulesArtifact(`oci://${registry.host}/rules:v1`, []))).code).toBe(
       "ARTIFACT_FILES_INVALID",
     );
     expect(
-      (await failure(pushRulesArtifact(`oci://${registry.host}/rules:v1`, [{ name: "../x.json", bytes: bytes("{}") }])))
-        .code,
+      (
+        await ociFailure(
+          pushRulesArtifact(`oci://${registry.host}/rules:v1`, [{ name: "../x.json", bytes: bytes("{}") }]),
+        )
+      ).code,
     ).toBe("ARTIFACT_FILES_INVALID");
   });
 
@@ -120,7 +114,7 @@ describe("refusals", () => {
     const ref = `oci://${gone.host}/rules/shop:v1`;
     const { digest } = await pushRulesArtifact(ref, FILES);
     await gone.stop();
-    expect((await failure(pullRulesArtifact(ref))).code).toBe("REGISTRY_UNREACHABLE");
-    expect((await failure(pullRulesArtifact(ref, { knownDigest: digest }))).code).toBe("REGISTRY_UNREACHABLE");
+    expect((await ociFailure(pullRulesArtifact(ref))).code).toBe("REGISTRY_UNREACHABLE");
+    expect((await ociFailure(pullRulesArtifact(ref, { knownDigest: digest }))).code).toBe("REGISTRY_UNREACHABLE");
   });
 });
