@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: tls-tools install run test test-timings lint format typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot registry-tools
+.PHONY: tls-tools install run test test-timings lint format typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot registry-tools prometheus-tools
 
 install: node_modules/.install-stamp
 
@@ -51,6 +51,12 @@ tls-tools:
 	@PATH="$$PATH:/usr/local/sbin:/usr/sbin:/sbin"; (command -v openssl && command -v curl && command -v ip) >/dev/null 2>&1 \
 	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssl curl iproute2) || sudo apt-get install -y -qq openssl curl iproute2
 
+# The metrics test lints /metrics with promtool (`promtool check metrics`), from Debian's prometheus;
+# installed when missing.
+prometheus-tools:
+	@command -v promtool >/dev/null 2>&1 \
+	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus) || sudo apt-get install -y -qq prometheus
+
 # The OCI tests run a real registry (Distribution, Debian's docker-registry) and skopeo as a second client.
 registry-tools:
 	@(test -x /usr/bin/docker-registry && command -v skopeo) >/dev/null 2>&1 \
@@ -59,10 +65,10 @@ registry-tools:
 # The type check and the linter run first: a type error or a lint finding fails the build like a failing test.
 # Test files run in parallel, one worker process per CPU, the slowest first (test/timings.json, which
 # `make test-timings` writes again after test files are added or grow).
-test: typecheck lint chromium podman coverage-tools neovim tls-tools registry-tools
+test: typecheck lint chromium podman coverage-tools neovim tls-tools registry-tools prometheus-tools
 	$(BUN) test --timeout 30000 --parallel --timings=test/timings.json
 
-test-timings: typecheck chromium podman coverage-tools neovim tls-tools registry-tools
+test-timings: typecheck chromium podman coverage-tools neovim tls-tools registry-tools prometheus-tools
 	$(BUN) test --timeout 30000 --parallel --timings=test/timings.json --update-timings
 
 # Biome (biome.json): the linter's findings and code that is not formatted fail; `make format` formats.
