@@ -42,9 +42,25 @@ export const DECISION_RECORD_MSG = "decision";
  * problems. The evaluating thread makes the whole line (with workers, the worker): the event loop
  * only writes it.
  */
-export function recordLine(time: string, requestId: string, recordJson: string, caller?: string): string {
+/** The trace a record's request belongs to: the log line's `traceId` and `spanId`, so a record and its trace meet. */
+export interface RecordTrace {
+  readonly traceId: string;
+  readonly spanId?: string;
+}
+
+export function recordLine(
+  time: string,
+  requestId: string,
+  recordJson: string,
+  caller?: string,
+  trace?: RecordTrace,
+): string {
   const asker = caller === undefined ? "" : `"caller":${JSON.stringify(caller)},`;
-  return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},${asker}${recordJson}\n`;
+  const traced =
+    trace === undefined
+      ? ""
+      : `"traceId":${JSON.stringify(trace.traceId)},${trace.spanId === undefined ? "" : `"spanId":${JSON.stringify(trace.spanId)},`}`;
+  return `{"time":"${time}","level":"info","msg":"${DECISION_RECORD_MSG}","requestId":${JSON.stringify(requestId)},${asker}${traced}${recordJson}\n`;
 }
 
 /** The time written last, and the millisecond it is of: the records of one millisecond share it. */

@@ -37,7 +37,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   signing: [],
   // Where rules come from: RULES_DIR, an OCI registry or another rule-server, each ending as a directory the workspace loads.
   sources: ["oci"],
+  // OpenTelemetry spans, exported over OTLP/HTTP.
+  tracing: [],
   server: [
+    "tracing",
     "workspace",
     "sources",
     "oci",

@@ -8,6 +8,7 @@ import { readProcessesSetting, type ProcessesSetting } from "../supervisor/proce
 import { recordMaskProblem } from "../../records/record-mask.ts";
 import type { TlsFiles } from "../tls/tls-material.ts";
 import { readRulesSource } from "./rules-source-setting.ts";
+import { readTraceSettings, TRACE_VARIABLES } from "../../tracing/trace-settings.ts";
 
 /** Every variable the stand-alone server reads. */
 export const ENVIRONMENT_VARIABLES = [
@@ -44,6 +45,7 @@ export const ENVIRONMENT_VARIABLES = [
   "RULES_SOURCE_CACHE",
   "RULE_SERVER_REGISTRY_AUTH",
   "RULE_SERVER_TRUSTED_KEYS",
+  ...TRACE_VARIABLES,
 ] as const;
 
 export interface EnvironmentOptions extends ServerOptions {
@@ -132,6 +134,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
   const tls = readTlsFiles(env, problems);
   const rulesSource = readRulesSource(env, problems);
   const trustedKeys = env.RULE_SERVER_TRUSTED_KEYS || undefined;
+  const tracing = readTraceSettings(env, problems);
   if (problems.length > 0) throw new ConfigurationError(problems);
   return {
     rulesDir: env.RULES_DIR || "./rules",
@@ -158,6 +161,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     ...(tls === undefined ? {} : { tls }),
     ...(rulesSource === undefined ? {} : { rulesSource }),
     ...(trustedKeys === undefined ? {} : { trustedKeys }),
+    ...(tracing === undefined ? {} : { tracing }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { CustomOperator } from "../../engine/expression/custom-operators.ts
 import type { LogSink } from "../logging/logger.ts";
 import type { Clock } from "../refresh/clock.ts";
 import type { TlsFiles } from "../tls/tls-material.ts";
+import type { TraceSettings } from "../../tracing/trace-settings.ts";
 
 /** Options of `createServer` (DECISIONS.md, Embedding); the stand-alone binary reads them from the environment. */
 export interface ServerOptions {
@@ -74,6 +75,8 @@ export interface ServerOptions {
    * signed by one of them load, from any source; source documents are refused.
    */
   readonly trustedKeys?: string;
+  /** OpenTelemetry tracing (OTEL_EXPORTER_OTLP_* and the other OTEL_ variables); off without. */
+  readonly tracing?: TraceSettings;
   /** Where log lines go; standard output by default. */
   readonly log?: LogSink;
   /** The time the refresh schedule and the drain read; the system's by default (tests pass their own). */

@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue } from "../../engine/value/json-value.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { HttpError, problemBody } from "../http/http-error.ts";
 import { requireVersion } from "../routes/ruleset-lookup.ts";
-import { decisionRecordJson, recordLine, recordTime } from "../../records/decision-record.ts";
+import { decisionRecordJson, recordLine, recordTime, type RecordTrace } from "../../records/decision-record.ts";
 import type { RecordMask } from "../../records/record-mask.ts";
 
 /**
@@ -88,6 +88,8 @@ const tally: EvaluationTally = { rules: 0 };
 export interface RecordAsker {
   readonly requestId?: string;
   readonly caller?: string;
+  /** The request's trace (its `traceparent`, or the server's span with tracing on). */
+  readonly trace?: RecordTrace;
 }
 
 export function answerEvaluation(
@@ -157,6 +159,7 @@ export function answerRequest(
         asker?.requestId ?? "",
         decisionRecordJson(request, result, channel, options.recordMask, received),
         asker?.caller,
+        asker?.trace,
       ),
     };
   } catch (error) {

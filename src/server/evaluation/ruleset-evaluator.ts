@@ -2,7 +2,7 @@ import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { answerBatchItem } from "./answer-batch-item.ts";
 import type { BatchItem } from "./batch-request.ts";
-import { answerEvaluation, answerOptionsFor, type EvaluationReply } from "./evaluation-reply.ts";
+import { answerEvaluation, answerOptionsFor, type EvaluationReply, type RecordAsker } from "./evaluation-reply.ts";
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import type { RecordMask } from "../../records/record-mask.ts";
 
@@ -18,16 +18,14 @@ export interface RulesetEvaluator {
     snapshot: RulesSnapshot,
     body: string,
     explain: ExplainMode | undefined,
-    requestId: string,
-    caller?: string,
+    asker: RecordAsker,
   ): EvaluationReply | Promise<EvaluationReply>;
   /** Answers every item of a batch, in order; an item's failure is its own reply, never a rejection. */
   evaluateBatch(
     snapshot: RulesSnapshot,
     items: readonly BatchItem[],
     explain: ExplainMode | undefined,
-    requestId: string,
-    caller?: string,
+    asker: RecordAsker,
   ): EvaluationReply[] | Promise<EvaluationReply[]>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;
@@ -39,14 +37,14 @@ export interface RulesetEvaluator {
 export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): RulesetEvaluator {
   const options = answerOptionsFor(schemaEnforcement, recordMask);
   return {
-    evaluate: (snapshot, body, explain, requestId, caller) =>
-      answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain), { requestId, caller }),
-    evaluateBatch: (snapshot, items, explain, requestId, caller) => {
+    evaluate: (snapshot, body, explain, asker) =>
+      answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain), asker),
+    evaluateBatch: (snapshot, items, explain, asker) => {
       const find = (id: string) => snapshot.rulesets.get(id)?.ruleset;
       const itemOptions = options(explain);
       const replies: EvaluationReply[] = new Array(items.length);
       for (let index = 0; index < items.length; index++)
-        replies[index] = answerBatchItem(items[index]!, find, itemOptions, { requestId, caller });
+        replies[index] = answerBatchItem(items[index]!, find, itemOptions, asker);
       return replies;
     },
     useSnapshot: async () => undefined,

@@ -1,3 +1,6 @@
+import { requestTracer } from "../../tracing/request-tracing.ts";
+import type { Tracer } from "../../tracing/tracer.ts";
+import { ENGINE_NAME, ENGINE_VERSION } from "../../version.ts";
 import type { Server, ServeOptions } from "bun";
 import { type BatchLimits, batchLimitsOf } from "../config/batch-limits.ts";
 import type { ServerOptions } from "../config/server-options.ts";
@@ -65,6 +68,7 @@ export class HttpService {
   private readonly workerPool: WorkerPool | undefined;
   private readonly records: DecisionRecords | undefined;
   private readonly batchLimits: BatchLimits;
+  private readonly tracer: Tracer | undefined;
   private server: Server<undefined> | undefined;
   /** What every listener is made with but its TLS: a rotation listens anew with the same routes. */
   private listenOptions: ServeOptions | undefined;
@@ -97,6 +101,23 @@ export class HttpService {
           )
         : undefined;
     this.evaluator = this.workerPool ?? eventLoopEvaluator(enforcement, this.records?.mask);
+    this.tracer =
+      options.tracing === undefined
+        ? undefined
+        : requestTracer(
+            options.tracing,
+            { name: ENGINE_NAME, version: ENGINE_VERSION },
+            {
+              dropped: (reason, count) => metrics.countDroppedSpans(reason, count),
+              exported: (count) => metrics.countExportedSpans(count),
+              failing: (reason) =>
+                logger.warn("spans cannot be exported; they are dropped until the collector answers", {
+                  endpoint: options.tracing!.endpoint,
+                  reason,
+                }),
+              recovered: () => logger.info("spans are exported again", { endpoint: options.tracing!.endpoint }),
+            },
+          );
   }
 
   /** The rules being served; undefined before `listen`. */
@@ -149,7 +170,12 @@ export class HttpService {
     });
     const routes = this.parts.options.explorer === false ? ROUTES : { ...ROUTES, ...EXPLORER_ROUTES };
     this.handlers = (closing) => {
-      const services: RequestServices = { logger, metrics, isDraining: () => this.draining || closing() };
+      const services: RequestServices = {
+        logger,
+        metrics,
+        isDraining: () => this.draining || closing(),
+        ...(this.tracer === undefined ? {} : { tracer: this.tracer }),
+      };
       return { routes: buildRouteTable(routes, context, services), fetch: notFoundHandler(services) };
     };
     this.listenOptions = {
@@ -238,7 +264,9 @@ export class HttpService {
       .then(() => Promise.all([this.server?.stop(false), ...this.stopRetiring(false)]))
       .then(() => this.evaluator.close())
       // Every request answered has its record written before the process may exit.
-      .then(() => this.records?.sink.close());
+      .then(() => this.records?.sink.close())
+      // And its span sent (each export within its deadline).
+      .then(() => this.tracer?.flush());
     return this.drained;
   }
 

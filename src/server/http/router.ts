@@ -4,7 +4,9 @@ import { preflightResponse } from "./cors.ts";
 import { HttpError, problemResponse } from "./http-error.ts";
 import { requestIdOf, type RequestIdentity } from "./request-id.ts";
 import type { RouteContext, RouteHandler } from "./route-context.ts";
-import { traceIdOf } from "./trace-context.ts";
+import { incomingTrace } from "../../tracing/incoming-trace.ts";
+import type { Tracer } from "../../tracing/tracer.ts";
+import { requestSpanAttributes } from "./request-span-attributes.ts";
 
 /**
  * The route table handed to `Bun.serve`. Each path lists its handlers by method; HEAD is served
@@ -32,6 +34,8 @@ export interface RequestServices {
   readonly metrics: ServerMetrics;
   /** While draining, answers carry `Connection: close` so keep-alive clients move elsewhere. */
   readonly isDraining: () => boolean;
+  /** With tracing on (OTEL_EXPORTER_OTLP_*): a server span per request. */
+  readonly tracer?: Tracer;
 }
 
 type BunRouteHandler = (request: Request) => Promise<Response>;
@@ -68,6 +72,7 @@ export function buildRouteTable(
       handleLogged(
         request,
         parameters.length === 0 ? pattern : pathOf(request.url),
+        pattern,
         quiet,
         metrics,
         services,
@@ -83,7 +88,7 @@ export function notFoundHandler(services: RequestServices): (request: Request) =
   const dispatch: Dispatch = (_request, path) => {
     throw new HttpError(404, `no resource at ${path}`);
   };
-  return (request) => handleLogged(request, pathOf(request.url), false, metrics, services, dispatch);
+  return (request) => handleLogged(request, pathOf(request.url), undefined, false, metrics, services, dispatch);
 }
 
 type Dispatch = (
@@ -94,12 +99,15 @@ type Dispatch = (
 ) => Response | Promise<Response>;
 
 /**
- * Every request: its id (echoed or made), the handler, the id and (while draining)
- * `Connection: close` on the answer, the metrics, and the log line unless the route is quiet.
+ * Every request: its id (echoed or made), its span (tracing on) or the trace of its `traceparent`,
+ * the handler, the id and (while draining) `Connection: close` on the answer, the metrics, the log
+ * line unless the route is quiet, and the span's end. `route` is the pattern (none for a path no
+ * route knows).
  */
 async function handleLogged(
   request: Request,
   path: string,
+  route: string | undefined,
   quiet: boolean,
   metrics: RouteMetrics,
   services: RequestServices,
@@ -112,8 +120,16 @@ async function handleLogged(
   // The log line's members in their order; handlers add theirs (ruleset, decision, ...) after these.
   const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0, requestId };
   const traceparent = headers.get("traceparent");
-  if (traceparent !== null) {
-    const traceId = traceIdOf(traceparent);
+  const span = services.tracer?.startServerSpan(
+    route === undefined ? request.method : `${request.method} ${route}`,
+    traceparent,
+    headers.get("tracestate"),
+  );
+  if (span !== undefined) {
+    logFields.traceId = span.traceId;
+    logFields.spanId = span.spanId;
+  } else if (traceparent !== null) {
+    const traceId = incomingTrace(traceparent)?.traceId;
     if (traceId !== undefined) logFields.traceId = traceId;
   }
   let response: Response;
@@ -143,6 +159,10 @@ async function handleLogged(
     logFields.ms = Math.round(ms * 100) / 100;
     services.logger.info("request", logFields);
   }
+  span?.end(
+    requestSpanAttributes(request.method, route, response.status, logFields),
+    response.status >= 500 ? `answered ${response.status}` : undefined,
+  );
   return response;
 }
 

@@ -95,6 +95,16 @@ export class ServerMetrics {
     "Requests that did not fit the ruleset (schema enforcement warn or reject), by ruleset and warning code.",
     ["ruleset", "code"],
   );
+  private readonly droppedSpans = new CounterFamily(
+    "rule_server_trace_spans_dropped_total",
+    "Spans not exported, by reason: the queue was full (queue_full) or the collector did not take their batch (export_failed).",
+    ["reason"],
+  );
+  private readonly exportedSpans = new CounterFamily(
+    "rule_server_trace_spans_exported_total",
+    "Spans the collector took.",
+    [],
+  );
   private readonly pulls = new CounterFamily(
     "rule_server_source_pulls_total",
     "Pulls from RULES_SOURCE, by source kind (oci or server) and outcome (updated, unchanged, failed, refused).",
@@ -131,6 +141,8 @@ export class ServerMetrics {
     this.requestWarnings,
     this.reloads,
     this.pulls,
+    this.droppedSpans,
+    this.exportedSpans,
     this.workerReplacements,
     this.recordFailures,
     new GaugeFamily("rule_server_rulesets", "Rulesets being served.", () => this.served()?.rulesets.size ?? 0),
@@ -181,6 +193,14 @@ export class ServerMetrics {
 
   countReload(trigger: string, outcome: "reloaded" | "refused"): void {
     this.reloads.cell([trigger, outcome]).value++;
+  }
+
+  countDroppedSpans(reason: "queue_full" | "export_failed", count: number): void {
+    this.droppedSpans.cell([reason]).value += count;
+  }
+
+  countExportedSpans(count: number): void {
+    this.exportedSpans.cell([]).value += count;
   }
 
   /** A pull from RULES_SOURCE: a new release loaded, the same one, a pull that failed, or a release whose load was refused. */

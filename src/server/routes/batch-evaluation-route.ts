@@ -1,3 +1,4 @@
+import { requestAsker } from "../evaluation/request-asker.ts";
 import type { EvaluationReply } from "../evaluation/evaluation-reply.ts";
 import { batchReplyBody } from "../evaluation/batch-reply.ts";
 import { readBatchRequest } from "../evaluation/batch-request.ts";
@@ -28,7 +29,7 @@ export const batchEvaluations: RouteHandler = async (
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
   const items = readBatchRequest(await readLimitedBody(request, batchLimits.maxBytes), batchLimits.maxItems);
-  const answer = evaluator.evaluateBatch(snapshot, items, explain, identity.id, logFields.caller as string | undefined);
+  const answer = evaluator.evaluateBatch(snapshot, items, explain, requestAsker(identity.id, logFields));
   const replies = answer instanceof Promise ? await answer : answer;
   if (records !== undefined) for (const reply of replies) records.write(reply);
   countItems(replies, metrics, logFields);

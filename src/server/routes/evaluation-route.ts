@@ -1,3 +1,4 @@
+import { requestAsker } from "../evaluation/request-asker.ts";
 import { PROBLEM_HEADERS } from "../http/http-error.ts";
 import { readLimitedBody } from "../http/request-body.ts";
 import { requireJsonBody } from "../http/json-content-type.ts";
@@ -29,8 +30,7 @@ export const evaluations: RouteHandler = async (
     snapshot,
     await readLimitedBody(request),
     explain,
-    identity.id,
-    logFields.caller as string | undefined,
+    requestAsker(identity.id, logFields),
   );
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;

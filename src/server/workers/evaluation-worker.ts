@@ -69,10 +69,7 @@ self.onmessage = async (event: MessageEvent<string>) => {
         post(
           replyMessage(
             message.job,
-            answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain), {
-              requestId: message.requestId,
-              caller: message.caller,
-            }),
+            answerEvaluation(body, (id) => rulesets.get(id), answerOptions(message.explain), message.asker),
           ),
         );
       } catch (error) {

@@ -1,3 +1,4 @@
+import type { RecordAsker } from "../evaluation/evaluation-reply.ts";
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
 import type { SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import type { EvaluationReply, EvaluationSummary } from "../evaluation/evaluation-reply.ts";
@@ -20,9 +21,8 @@ export type ToWorker =
       readonly job: number;
       readonly generation: number;
       readonly explain?: ExplainMode;
-      // With records on: the request's and its caller, for its record, which the worker makes whole.
-      readonly requestId?: string;
-      readonly caller?: string;
+      // With records on: who asked (request id, caller, trace), for its record, which the worker makes whole.
+      readonly asker?: RecordAsker;
     };
 
 export type FromWorker =
@@ -44,16 +44,15 @@ export type FromWorker =
     }
   | { readonly kind: "error"; readonly job: number; readonly message: string };
 
-/** An evaluation job: the header line, then the request body as received. `requestId` and `caller` only with records on. */
+/** An evaluation job: the header line, then the request body as received. `asker` only with records on. */
 export function evaluateMessage(
   job: number,
   generation: number,
   body: string,
   explain?: ExplainMode,
-  requestId?: string,
-  caller?: string,
+  asker?: RecordAsker,
 ): string {
-  const header: ToWorker = { kind: "evaluate", job, generation, explain, requestId, caller };
+  const header: ToWorker = { kind: "evaluate", job, generation, explain, asker };
   // JSON.stringify leaves out the members that are undefined.
   return `${JSON.stringify(header)}\n${body}`;
 }

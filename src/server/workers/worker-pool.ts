@@ -1,3 +1,4 @@
+import type { RecordAsker } from "../evaluation/evaluation-reply.ts";
 import { answerBatchItem } from "../evaluation/answer-batch-item.ts";
 import type { BatchItem } from "../evaluation/batch-request.ts";
 import { answerOptionsFor, evaluationFailed, refusal, type EvaluationReply } from "../evaluation/evaluation-reply.ts";
@@ -114,23 +115,15 @@ export class WorkerPool implements RulesetEvaluator {
     snapshot: RulesSnapshot,
     body: string,
     explain?: ExplainMode,
-    requestId?: string,
-    caller?: string,
+    asker?: RecordAsker,
   ): Promise<EvaluationReply> {
-    // The request id and caller go to the worker only when it makes records.
+    // Who asked goes to the worker only when it makes records.
     const records = this.recordMask !== undefined;
     return new Promise((resolve, reject) => {
       const id = this.nextJob++;
       this.queue.push({
         id,
-        message: evaluateMessage(
-          id,
-          snapshot.generation,
-          body,
-          explain,
-          records ? requestId : undefined,
-          records ? caller : undefined,
-        ),
+        message: evaluateMessage(id, snapshot.generation, body, explain, records ? asker : undefined),
         resolve,
         reject,
       });
@@ -147,18 +140,16 @@ export class WorkerPool implements RulesetEvaluator {
     snapshot: RulesSnapshot,
     items: readonly BatchItem[],
     explain?: ExplainMode,
-    requestId?: string,
-    caller?: string,
+    asker?: RecordAsker,
   ): Promise<EvaluationReply[]> {
-    return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain, requestId, caller)));
+    return Promise.all(items.map((item) => this.evaluateItem(snapshot, item, explain, asker)));
   }
 
   private evaluateItem(
     snapshot: RulesSnapshot,
     item: BatchItem,
     explain: ExplainMode | undefined,
-    requestId: string | undefined,
-    caller: string | undefined,
+    asker: RecordAsker | undefined,
   ): EvaluationReply | Promise<EvaluationReply> {
     if (item.refusal !== undefined) return refusal(item.refusal);
     let text: string;
@@ -171,10 +162,10 @@ export class WorkerPool implements RulesetEvaluator {
         item,
         (id) => snapshot.rulesets.get(id)?.ruleset,
         answerOptionsFor(this.schemaEnforcement, this.recordMask)(explain),
-        { requestId, caller },
+        asker,
       );
     }
-    return this.evaluate(snapshot, text, explain, requestId, caller).catch((error: unknown) =>
+    return this.evaluate(snapshot, text, explain, asker).catch((error: unknown) =>
       refusal(error instanceof HttpError ? error : evaluationFailed(String(error))),
     );
   }

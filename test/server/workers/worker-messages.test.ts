@@ -51,14 +51,15 @@ test("a reply without a record has none; a refusal keeps its status and body", (
   expect(roundTrip(refused)).toEqual(refused);
 });
 
-test("a job names the request id and caller only when there are (records on), and carries the body as received", () => {
-  const withId = readMessage<ToWorker>(evaluateMessage(3, 2, '{"a": 1.50}', undefined, 'id-"1"'));
+test("a job names who asked (request id, caller, trace) only when there are records, and carries the body as received", () => {
+  const withId = readMessage<ToWorker>(evaluateMessage(3, 2, '{"a": 1.50}', undefined, { requestId: 'id-"1"' }));
   expect(withId).toEqual({
-    header: { kind: "evaluate", job: 3, generation: 2, requestId: 'id-"1"' },
+    header: { kind: "evaluate", job: 3, generation: 2, asker: { requestId: 'id-"1"' } },
     body: '{"a": 1.50}',
   });
-  const withCaller = readMessage<ToWorker>(evaluateMessage(5, 2, "{}", undefined, "id-2", "checkout"));
-  expect(withCaller.header).toEqual({ kind: "evaluate", job: 5, generation: 2, requestId: "id-2", caller: "checkout" });
+  const asker = { requestId: "id-2", caller: "checkout", trace: { traceId: "a".repeat(32), spanId: "b".repeat(16) } };
+  const withCaller = readMessage<ToWorker>(evaluateMessage(5, 2, "{}", undefined, asker));
+  expect(withCaller.header).toEqual({ kind: "evaluate", job: 5, generation: 2, asker });
   const without = evaluateMessage(4, 2, "{}", "rules");
   expect(without.slice(0, without.indexOf("\n"))).toBe('{"kind":"evaluate","job":4,"generation":2,"explain":"rules"}');
 });

@@ -1,0 +1,65 @@
+import { type FinishedSpan, SPAN_KIND, STATUS_CODE } from "./finished-span.ts";
+
+/** The instrumentation scope the spans are reported under. */
+export interface SpanScope {
+  readonly name: string;
+  readonly version: string;
+}
+
+/**
+ * An ExportTraceServiceRequest in OTLP/JSON: ids as hex strings (not base64, as the JSON mapping
+ * of OTLP says), times as strings of nanoseconds, enums as numbers.
+ */
+export function otlpJson(
+  resource: Readonly<Record<string, string>>,
+  scope: SpanScope,
+  spans: readonly FinishedSpan[],
+): Uint8Array {
+  const request = {
+    resourceSpans: [
+      {
+        resource: { attributes: Object.entries(resource).map(([key, value]) => attribute(key, value)) },
+        scopeSpans: [
+          {
+            scope: { name: scope.name, version: scope.version },
+            spans: spans.map((span) => ({
+              traceId: span.traceId,
+              spanId: span.spanId,
+              ...(span.parentSpanId === undefined ? {} : { parentSpanId: span.parentSpanId }),
+              ...(span.traceState === undefined ? {} : { traceState: span.traceState }),
+              name: span.name,
+              kind: SPAN_KIND[span.kind],
+              startTimeUnixNano: nanos(span.startMs),
+              endTimeUnixNano: nanos(span.endMs),
+              attributes: Object.entries(span.attributes).map(([key, value]) => attribute(key, value)),
+              status:
+                span.error === undefined
+                  ? { code: STATUS_CODE.unset }
+                  : { code: STATUS_CODE.error, message: span.error },
+            })),
+          },
+        ],
+      },
+    ],
+  };
+  return new TextEncoder().encode(JSON.stringify(request));
+}
+
+function attribute(key: string, value: string | number | boolean) {
+  return {
+    key,
+    value:
+      typeof value === "string"
+        ? { stringValue: value }
+        : typeof value === "boolean"
+          ? { boolValue: value }
+          : Number.isInteger(value)
+            ? { intValue: String(value) }
+            : { doubleValue: value },
+  };
+}
+
+/** Milliseconds since the epoch (with fractions) as a decimal string of nanoseconds. */
+export function nanos(ms: number): string {
+  return (BigInt(Math.floor(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1_000_000))).toString();
+}

@@ -1,0 +1,57 @@
+import { type FinishedSpan, SPAN_KIND, STATUS_CODE } from "./finished-span.ts";
+import type { SpanScope } from "./otlp-json.ts";
+import { ProtobufWriter } from "./protobuf-writer.ts";
+
+/**
+ * An ExportTraceServiceRequest in protobuf (opentelemetry-proto, trace/v1 and common/v1):
+ * request.resource_spans = 1; ResourceSpans.resource = 1, .scope_spans = 2; Resource.attributes = 1;
+ * ScopeSpans.scope = 1, .spans = 2; InstrumentationScope.name = 1, .version = 2; Span.trace_id = 1,
+ * span_id = 2, trace_state = 3, parent_span_id = 4, name = 5, kind = 6, start_time_unix_nano = 7
+ * (fixed64), end_time_unix_nano = 8, attributes = 9, status = 15; Status.message = 2, code = 3;
+ * KeyValue.key = 1, value = 2; AnyValue.string_value = 1, bool_value = 2, int_value = 3, double_value = 4.
+ */
+export function otlpProtobuf(
+  resource: Readonly<Record<string, string>>,
+  scope: SpanScope,
+  spans: readonly FinishedSpan[],
+): Uint8Array {
+  return new ProtobufWriter()
+    .message(1, (resourceSpans) => {
+      resourceSpans.message(1, (written) => {
+        for (const [key, value] of Object.entries(resource)) written.message(1, (kv) => keyValue(kv, key, value));
+      });
+      resourceSpans.message(2, (scopeSpans) => {
+        scopeSpans.message(1, (written) => written.string(1, scope.name).string(2, scope.version));
+        for (const span of spans) scopeSpans.message(2, (written) => writeSpan(written, span));
+      });
+    })
+    .finish();
+}
+
+function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
+  span.hexBytes(1, finished.traceId).hexBytes(2, finished.spanId);
+  if (finished.traceState !== undefined) span.string(3, finished.traceState);
+  if (finished.parentSpanId !== undefined) span.hexBytes(4, finished.parentSpanId);
+  span
+    .string(5, finished.name)
+    .varint(6, SPAN_KIND[finished.kind])
+    .fixed64(7, nanoseconds(finished.startMs))
+    .fixed64(8, nanoseconds(finished.endMs));
+  for (const [key, value] of Object.entries(finished.attributes)) span.message(9, (kv) => keyValue(kv, key, value));
+  span.message(15, (status) => {
+    if (finished.error !== undefined) status.string(2, finished.error).varint(3, STATUS_CODE.error);
+  });
+}
+
+function keyValue(kv: ProtobufWriter, key: string, value: string | number | boolean): void {
+  kv.string(1, key).message(2, (any) => {
+    if (typeof value === "string") any.bytes(1, new TextEncoder().encode(value));
+    else if (typeof value === "boolean") any.oneofBool(2, value);
+    else if (Number.isInteger(value)) any.oneofInt64(3, value);
+    else any.double(4, value);
+  });
+}
+
+function nanoseconds(ms: number): bigint {
+  return BigInt(Math.floor(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1_000_000));
+}

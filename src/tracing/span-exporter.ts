@@ -1,0 +1,110 @@
+import type { FinishedSpan } from "./finished-span.ts";
+import { otlpJson, type SpanScope } from "./otlp-json.ts";
+import { otlpProtobuf } from "./otlp-protobuf.ts";
+import type { TraceSettings } from "./trace-settings.ts";
+
+/** What becomes of spans besides their export: counted, and a failing collector said once. */
+export interface ExportObserver {
+  /** Spans that were not exported: the queue was full, or their batch could not be delivered. */
+  dropped(reason: "queue_full" | "export_failed", count: number): void;
+  exported(count: number): void;
+  /** An export failed after the last one succeeded (said once per outage, not per batch). */
+  failing(reason: string): void;
+  /** An export succeeded after failures. */
+  recovered(): void;
+}
+
+/**
+ * The batch span processor of OTLP/HTTP, off the request path: a finished span joins a bounded
+ * queue (full, it is dropped and counted: a collector that is down or slow never holds a request
+ * or memory), and batches are posted on a timer or as soon as one is full, one export at a time,
+ * each with a deadline. `flush` posts what is queued, for the drain.
+ */
+export class SpanExporter {
+  private queue: FinishedSpan[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private exporting: Promise<void> | undefined;
+  private failed = false;
+
+  constructor(
+    private readonly settings: TraceSettings,
+    private readonly scope: SpanScope,
+    private readonly observer: ExportObserver,
+    private readonly post: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
+  ) {}
+
+  add(span: FinishedSpan): void {
+    if (this.queue.length >= this.settings.maxQueueSize) {
+      this.observer.dropped("queue_full", 1);
+      return;
+    }
+    this.queue.push(span);
+    if (this.queue.length >= this.settings.maxExportBatchSize) this.exportSoon();
+    else this.scheduleExport();
+  }
+
+  /** Posts everything queued, waiting for each export (each within its deadline). */
+  async flush(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.exporting !== undefined || this.queue.length > 0) {
+      if (this.exporting === undefined) this.exportSoon();
+      await this.exporting;
+    }
+  }
+
+  private exportSoon(): void {
+    if (this.exporting !== undefined || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.settings.maxExportBatchSize);
+    this.exporting = this.send(batch).finally(() => {
+      this.exporting = undefined;
+      if (this.queue.length >= this.settings.maxExportBatchSize) this.exportSoon();
+      else if (this.queue.length > 0) this.scheduleExport();
+    });
+  }
+
+  /** An export after the schedule delay, unless one is due already. */
+  private scheduleExport(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.exportSoon();
+    }, this.settings.scheduleDelayMs);
+    // A timer for spans never keeps a process alive that has nothing else to do.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private async send(batch: FinishedSpan[]): Promise<void> {
+    const { settings } = this;
+    const json = settings.protocol === "http/json";
+    try {
+      const body = (json ? otlpJson : otlpProtobuf)(settings.resource, this.scope, batch);
+      const response = await this.post(settings.endpoint, {
+        method: "POST",
+        headers: { ...settings.headers, "Content-Type": json ? "application/json" : "application/x-protobuf" },
+        body,
+        signal: AbortSignal.timeout(settings.exportTimeoutMs),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      if (response.status < 200 || response.status > 299) throw new Error(`the collector answered ${response.status}`);
+      this.observer.exported(batch.length);
+      if (this.failed) {
+        this.failed = false;
+        this.observer.recovered();
+      }
+    } catch (error) {
+      this.observer.dropped("export_failed", batch.length);
+      if (!this.failed) {
+        this.failed = true;
+        const timedOut = error instanceof Error && error.name === "TimeoutError";
+        this.observer.failing(
+          timedOut
+            ? `the collector did not answer within ${settings.exportTimeoutMs} ms`
+            : error instanceof Error
+              ? error.message
+              : String(error),
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import type { FinishedSpan } from "./finished-span.ts";
+import { incomingTrace } from "./incoming-trace.ts";
+import { sampled } from "./sampler.ts";
+import { newSpanId, newTraceId } from "./span-ids.ts";
+import type { SpanExporter } from "./span-exporter.ts";
+import type { TraceSettings } from "./trace-settings.ts";
+
+/** A span being timed. Its ids go into the log line and the decision record, sampled or not. */
+export interface OpenSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly sampled: boolean;
+  /** Ends it: exported when sampled. `error` marks it failed (a 5xx answer). */
+  end(attributes: Readonly<Record<string, string | number | boolean>>, error?: string): void;
+  /** A span inside this one (a worker's evaluation, a batch's items), ended by its own `end`. */
+  child(name: string): OpenSpan;
+}
+
+/**
+ * Starts the server's spans: one per request, continuing the caller's trace when a valid
+ * `traceparent` came (with its `tracestate`), sampled as OTEL_TRACES_SAMPLER says; an unsampled
+ * span costs its ids and a timestamp, and is never queued.
+ */
+export class Tracer {
+  constructor(
+    private readonly settings: TraceSettings,
+    private readonly exporter: SpanExporter,
+  ) {}
+
+  startServerSpan(name: string, traceparent: string | null, tracestate: string | null): OpenSpan {
+    const incoming = incomingTrace(traceparent);
+    const traceId = incoming?.traceId ?? newTraceId();
+    const traceState = incoming === undefined || tracestate === null || tracestate === "" ? undefined : tracestate;
+    return this.open(
+      name,
+      "server",
+      traceId,
+      incoming?.parentSpanId,
+      traceState,
+      sampled(this.settings.sampler, traceId, incoming),
+    );
+  }
+
+  /** Exports what is queued (the drain). */
+  flush(): Promise<void> {
+    return this.exporter.flush();
+  }
+
+  private open(
+    name: string,
+    kind: FinishedSpan["kind"],
+    traceId: string,
+    parentSpanId: string | undefined,
+    traceState: string | undefined,
+    isSampled: boolean,
+  ): OpenSpan {
+    const spanId = newSpanId();
+    const startMs = performance.timeOrigin + performance.now();
+    return {
+      traceId,
+      spanId,
+      sampled: isSampled,
+      end: (attributes, error) => {
+        if (!isSampled) return;
+        this.exporter.add({
+          traceId,
+          spanId,
+          ...(parentSpanId === undefined ? {} : { parentSpanId }),
+          ...(traceState === undefined ? {} : { traceState }),
+          name,
+          kind,
+          startMs,
+          endMs: performance.timeOrigin + performance.now(),
+          attributes,
+          ...(error === undefined ? {} : { error }),
+        });
+      },
+      child: (childName) => this.open(childName, "internal", traceId, spanId, traceState, isSampled),
+    };
+  }
+}
