@@ -15,10 +15,15 @@ export function otlpProtobuf(
   scope: SpanScope,
   spans: readonly FinishedSpan[],
 ): Uint8Array {
-  return new ProtobufWriter()
+  // About 250 bytes a span, with room to spare.
+  return new ProtobufWriter(320 * spans.length + 1024)
     .message(1, (resourceSpans) => {
       resourceSpans.message(1, (written) => {
-        for (const [key, value] of Object.entries(resource)) written.message(1, (kv) => keyValue(kv, key, value));
+        for (const [key, value] of Object.entries(resource)) {
+          const kv = written.open(1);
+          keyValue(written, key, value);
+          written.close(kv);
+        }
       });
       resourceSpans.message(2, (scopeSpans) => {
         scopeSpans.message(1, (written) => written.string(1, scope.name).string(2, scope.version));
@@ -37,19 +42,25 @@ function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
     .varint(6, SPAN_KIND[finished.kind])
     .fixed64(7, nanoseconds(finished.startMs))
     .fixed64(8, nanoseconds(finished.endMs));
-  for (const [key, value] of Object.entries(finished.attributes)) span.message(9, (kv) => keyValue(kv, key, value));
-  span.message(15, (status) => {
-    if (finished.error !== undefined) status.string(2, finished.error).varint(3, STATUS_CODE.error);
-  });
+  const { attributes } = finished;
+  for (const key in attributes) {
+    const kv = span.open(9);
+    keyValue(span, key, attributes[key]!);
+    span.close(kv);
+  }
+  const status = span.open(15);
+  if (finished.error !== undefined) span.string(2, finished.error).varint(3, STATUS_CODE.error);
+  span.close(status);
 }
 
 function keyValue(kv: ProtobufWriter, key: string, value: string | number | boolean): void {
-  kv.string(1, key).message(2, (any) => {
-    if (typeof value === "string") any.bytes(1, new TextEncoder().encode(value));
-    else if (typeof value === "boolean") any.oneofBool(2, value);
-    else if (Number.isInteger(value)) any.oneofInt64(3, value);
-    else any.double(4, value);
-  });
+  kv.string(1, key);
+  const any = kv.open(2);
+  if (typeof value === "string") kv.oneofString(1, value);
+  else if (typeof value === "boolean") kv.oneofBool(2, value);
+  else if (Number.isInteger(value)) kv.oneofInt64(3, value);
+  else kv.double(4, value);
+  kv.close(any);
 }
 
 function nanoseconds(ms: number): bigint {

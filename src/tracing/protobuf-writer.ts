@@ -1,10 +1,19 @@
 /**
  * The protobuf wire format, as much as OTLP's messages need: varints, fixed64, doubles, and
- * length-delimited fields (strings, bytes, nested messages). A nested message is written to its own
- * writer first, so that its length is known.
+ * length-delimited fields (strings, bytes, nested messages), written into one growing buffer. A
+ * nested message's content is written after room for its length; once its length is known, the
+ * content moves back over the room it did not need (a copy within the buffer).
  */
 export class ProtobufWriter {
-  private chunks: number[] = [];
+  private buffer: Uint8Array;
+  private view: DataView;
+  private length = 0;
+
+  /** `capacity`: the bytes it is likely to take; growing copies everything written so far. */
+  constructor(capacity = 4096) {
+    this.buffer = new Uint8Array(capacity);
+    this.view = new DataView(this.buffer.buffer);
+  }
 
   /** Field `field` holding a varint (wire type 0); a zero is left out, as proto3 does. */
   varint(field: number, value: number): this {
@@ -24,62 +33,104 @@ export class ProtobufWriter {
   /** A signed 64-bit integer in a oneof, as a varint (a negative is ten bytes of two's complement), written even when zero. */
   oneofInt64(field: number, value: number): this {
     this.tag(field, 0);
+    if (value >= 0 && value <= Number.MAX_SAFE_INTEGER) {
+      this.rawVarint(value);
+      return this;
+    }
     let big = BigInt.asUintN(64, BigInt(value));
+    this.room(10);
     while (big >= 0x80n) {
-      this.chunks.push(Number(big & 0x7fn) | 0x80);
+      this.buffer[this.length++] = Number(big & 0x7fn) | 0x80;
       big >>= 7n;
     }
-    this.chunks.push(Number(big));
+    this.buffer[this.length++] = Number(big);
     return this;
   }
 
-  /** Field `field` holding a fixed64 (wire type 1), little-endian. */
+  /** Field `field` holding a fixed64 (wire type 1), little-endian, from milliseconds as nanoseconds. */
   fixed64(field: number, value: bigint): this {
     this.tag(field, 1);
-    let rest = BigInt.asUintN(64, value);
-    for (let i = 0; i < 8; i++) {
-      this.chunks.push(Number(rest & 0xffn));
-      rest >>= 8n;
-    }
+    this.room(8);
+    this.view.setBigUint64(this.length, BigInt.asUintN(64, value), true);
+    this.length += 8;
     return this;
   }
 
   double(field: number, value: number): this {
     this.tag(field, 1);
-    const view = new DataView(new ArrayBuffer(8));
-    view.setFloat64(0, value, true);
-    for (let i = 0; i < 8; i++) this.chunks.push(view.getUint8(i));
+    this.room(8);
+    this.view.setFloat64(this.length, value, true);
+    this.length += 8;
     return this;
   }
 
   string(field: number, value: string): this {
     if (value === "") return this;
-    return this.bytes(field, new TextEncoder().encode(value));
+    return this.oneofString(field, value);
+  }
+
+  /** A string in a oneof: written even when empty. */
+  oneofString(field: number, value: string): this {
+    this.tag(field, 2);
+    // At most three bytes per UTF-16 unit; the length goes before, in at most five.
+    this.room(value.length * 3 + 5);
+    const start = this.length + 5;
+    let end = start;
+    const buffer = this.buffer;
+    // Most strings are ASCII: their bytes are their char codes, with no encoder and no view.
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      if (code >= 0x80) {
+        end = start + ENCODER.encodeInto(value, buffer.subarray(start)).written;
+        break;
+      }
+      buffer[end++] = code;
+    }
+    this.settleLength(start, end - start);
+    return this;
   }
 
   /** Lower-case hex as bytes (trace and span ids). */
   hexBytes(field: number, hex: string): this {
-    const bytes = new Uint8Array(hex.length / 2);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-    return this.bytes(field, bytes);
-  }
-
-  bytes(field: number, value: Uint8Array): this {
     this.tag(field, 2);
-    this.rawVarint(value.length);
-    for (const byte of value) this.chunks.push(byte);
+    const count = hex.length >> 1;
+    this.rawVarint(count);
+    this.room(count);
+    for (let i = 0; i < count; i++)
+      this.buffer[this.length++] = (hexDigit(hex.charCodeAt(i * 2)) << 4) | hexDigit(hex.charCodeAt(i * 2 + 1));
     return this;
   }
 
   /** A nested message, always written (an empty one too: it says the member is there). */
   message(field: number, write: (nested: ProtobufWriter) => void): this {
-    const nested = new ProtobufWriter();
-    write(nested);
-    return this.bytes(field, nested.finish());
+    const start = this.open(field);
+    write(this);
+    return this.close(start);
+  }
+
+  /** Starts a nested message, without a closure: its content follows, then `close` with what this returns. */
+  open(field: number): number {
+    this.tag(field, 2);
+    this.room(5);
+    this.length += 5;
+    return this.length;
+  }
+
+  close(start: number): this {
+    this.settleLength(start, this.length - start);
+    return this;
   }
 
   finish(): Uint8Array {
-    return Uint8Array.from(this.chunks);
+    return this.buffer.slice(0, this.length);
+  }
+
+  /** `count` bytes of content at `start` were written after 5 bytes of room: the length goes before them, the content moves back to it. */
+  private settleLength(start: number, count: number): void {
+    this.length = start - 5;
+    this.rawVarint(count);
+    if (this.length !== start) this.buffer.copyWithin(this.length, start, start + count);
+    this.length += count;
   }
 
   private tag(field: number, wireType: number): void {
@@ -87,11 +138,29 @@ export class ProtobufWriter {
   }
 
   private rawVarint(value: number): void {
+    this.room(10);
     let rest = value;
     while (rest >= 0x80) {
-      this.chunks.push((rest & 0x7f) | 0x80);
+      this.buffer[this.length++] = (rest & 0x7f) | 0x80;
       rest = Math.floor(rest / 128);
     }
-    this.chunks.push(rest);
+    this.buffer[this.length++] = rest;
   }
+
+  private room(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.length + bytes) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.buffer.subarray(0, this.length));
+    this.buffer = grown;
+    this.view = new DataView(grown.buffer);
+  }
+}
+
+const ENCODER = new TextEncoder();
+
+/** The value of a lower-case hex digit's char code. */
+function hexDigit(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
 }

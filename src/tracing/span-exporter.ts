@@ -43,13 +43,27 @@ export class SpanExporter {
     else this.scheduleExport();
   }
 
-  /** Posts everything queued, waiting for each export (each within its deadline). */
+  /**
+   * Posts everything queued, for at most one export's deadline in all: a process that drains does
+   * not wait on a collector that is gone. What is still queued then is dropped and counted.
+   */
   async flush(): Promise<void> {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    const deadline = Date.now() + this.settings.exportTimeoutMs;
     while (this.exporting !== undefined || this.queue.length > 0) {
       if (this.exporting === undefined) this.exportSoon();
-      await this.exporting;
+      const left = deadline - Date.now();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = await Promise.race([
+        this.exporting!.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, left)))),
+      ]);
+      clearTimeout(timer);
+      if (late) {
+        if (this.queue.length > 0) this.observer.dropped("export_failed", this.queue.splice(0).length);
+        return;
+      }
     }
   }
 

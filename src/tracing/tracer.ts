@@ -54,28 +54,42 @@ export class Tracer {
     traceState: string | undefined,
     isSampled: boolean,
   ): OpenSpan {
-    const spanId = newSpanId();
-    const startMs = performance.timeOrigin + performance.now();
-    return {
-      traceId,
-      spanId,
-      sampled: isSampled,
-      end: (attributes, error) => {
-        if (!isSampled) return;
-        this.exporter.add({
-          traceId,
-          spanId,
-          ...(parentSpanId === undefined ? {} : { parentSpanId }),
-          ...(traceState === undefined ? {} : { traceState }),
-          name,
-          kind,
-          startMs,
-          endMs: performance.timeOrigin + performance.now(),
-          attributes,
-          ...(error === undefined ? {} : { error }),
-        });
-      },
-      child: (childName) => this.open(childName, "internal", traceId, spanId, traceState, isSampled),
-    };
+    return new TimedSpan(this.exporter, name, kind, traceId, parentSpanId, traceState, isSampled);
+  }
+}
+
+/** A span from its start: a class rather than closures, since one is made for every request. */
+class TimedSpan implements OpenSpan {
+  readonly spanId = newSpanId();
+  private readonly startMs = performance.timeOrigin + performance.now();
+
+  constructor(
+    private readonly exporter: SpanExporter,
+    private readonly name: string,
+    private readonly kind: FinishedSpan["kind"],
+    readonly traceId: string,
+    private readonly parentSpanId: string | undefined,
+    private readonly traceState: string | undefined,
+    readonly sampled: boolean,
+  ) {}
+
+  end(attributes: Readonly<Record<string, string | number | boolean>>, error?: string): void {
+    if (!this.sampled) return;
+    this.exporter.add({
+      traceId: this.traceId,
+      spanId: this.spanId,
+      ...(this.parentSpanId === undefined ? {} : { parentSpanId: this.parentSpanId }),
+      ...(this.traceState === undefined ? {} : { traceState: this.traceState }),
+      name: this.name,
+      kind: this.kind,
+      startMs: this.startMs,
+      endMs: performance.timeOrigin + performance.now(),
+      attributes,
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+
+  child(name: string): OpenSpan {
+    return new TimedSpan(this.exporter, name, "internal", this.traceId, this.spanId, this.traceState, this.sampled);
   }
 }

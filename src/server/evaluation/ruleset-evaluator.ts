@@ -13,6 +13,8 @@ import type { RecordMask } from "../../records/record-mask.ts";
  * with records on, each record is made, id, caller and all, where the evaluation ran.
  */
 export interface RulesetEvaluator {
+  /** Whether evaluations run on worker threads (a wait for a free worker, then the evaluation): worth a span of their own. */
+  readonly inWorkers: boolean;
   /** Answers a request body (within the size limit) against a snapshot's rulesets. */
   evaluate(
     snapshot: RulesSnapshot,
@@ -37,6 +39,7 @@ export interface RulesetEvaluator {
 export function eventLoopEvaluator(schemaEnforcement: SchemaEnforcement, recordMask?: RecordMask): RulesetEvaluator {
   const options = answerOptionsFor(schemaEnforcement, recordMask);
   return {
+    inWorkers: false,
     evaluate: (snapshot, body, explain, asker) =>
       answerEvaluation(body, (id) => snapshot.rulesets.get(id)?.ruleset, options(explain), asker),
     evaluateBatch: (snapshot, items, explain, asker) => {

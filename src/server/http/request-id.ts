@@ -1,3 +1,4 @@
+import type { OpenSpan } from "../../tracing/tracer.ts";
 /**
  * `X-Request-Id` (DECISIONS.md, Extensions): a client's id of 1 to 128 visible ASCII characters
  * is kept; otherwise, or without one, the server makes one. Made ids are a random prefix per
@@ -34,6 +35,8 @@ export interface RequestIdentity {
   readonly id: string;
   /** Whether the handler's answer already carries `X-Request-Id`. */
   inAnswer: boolean;
+  /** The request's span, with tracing on: a handler opens children of it where they tell something. */
+  readonly span?: OpenSpan;
 }
 
 /** `headers` and `X-Request-Id`, for the answer a handler returns (not for one it throws). */

@@ -116,15 +116,16 @@ async function handleLogged(
   const started = performance.now();
   const headers = request.headers;
   const requestId = requestIdOf(headers.get("x-request-id"));
-  const identity: RequestIdentity = { id: requestId, inAnswer: false };
-  // The log line's members in their order; handlers add theirs (ruleset, decision, ...) after these.
-  const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0, requestId };
   const traceparent = headers.get("traceparent");
   const span = services.tracer?.startServerSpan(
     route === undefined ? request.method : `${request.method} ${route}`,
     traceparent,
     headers.get("tracestate"),
   );
+  const identity: RequestIdentity =
+    span === undefined ? { id: requestId, inAnswer: false } : { id: requestId, inAnswer: false, span };
+  // The log line's members in their order; handlers add theirs (ruleset, decision, ...) after these.
+  const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0, requestId };
   if (span !== undefined) {
     logFields.traceId = span.traceId;
     logFields.spanId = span.spanId;

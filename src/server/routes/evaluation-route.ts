@@ -26,6 +26,8 @@ export const evaluations: RouteHandler = async (
   records?.requireAvailable();
   const explain = explainQuery(request.url);
   if (explain !== undefined) logFields.explain = explain;
+  // On a worker, the evaluation's own span: how long it waited for a worker and ran there.
+  const inWorker = evaluator.inWorkers ? identity.span?.child("evaluate in a worker") : undefined;
   const answer = evaluator.evaluate(
     snapshot,
     await readLimitedBody(request),
@@ -34,6 +36,10 @@ export const evaluations: RouteHandler = async (
   );
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;
+  inWorker?.end(
+    { "http.response.status_code": reply.status },
+    reply.status >= 500 ? `answered ${reply.status}` : undefined,
+  );
   records?.write(reply);
   if (reply.summary !== undefined) Object.assign(logFields, reply.summary);
   else if (reply.ruleset !== undefined) logFields.ruleset = reply.ruleset;

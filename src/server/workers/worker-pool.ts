@@ -111,6 +111,8 @@ export class WorkerPool implements RulesetEvaluator {
     });
   }
 
+  readonly inWorkers = true;
+
   evaluate(
     snapshot: RulesSnapshot,
     body: string,
