@@ -9,5 +9,11 @@ export function directorySource(directory: string): RulesSource {
     accept: () => undefined,
     discard: () => undefined,
   };
-  return { kind: "directory", ref: directory, pull: async () => rules, close: () => undefined };
+  return {
+    kind: "directory",
+    ref: directory,
+    pull: async () => rules,
+    lastGood: () => undefined,
+    close: () => undefined,
+  };
 }

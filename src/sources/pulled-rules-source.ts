@@ -42,6 +42,12 @@ export class PulledRulesSource implements RulesSource {
     return this.pulled(fetched.digest, this.copies.stage(fetched.digest, fetched.files));
   }
 
+  lastGood(reason: string): PulledRules | undefined {
+    const cached = this.copies.current();
+    if (cached === undefined || cached.ref !== this.ref) return undefined;
+    return this.pulled(cached.digest, cached.directory, reason);
+  }
+
   close(): void {
     this.copies.close();
   }

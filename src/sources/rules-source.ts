@@ -33,6 +33,12 @@ export interface RulesSource {
    * nothing is served yet: a source with a last good copy on disk falls back to it.
    */
   pull(first: boolean): Promise<PulledRules | UnchangedRules>;
+  /**
+   * At start-up, when the release pulled does not load (a signature that does not hold, a bundle
+   * refused): the last good copy on disk, if there is one other than it, with `reason` as its
+   * `pullFailure`; undefined otherwise.
+   */
+  lastGood(reason: string): PulledRules | undefined;
   /** Lets go of what the source holds (a temporary directory of pulled copies). */
   close(): void;
 }

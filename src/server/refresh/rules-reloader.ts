@@ -89,14 +89,27 @@ export class RulesReloader {
         reason: pulled.pullFailure,
       });
     let first: RulesSnapshot;
+    let loaded = pulled;
     try {
       first = await this.loadNow(pulled);
     } catch (error) {
       pulled.discard();
-      throw error;
+      // A release that does not load at start-up is no better than one that cannot be pulled.
+      if (!(error instanceof SnapshotError) || pulled.pullFailure !== undefined) throw error;
+      const fallback = this.parts.source.lastGood(error.message);
+      if (fallback === undefined || fallback.description.digest === pulled.description.digest) throw error;
+      this.parts.logger.warn("the release pulled does not load; starting from the last good copy", {
+        source: this.parts.source.ref,
+        refused: pulled.description.digest,
+        digest: fallback.description.digest,
+        problems: error.problems,
+      });
+      first = await this.loadNow(fallback);
+      loaded = fallback;
     }
-    pulled.accept();
-    if (pulled.pullFailure === undefined) this.countPull("updated");
+    loaded.accept();
+    if (loaded === pulled && pulled.pullFailure === undefined) this.countPull("updated");
+    else if (loaded !== pulled) this.countPull("refused");
     this.current = first;
     this.warnAbout(first);
     return first;

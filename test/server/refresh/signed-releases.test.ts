@@ -171,3 +171,26 @@ describe("from RULES_DIR, with trusted keys", () => {
     expect(untrusting.status).toBe(1);
   });
 });
+
+test("a release that does not verify at start-up: the last good copy is served, and the log says which was refused", async () => {
+  const cache = join(scratch, "cache-fallback");
+  const good = await push("fallback", keys.release);
+  const first = await start({ RULES_DIR: undefined, RULES_SOURCE: ref("fallback"), RULES_SOURCE_CACHE: cache });
+  await first.kill();
+  const untrusted = await push("fallback", keys.other);
+  const second = await start({ RULES_DIR: undefined, RULES_SOURCE: ref("fallback"), RULES_SOURCE_CACHE: cache });
+  expect((await readyz(second)).source.digest).toBe(good);
+  const warning = await second.waitForLog(
+    (line) => line.msg === "the release pulled does not load; starting from the last good copy",
+  );
+  expect(warning).toMatchObject({ level: "warn", refused: untrusted, digest: good });
+  // Without a last good copy, the same release stops the start.
+  const { status } = await startExpectingFailure(
+    serverEnvironment("", {
+      RULES_DIR: undefined,
+      RULES_SOURCE: ref("fallback"),
+      RULE_SERVER_TRUSTED_KEYS: `${keys.release}.pub.pem`,
+    }),
+  );
+  expect(status).toBe(1);
+});
