@@ -1,6 +1,5 @@
-import type { Subprocess } from "bun";
 import type { Logger } from "../logging/logger.ts";
-import type { MetricsState, ServerMetrics } from "../metrics/server-metrics.ts";
+import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import type { LastReload } from "../snapshot/last-reload.ts";
 import type { RulesSnapshot } from "../snapshot/rules-snapshot.ts";
 import { relayLines } from "./log-relay.ts";
@@ -10,9 +9,9 @@ import { RetiredCounts } from "./retired-counts.ts";
 import { imageOf, type RulesImage } from "./rules-image.ts";
 import type { TlsMaterial } from "../tls/tls-material.ts";
 import { SERVING_PROCESS_VARIABLE, type FromServing, type ToServing } from "./serving-messages.ts";
+import type { Member } from "./serving-member.ts";
+import { ScrapeGathering } from "./scrape-gathering.ts";
 
-/** How long a scrape waits for the other serving processes' counts; one that is late is summed with its previous counts. */
-const GATHER_TIMEOUT_MS = 2000;
 /** After `stop`, how long a serving process may take to end before it is killed. */
 const STOP_GRACE_MS = 10_000;
 /** At start-up, how long the serving processes may take to listen (with workers, each loads the rules in each). */
@@ -22,26 +21,6 @@ const START_TIMEOUT_MS = 120_000;
 export class ServingProcessesError extends Error {
   readonly code = "SERVING_PROCESSES_FAILED" as const;
   override readonly name = "ServingProcessesError";
-}
-
-interface Member {
-  readonly child: Subprocess<"ignore", "pipe", "inherit">;
-  readonly spawnedAt: number;
-  /** Sent `start`, after it said hello. */
-  started: boolean;
-  listening: boolean;
-  /** The generation of the rules it was started with, then of the newest it has loaded. */
-  startGeneration: number;
-  loadedGeneration: number;
-  /** Its counts at its last report (a scrape), kept when it stops. */
-  state: MetricsState | undefined;
-  /** Scrapes waiting for its counts. */
-  readonly gathers: Map<number, () => void>;
-  readonly listened: Promise<number>;
-  readonly resolveListened: (port: number) => void;
-  readonly rejectListened: (error: Error) => void;
-  /** Its log lines, passed on until it closes its output. */
-  readonly relayed: Promise<void>;
 }
 
 type Phase = "starting" | "serving" | "draining" | "stopping" | "failed";
@@ -66,7 +45,7 @@ export class ServingProcesses {
   private readonly restartTimers = new Set<ReturnType<typeof setTimeout>>();
   private readonly retired = new RetiredCounts();
   private loadWaiters: { readonly generation: number; readonly resolve: () => void }[] = [];
-  private nextGather = 0;
+  private readonly gathering = new ScrapeGathering((member, message) => this.send(member, message));
   private finish: (status: number) => void = () => undefined;
   /** Resolves once every serving process has ended after a drain or stop (0), or when the supervisor gave up (1). */
   readonly finished = new Promise<number>((resolve) => (this.finish = resolve));
@@ -359,34 +338,11 @@ export class ServingProcesses {
 
   private async answerScrape(asking: Member, scrape: number): Promise<void> {
     try {
-      const states = await this.gather(asking);
+      const states = await this.gathering.states(this.members, asking, () => this.retired.state());
       this.send(asking, { kind: "exposition", scrape, text: this.metrics.renderSum(states) });
     } catch (error) {
       this.send(asking, { kind: "exposition", scrape, error: error instanceof Error ? error.message : String(error) });
     }
-  }
-
-  /** The counts of every serving process (asked afresh of all but `asking`, which sent its own) and of those that stopped. */
-  private async gather(asking: Member): Promise<MetricsState[]> {
-    const gather = ++this.nextGather;
-    const asked = [...this.members].filter((member) => member !== asking && member.listening);
-    const replies = asked.map(
-      (member) =>
-        new Promise<void>((resolve) => {
-          member.gathers.set(gather, resolve);
-          if (!this.send(member, { kind: "count", gather })) resolve();
-        }),
-    );
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.all(replies),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, GATHER_TIMEOUT_MS))),
-    ]);
-    clearTimeout(timer);
-    for (const member of asked) member.gathers.delete(gather);
-    const states: MetricsState[] = [this.retired.state()];
-    for (const member of this.members) if (member.state !== undefined) states.push(member.state);
-    return states;
   }
 }
 
