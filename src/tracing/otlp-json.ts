@@ -15,34 +15,42 @@ export function otlpJson(
   scope: SpanScope,
   spans: readonly FinishedSpan[],
 ): Uint8Array {
-  const request = {
-    resourceSpans: [
-      {
-        resource: { attributes: Object.entries(resource).map(([key, value]) => attribute(key, value)) },
-        scopeSpans: [
-          {
-            scope: { name: scope.name, version: scope.version },
-            spans: spans.map((span) => ({
-              traceId: span.traceId,
-              spanId: span.spanId,
-              ...(span.parentSpanId === undefined ? {} : { parentSpanId: span.parentSpanId }),
-              ...(span.traceState === undefined ? {} : { traceState: span.traceState }),
-              name: span.name,
-              kind: SPAN_KIND[span.kind],
-              startTimeUnixNano: nanos(span.startMs),
-              endTimeUnixNano: nanos(span.endMs),
-              attributes: Object.entries(span.attributes).map(([key, value]) => attribute(key, value)),
-              status:
-                span.error === undefined
-                  ? { code: STATUS_CODE.unset }
-                  : { code: STATUS_CODE.error, message: span.error },
-            })),
-          },
-        ],
-      },
-    ],
+  return otlpJsonRequest(
+    resource,
+    scope,
+    spans.map((span) => JSON.stringify(jsonSpan(span))),
+  );
+}
+
+/** The request around spans already written as JSON text (each `JSON.stringify(jsonSpan(span))`). */
+export function otlpJsonRequest(
+  resource: Readonly<Record<string, string>>,
+  scope: SpanScope,
+  spanTexts: readonly string[],
+): Uint8Array {
+  const head = JSON.stringify({
+    resource: { attributes: Object.entries(resource).map(([key, value]) => attribute(key, value)) },
+  }).slice(0, -1);
+  const scopeText = JSON.stringify({ name: scope.name, version: scope.version });
+  return new TextEncoder().encode(
+    `{"resourceSpans":[${head},"scopeSpans":[{"scope":${scopeText},"spans":[${spanTexts.join(",")}]}]}]}`,
+  );
+}
+
+/** A span as OTLP/JSON's Span object. */
+export function jsonSpan(span: FinishedSpan): object {
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    ...(span.parentSpanId === undefined ? {} : { parentSpanId: span.parentSpanId }),
+    ...(span.traceState === undefined ? {} : { traceState: span.traceState }),
+    name: span.name,
+    kind: SPAN_KIND[span.kind],
+    startTimeUnixNano: nanos(span.startMs),
+    endTimeUnixNano: nanos(span.endMs),
+    attributes: Object.entries(span.attributes).map(([key, value]) => attribute(key, value)),
+    status: span.error === undefined ? { code: STATUS_CODE.unset } : { code: STATUS_CODE.error, message: span.error },
   };
-  return new TextEncoder().encode(JSON.stringify(request));
 }
 
 function attribute(key: string, value: string | number | boolean) {

@@ -15,8 +15,25 @@ export function otlpProtobuf(
   scope: SpanScope,
   spans: readonly FinishedSpan[],
 ): Uint8Array {
-  // About 250 bytes a span, with room to spare.
-  return new ProtobufWriter(320 * spans.length + 1024)
+  const encoded = new ProtobufWriter(320 * spans.length + 64);
+  for (const span of spans) writeScopeSpan(encoded, span);
+  return otlpProtobufRequest(resource, scope, encoded.finish());
+}
+
+/** A span as a ScopeSpans.spans field (2), appended to `writer`: a batch is made of these as spans end. */
+export function writeScopeSpan(writer: ProtobufWriter, span: FinishedSpan): void {
+  const start = writer.open(2);
+  writeSpan(writer, span);
+  writer.close(start);
+}
+
+/** The request around spans already encoded by writeScopeSpan. */
+export function otlpProtobufRequest(
+  resource: Readonly<Record<string, string>>,
+  scope: SpanScope,
+  encodedSpans: Uint8Array,
+): Uint8Array {
+  return new ProtobufWriter(encodedSpans.length + 512)
     .message(1, (resourceSpans) => {
       resourceSpans.message(1, (written) => {
         for (const [key, value] of Object.entries(resource)) {
@@ -27,7 +44,7 @@ export function otlpProtobuf(
       });
       resourceSpans.message(2, (scopeSpans) => {
         scopeSpans.message(1, (written) => written.string(1, scope.name).string(2, scope.version));
-        for (const span of spans) scopeSpans.message(2, (written) => writeSpan(written, span));
+        scopeSpans.raw(encodedSpans);
       });
     })
     .finish();

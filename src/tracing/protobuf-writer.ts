@@ -121,6 +121,19 @@ export class ProtobufWriter {
     return this;
   }
 
+  /** Bytes already in the wire format (fields encoded before), as they are. */
+  raw(bytes: Uint8Array): this {
+    this.room(bytes.length);
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
+    return this;
+  }
+
+  /** How many bytes are written. */
+  get size(): number {
+    return this.length;
+  }
+
   finish(): Uint8Array {
     return this.buffer.slice(0, this.length);
   }

@@ -1,6 +1,6 @@
 import type { FinishedSpan } from "./finished-span.ts";
-import { otlpJson, type SpanScope } from "./otlp-json.ts";
-import { otlpProtobuf } from "./otlp-protobuf.ts";
+import type { SpanScope } from "./otlp-json.ts";
+import { type SpanBatch, spanBatch } from "./span-batch.ts";
 import type { TraceSettings } from "./trace-settings.ts";
 
 /** What becomes of spans besides their export: counted, and a failing collector said once. */
@@ -21,7 +21,11 @@ export interface ExportObserver {
  * each with a deadline. `flush` posts what is queued, for the drain.
  */
 export class SpanExporter {
-  private queue: FinishedSpan[] = [];
+  /** Full batches waiting for their export, then the one being filled. */
+  private readonly full: SpanBatch[] = [];
+  private filling: SpanBatch;
+  /** Spans waiting, in every batch. */
+  private queued = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private exporting: Promise<void> | undefined;
   private failed = false;
@@ -31,16 +35,22 @@ export class SpanExporter {
     private readonly scope: SpanScope,
     private readonly observer: ExportObserver,
     private readonly post: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
-  ) {}
+  ) {
+    this.filling = spanBatch(settings.protocol);
+  }
 
   add(span: FinishedSpan): void {
-    if (this.queue.length >= this.settings.maxQueueSize) {
+    if (this.queued >= this.settings.maxQueueSize) {
       this.observer.dropped("queue_full", 1);
       return;
     }
-    this.queue.push(span);
-    if (this.queue.length >= this.settings.maxExportBatchSize) this.exportSoon();
-    else this.scheduleExport();
+    this.filling.add(span);
+    this.queued++;
+    if (this.filling.count >= this.settings.maxExportBatchSize) {
+      this.full.push(this.filling);
+      this.filling = spanBatch(this.settings.protocol);
+      this.exportSoon();
+    } else this.scheduleExport();
   }
 
   /**
@@ -51,7 +61,7 @@ export class SpanExporter {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     const deadline = Date.now() + this.settings.exportTimeoutMs;
-    while (this.exporting !== undefined || this.queue.length > 0) {
+    while (this.exporting !== undefined || this.queued > 0) {
       if (this.exporting === undefined) this.exportSoon();
       const left = deadline - Date.now();
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,19 +71,27 @@ export class SpanExporter {
       ]);
       clearTimeout(timer);
       if (late) {
-        if (this.queue.length > 0) this.observer.dropped("export_failed", this.queue.splice(0).length);
+        if (this.queued > 0) this.observer.dropped("export_failed", this.queued);
+        this.full.length = 0;
+        this.filling = spanBatch(this.settings.protocol);
+        this.queued = 0;
         return;
       }
     }
   }
 
   private exportSoon(): void {
-    if (this.exporting !== undefined || this.queue.length === 0) return;
-    const batch = this.queue.splice(0, this.settings.maxExportBatchSize);
+    if (this.exporting !== undefined || this.queued === 0) return;
+    let batch = this.full.shift();
+    if (batch === undefined) {
+      batch = this.filling;
+      this.filling = spanBatch(this.settings.protocol);
+    }
+    this.queued -= batch.count;
     this.exporting = this.send(batch).finally(() => {
       this.exporting = undefined;
-      if (this.queue.length >= this.settings.maxExportBatchSize) this.exportSoon();
-      else if (this.queue.length > 0) this.scheduleExport();
+      if (this.full.length > 0) this.exportSoon();
+      else if (this.queued > 0) this.scheduleExport();
     });
   }
 
@@ -88,11 +106,11 @@ export class SpanExporter {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  private async send(batch: FinishedSpan[]): Promise<void> {
+  private async send(batch: SpanBatch): Promise<void> {
     const { settings } = this;
     const json = settings.protocol === "http/json";
     try {
-      const body = (json ? otlpJson : otlpProtobuf)(settings.resource, this.scope, batch);
+      const body = batch.body(settings.resource, this.scope);
       const response = await this.post(settings.endpoint, {
         method: "POST",
         headers: { ...settings.headers, "Content-Type": json ? "application/json" : "application/x-protobuf" },
@@ -101,13 +119,13 @@ export class SpanExporter {
       });
       await response.arrayBuffer().catch(() => undefined);
       if (response.status < 200 || response.status > 299) throw new Error(`the collector answered ${response.status}`);
-      this.observer.exported(batch.length);
+      this.observer.exported(batch.count);
       if (this.failed) {
         this.failed = false;
         this.observer.recovered();
       }
     } catch (error) {
-      this.observer.dropped("export_failed", batch.length);
+      this.observer.dropped("export_failed", batch.count);
       if (!this.failed) {
         this.failed = true;
         const timedOut = error instanceof Error && error.name === "TimeoutError";
