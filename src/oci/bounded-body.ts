@@ -1,5 +1,3 @@
-import type { OciError } from "./oci-error.ts";
-
 /**
  * A response body's bytes, never holding more than `limit` of them: reading stops, and the body
  * is cancelled, at the first byte past it, whatever Content-Length said. `broken` names the error
@@ -8,8 +6,8 @@ import type { OciError } from "./oci-error.ts";
 export async function readBoundedBody(
   response: Response,
   limit: number,
-  tooLarge: (received: number) => OciError,
-  broken?: (received: number, error: unknown) => OciError,
+  tooLarge: (received: number) => Error,
+  broken?: (received: number, error: unknown) => Error,
 ): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) {

@@ -5,7 +5,7 @@ import type { OciReference } from "./oci-reference.ts";
 import { registryRefusal } from "./registry-refusal.ts";
 import { RegistrySession, type RegistrySessionOptions } from "./registry-session.ts";
 import type { Descriptor } from "./rules-manifest.ts";
-import { SHA256_DIGEST, sha256Digest } from "./sha256-digest.ts";
+import { SHA256_DIGEST, sha256Digest } from "../workspace/files/content-digest.ts";
 
 export interface RegistryLimits {
   /** Blobs larger than this are uploaded in chunks of this size (PATCH), smaller ones in one PUT; 16 MiB by default. */

@@ -7,7 +7,7 @@ import {
   TITLE_ANNOTATION,
 } from "./media-types.ts";
 import { OciError } from "./oci-error.ts";
-import { SHA256_DIGEST, sha256Digest } from "./sha256-digest.ts";
+import { SHA256_DIGEST, sha256Digest } from "../workspace/files/content-digest.ts";
 
 /** A file of a rules release: a bundle, or a bundle's signature `<bundle>.sig`. */
 export interface ArtifactFile {

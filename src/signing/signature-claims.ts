@@ -1,3 +1,4 @@
+import { SHA256_DIGEST, sha256Digest } from "../workspace/files/content-digest.ts";
 import { SignatureError } from "./signature-error.ts";
 
 /**
@@ -11,13 +12,6 @@ export interface SignatureClaims {
   readonly checksum: string;
   /** `sha256:<hex>` of the bundle file's bytes. */
   readonly digest: string;
-}
-
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
-
-/** `sha256:<hex>` of a bundle file's bytes. */
-export function bundleDigest(bytes: Uint8Array): string {
-  return `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
 }
 
 /**
@@ -35,7 +29,7 @@ export function readSignatureClaims(payload: unknown): SignatureClaims {
       throw new SignatureError("SIGNATURE_INVALID", `the signature's payload has no ${member} string`);
   }
   const digest = record.digest as string;
-  if (!DIGEST.test(digest))
+  if (!SHA256_DIGEST.test(digest))
     throw new SignatureError(
       "SIGNATURE_INVALID",
       `the signature's digest ${JSON.stringify(digest)} is not sha256: and 64 lower-case hex digits`,
@@ -67,6 +61,6 @@ export function claimsOfBundle(bytes: Uint8Array, file: string): SignatureClaims
     id: record.id as string,
     version: record.version as string,
     checksum: record.checksum as string,
-    digest: bundleDigest(bytes),
+    digest: sha256Digest(bytes),
   };
 }

@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SHA256_DIGEST } from "../workspace/files/content-digest.ts";
 import { SourceError } from "./source-error.ts";
 
 /** A file of a pulled release: a bundle or its signature, by its plain name. */
@@ -119,9 +120,9 @@ export class PulledCopies {
 
 /** `sha256:<hex>` as a directory name. */
 function directoryName(digest: string): string {
-  const match = /^sha256:([0-9a-f]{64})$/.exec(digest);
-  if (match === null) throw new SourceError("SOURCE_PULL_FAILED", `not a sha256 digest: ${JSON.stringify(digest)}`);
-  return `sha256-${match[1]}`;
+  if (!SHA256_DIGEST.test(digest))
+    throw new SourceError("SOURCE_PULL_FAILED", `not a sha256 digest: ${JSON.stringify(digest)}`);
+  return digest.replace(":", "-");
 }
 
 function messageOf(error: unknown): string {

@@ -1,4 +1,4 @@
-import type { PulledCopies } from "./pulled-copies.ts";
+import type { CurrentCopy, PulledCopies } from "./pulled-copies.ts";
 import type { ReleaseFetcher } from "./release-fetcher.ts";
 import type { PulledRules, RulesSource, UnchangedRules } from "./rules-source.ts";
 import { SourceError } from "./source-error.ts";
@@ -23,8 +23,7 @@ export class PulledRulesSource implements RulesSource {
   }
 
   async pull(first: boolean): Promise<PulledRules | UnchangedRules> {
-    const cached = first ? this.copies.current() : undefined;
-    const usable = cached !== undefined && cached.ref === this.ref ? cached : undefined;
+    const usable = first ? this.lastGoodCopy() : undefined;
     const known = first ? usable?.digest : this.served;
     let fetched: Awaited<ReturnType<ReleaseFetcher["fetch"]>>;
     try {
@@ -43,13 +42,18 @@ export class PulledRulesSource implements RulesSource {
   }
 
   lastGood(reason: string): PulledRules | undefined {
-    const cached = this.copies.current();
-    if (cached === undefined || cached.ref !== this.ref) return undefined;
-    return this.pulled(cached.digest, cached.directory, reason);
+    const cached = this.lastGoodCopy();
+    return cached === undefined ? undefined : this.pulled(cached.digest, cached.directory, reason);
   }
 
   close(): void {
     this.copies.close();
+  }
+
+  /** The copy on disk of the release last served from this reference (a cache may hold another's). */
+  private lastGoodCopy(): CurrentCopy | undefined {
+    const cached = this.copies.current();
+    return cached !== undefined && cached.ref === this.ref ? cached : undefined;
   }
 
   private pulled(digest: string, directory: string, pullFailure?: string): PulledRules {

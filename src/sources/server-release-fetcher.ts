@@ -1,3 +1,5 @@
+import { readBoundedBody } from "../oci/bounded-body.ts";
+import { sha256Digest } from "../workspace/files/content-digest.ts";
 import type { PulledFile } from "./pulled-copies.ts";
 import type { FetchedRelease, ReleaseFetcher } from "./release-fetcher.ts";
 import { SourceError } from "./source-error.ts";
@@ -100,23 +102,15 @@ export class ServerReleaseFetcher implements ReleaseFetcher {
     }
   }
 
-  /** The body, refused past the limit without reading it whole. */
-  private async body(response: Response, path: string): Promise<Uint8Array> {
-    const declared = Number(response.headers.get("Content-Length") ?? "0");
-    if (declared > MAX_BODY_BYTES) throw this.tooLarge(path);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response.body ?? []) {
-        size += chunk.byteLength;
-        if (size > MAX_BODY_BYTES) throw this.tooLarge(path);
-        chunks.push(chunk);
-      }
-    } catch (error) {
-      if (error instanceof SourceError) throw error;
-      throw new SourceError("SOURCE_PULL_FAILED", `${this.ref}${path}: the answer broke off: ${String(error)}`);
-    }
-    return Buffer.concat(chunks);
+  /** The body, refused past the limit without reading it whole (as registry answers are). */
+  private body(response: Response, path: string): Promise<Uint8Array> {
+    return readBoundedBody(
+      response,
+      MAX_BODY_BYTES,
+      () => this.tooLarge(path),
+      (_received, error) =>
+        new SourceError("SOURCE_PULL_FAILED", `${this.ref}${path}: the answer broke off: ${String(error)}`),
+    );
   }
 
   private tooLarge(path: string): SourceError {
@@ -161,5 +155,5 @@ function listedRulesets(body: Uint8Array): Listed[] {
 
 function listDigest(listed: readonly Listed[]): string {
   const lines = listed.map(({ id, version, checksum }) => `${id} ${version} ${checksum}\n`).sort();
-  return `sha256:${new Bun.CryptoHasher("sha256").update(lines.join("")).digest("hex")}`;
+  return sha256Digest(lines.join(""));
 }

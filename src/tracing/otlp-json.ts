@@ -1,3 +1,4 @@
+import { nanoseconds } from "./span-time.ts";
 import { type FinishedSpan, SPAN_KIND, STATUS_CODE } from "./finished-span.ts";
 
 /** The instrumentation scope the spans are reported under. */
@@ -46,8 +47,8 @@ export function jsonSpan(span: FinishedSpan): object {
     ...(span.traceState === undefined ? {} : { traceState: span.traceState }),
     name: span.name,
     kind: SPAN_KIND[span.kind],
-    startTimeUnixNano: nanos(span.startMs),
-    endTimeUnixNano: nanos(span.endMs),
+    startTimeUnixNano: nanoseconds(span.startMs).toString(),
+    endTimeUnixNano: nanoseconds(span.endMs).toString(),
     attributes: Object.entries(span.attributes).map(([key, value]) => attribute(key, value)),
     status: span.error === undefined ? { code: STATUS_CODE.unset } : { code: STATUS_CODE.error, message: span.error },
   };
@@ -65,9 +66,4 @@ function attribute(key: string, value: string | number | boolean) {
             ? { intValue: String(value) }
             : { doubleValue: value },
   };
-}
-
-/** Milliseconds since the epoch (with fractions) as a decimal string of nanoseconds. */
-export function nanos(ms: number): string {
-  return (BigInt(Math.floor(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1_000_000))).toString();
 }

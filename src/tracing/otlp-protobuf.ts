@@ -1,5 +1,6 @@
 import { type FinishedSpan, SPAN_KIND, STATUS_CODE } from "./finished-span.ts";
 import type { SpanScope } from "./otlp-json.ts";
+import { nanoseconds } from "./span-time.ts";
 import { ProtobufWriter } from "./protobuf-writer.ts";
 
 /**
@@ -78,8 +79,4 @@ function keyValue(kv: ProtobufWriter, key: string, value: string | number | bool
   else if (Number.isInteger(value)) kv.oneofInt64(3, value);
   else kv.double(4, value);
   kv.close(any);
-}
-
-function nanoseconds(ms: number): bigint {
-  return BigInt(Math.floor(ms)) * 1_000_000n + BigInt(Math.round((ms % 1) * 1_000_000));
 }

@@ -29,6 +29,8 @@ export interface DirectoryRuleset {
   readonly source?: SourceFile;
   /** Loaded with trusted keys: the bundle file's signature, verified against the bytes that were loaded. */
   readonly signature?: BundleSignature;
+  /** A bundle file's text as it was read and checked. */
+  readonly text?: string;
 }
 
 /** A rules directory read whole: what it would serve, and every problem that refuses it. */
@@ -166,6 +168,7 @@ export function loadRulesDirectory(directory: string, options: RulesDirectoryLoa
         ruleset: loaded.ruleset,
         bundle: loaded.bundle,
         file,
+        ...(loaded.text === undefined ? {} : { text: loaded.text }),
         ...(signed === undefined ? {} : { signature: signed }),
       });
   }

@@ -76,9 +76,10 @@ export interface RuleFileCheckOptions {
  */
 export function checkRuleFiles(files: readonly string[], options: RuleFileCheckOptions): FileReport[] {
   const loader = new RuleFileLoader(options.operators, (directory) => readRulesDirectory(directory));
-  const reports = files.map((file) =>
-    withSignatureProblem(checkRuleFile(loader.load(file), options), loader.load(file), options.signatures),
-  );
+  const reports = files.map((file) => {
+    const loaded = loader.load(file);
+    return withSignatureProblem(checkRuleFile(loaded, options), loaded, options.signatures);
+  });
   return withDirectoryProblems(reports, directoryProblemsOf(options.directories ?? [], options.operators, loader));
 }
 

@@ -23,6 +23,8 @@ export type LoadedRuleFile =
       readonly bundle: JsonObject;
       /** A bundle file's: `sha256:<hex>` of its bytes as read. */
       readonly digest?: string;
+      /** A bundle file's text as read: the bytes the digest is of, so they need not be read again. */
+      readonly text?: string;
       readonly compiled?: {
         readonly compilation: SourceCompilation & { ok: true };
         readonly directory: RulesDirectory;
@@ -65,7 +67,7 @@ export class RuleFileLoader {
     if (ruleFileKind(basename(file)) === "bundle") {
       const read = readBundleFile(file, this.operators);
       return read.ok
-        ? { ok: true, file, ruleset: read.ruleset, bundle: read.bundle, digest: read.digest }
+        ? { ok: true, file, ruleset: read.ruleset, bundle: read.bundle, digest: read.digest, text: read.text }
         : { ok: false, file, problems: read.problems };
     }
     const directory = this.directory(dirname(file));

@@ -31,12 +31,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   codegen: [],
   version: ["engine"],
   lsp: ["workspace", "formatting", "compiler", "engine", "coverage"],
-  // OCI Distribution: rules artifacts pushed to and pulled from registries.
-  oci: [],
-  // Bundle signatures (jose, node:crypto): `rule-server keygen` and `sign`, and the server's trusted keys.
-  signing: [],
+  // OCI Distribution: rules artifacts pushed to and pulled from registries (content digests: the workspace's).
+  oci: ["workspace"],
+  // Bundle signatures (jose, WebCrypto): `rule-server keygen` and `sign`, and the server's trusted keys; a
+  // signature names the digest the workspace's loader checks.
+  signing: ["workspace"],
   // Where rules come from: RULES_DIR, an OCI registry or another rule-server, each ending as a directory the workspace loads.
-  sources: ["oci"],
+  sources: ["oci", "workspace"],
   // OpenTelemetry spans, exported over OTLP/HTTP.
   tracing: [],
   server: [

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundleDigest } from "../../src/signing/signature-claims.ts";
+import { sha256Digest as bundleDigest } from "../../src/workspace/files/content-digest.ts";
 import { TrustedKeys } from "../../src/signing/trusted-keys.ts";
 import { PROJECT_ROOT, runCli } from "../support/run-cli.ts";
 import { temporaryDirectory } from "../support/temp-directory.ts";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { type AddressInfo, createServer } from "node:net";
 import { OCI_MANIFEST } from "../../src/oci/media-types.ts";
 import { RegistryClient } from "../../src/oci/registry-client.ts";
-import { sha256Digest } from "../../src/oci/sha256-digest.ts";
+import { sha256Digest } from "../../src/workspace/files/content-digest.ts";
 import { type FakeRegistry, servedArtifact, startFakeRegistry } from "../support/fake-registry.ts";
 import { ociFailure } from "../support/oci-failure.ts";
 

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { RegistryClient } from "../../src/oci/registry-client.ts";
 import { RegistrySession } from "../../src/oci/registry-session.ts";
-import { sha256Digest } from "../../src/oci/sha256-digest.ts";
+import { sha256Digest } from "../../src/workspace/files/content-digest.ts";
 import { type FakeRegistry, servedArtifact, startFakeRegistry } from "../support/fake-registry.ts";
 import { ociFailure } from "../support/oci-failure.ts";
 

@@ -15,7 +15,7 @@ import {
   type RulesLayer,
   rulesManifestBytes,
 } from "../../src/oci/rules-manifest.ts";
-import { sha256Digest } from "../../src/oci/sha256-digest.ts";
+import { sha256Digest } from "../../src/workspace/files/content-digest.ts";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const LAYERS: RulesLayer[] = [

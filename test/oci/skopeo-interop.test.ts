@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pushRulesArtifact } from "../../src/oci/rules-artifact.ts";
-import { sha256Digest } from "../../src/oci/sha256-digest.ts";
+import { sha256Digest } from "../../src/workspace/files/content-digest.ts";
 import { temporaryDirectory } from "../support/temp-directory.ts";
 import { startTestRegistry, type TestRegistry } from "../support/test-registry.ts";
 import { requireTool } from "../support/system-tool.ts";

@@ -2,7 +2,8 @@ import { expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundleDigest, claimsOfBundle, readSignatureClaims } from "../../src/signing/signature-claims.ts";
+import { claimsOfBundle, readSignatureClaims } from "../../src/signing/signature-claims.ts";
+import { sha256Digest as bundleDigest } from "../../src/workspace/files/content-digest.ts";
 import { SignatureError } from "../../src/signing/signature-error.ts";
 import { PROJECT_ROOT } from "../support/run-cli.ts";
 

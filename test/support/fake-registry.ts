@@ -1,6 +1,6 @@
 import { OCI_MANIFEST } from "../../src/oci/media-types.ts";
 import { type ArtifactFile, layerMediaType, rulesManifestBytes } from "../../src/oci/rules-manifest.ts";
-import { sha256Digest } from "../../src/oci/sha256-digest.ts";
+import { sha256Digest } from "../../src/workspace/files/content-digest.ts";
 
 /**
  * A registry made up by a test (Bun.serve on 127.0.0.1), to answer what a real one never would:

@@ -20,14 +20,15 @@ export interface RulesetEvaluator {
     snapshot: RulesSnapshot,
     body: string,
     explain: ExplainMode | undefined,
-    asker: RecordAsker,
+    /** Who asked, for the decision record: only with records on. */
+    asker: RecordAsker | undefined,
   ): EvaluationReply | Promise<EvaluationReply>;
   /** Answers every item of a batch, in order; an item's failure is its own reply, never a rejection. */
   evaluateBatch(
     snapshot: RulesSnapshot,
     items: readonly BatchItem[],
     explain: ExplainMode | undefined,
-    asker: RecordAsker,
+    asker: RecordAsker | undefined,
   ): EvaluationReply[] | Promise<EvaluationReply[]>;
   /** A new snapshot is being served; evaluations that started on the previous one finish on it. */
   useSnapshot(snapshot: RulesSnapshot): Promise<void>;

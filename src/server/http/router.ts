@@ -160,10 +160,12 @@ async function handleLogged(
     logFields.ms = Math.round(ms * 100) / 100;
     services.logger.info("request", logFields);
   }
-  span?.end(
-    requestSpanAttributes(request.method, route, response.status, logFields),
-    response.status >= 500 ? `answered ${response.status}` : undefined,
-  );
+  // An unsampled span is never exported: its attributes are not made.
+  if (span?.sampled)
+    span.end(
+      requestSpanAttributes(request.method, route, response.status, logFields),
+      response.status >= 500 ? `answered ${response.status}` : undefined,
+    );
   return response;
 }
 

@@ -31,7 +31,12 @@ export const batchEvaluations: RouteHandler = async (
   const items = readBatchRequest(await readLimitedBody(request, batchLimits.maxBytes), batchLimits.maxItems);
   // The items' evaluation as a span of its own: apart from reading and checking the batch, and answering it.
   const evaluation = identity.span?.child("evaluate batch items");
-  const answer = evaluator.evaluateBatch(snapshot, items, explain, requestAsker(identity.id, logFields));
+  const answer = evaluator.evaluateBatch(
+    snapshot,
+    items,
+    explain,
+    records === undefined ? undefined : requestAsker(identity.id, logFields),
+  );
   const replies = answer instanceof Promise ? await answer : answer;
   evaluation?.end({ "rule_server.batch.items": items.length });
   if (records !== undefined) for (const reply of replies) records.write(reply);

@@ -32,7 +32,7 @@ export const evaluations: RouteHandler = async (
     snapshot,
     await readLimitedBody(request),
     explain,
-    requestAsker(identity.id, logFields),
+    records === undefined ? undefined : requestAsker(identity.id, logFields),
   );
   // On the event loop the reply is there at once: awaiting it would cost a turn of the microtask queue.
   const reply = answer instanceof Promise ? await answer : answer;

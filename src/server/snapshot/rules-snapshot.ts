@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { LoadProblem } from "../../engine/bundle/load-problem.ts";
 import { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
@@ -7,7 +6,7 @@ import type { JsonObject } from "../../engine/value/json-value.ts";
 import type { CachePolicy } from "../../workspace/cache-policy.ts";
 import { loadRulesDirectory } from "../../workspace/load-rules-directory.ts";
 import type { ReloadCache } from "../../workspace/reload-cache.ts";
-import type { BundleSignature, BundleSignatures } from "../../workspace/files/bundle-signatures.ts";
+import type { BundleSignatures } from "../../workspace/files/bundle-signatures.ts";
 import type { SourceDescription } from "../../sources/source-description.ts";
 import { CompressibleBody } from "../http/compressible-body.ts";
 import {
@@ -121,9 +120,9 @@ export function loadRulesAsText(
     ...(signatures === undefined ? {} : { signatures }),
   });
   if (loaded.problems.length > 0) throw new SnapshotError(loaded.problems);
-  const rulesets = loaded.rulesets.map(({ file, bundle, ruleset, source, signature }): RulesetAsText => {
-    if (signature !== undefined)
-      return { file, listing: undefined, signature: signature.jws, bundleText: signedText(file, signature) };
+  const rulesets = loaded.rulesets.map(({ file, bundle, ruleset, source, signature, text }): RulesetAsText => {
+    // A signed bundle is served as the text whose digest the loader checked, byte for byte.
+    if (signature !== undefined) return { file, listing: undefined, signature: signature.jws, bundleText: text! };
     // Through JSON too: a string read from a source may be a piece of the source's whole text, and keep it.
     const listing =
       source === undefined
@@ -131,7 +130,8 @@ export function loadRulesAsText(
         : (JSON.parse(JSON.stringify(sourceListing(source.document as JsonObject))) as SourceListing);
     return cache?.reusedAtLastLoad(file, ruleset)
       ? { file, listing, kept: { ruleset, bundle } }
-      : { file, listing, bundleText: JSON.stringify(bundle) };
+      : // A bundle file's own text parses to its bundle: no need to write it again.
+        { file, listing, bundleText: text ?? JSON.stringify(bundle) };
   });
   cache?.letGoOfCompiled();
   const compiled = rulesets.filter((entry) => "bundleText" in entry).length;
@@ -141,14 +141,6 @@ export function loadRulesAsText(
     compiled,
     ...(loaded.signedBy === undefined ? {} : { signedBy: loaded.signedBy }),
   };
-}
-
-/** A signed bundle file's text, read again: it must still be the bytes whose digest was signed. */
-function signedText(file: string, signature: BundleSignature): string {
-  const bytes = readFileSync(file);
-  if (`sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}` !== signature.claims.digest)
-    throw new SnapshotError([{ code: "SIGNATURE_INVALID", message: "the bundle changed while it was loaded", file }]);
-  return bytes.toString("utf8");
 }
 
 /** The second step of loadSnapshot: the snapshot, its rulesets read from their bundles' text. */

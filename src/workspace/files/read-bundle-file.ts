@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { sha256Digest } from "./content-digest.ts";
 import { TOOL_ENGINE } from "../tool-engine.ts";
 import { jsonLocator } from "../../compiler/source/json-locator.ts";
 import { readJsonSource } from "../../compiler/source/read-json-source.ts";
@@ -16,6 +17,8 @@ export type BundleFileRead =
       ruleset: LoadedRuleset;
       /** `sha256:<hex>` of the file's bytes as read, what a signature of the file names. */
       digest: string;
+      /** The file's text, as read and parsed. */
+      text: string;
     }
   | { ok: false; problems: LoadProblem[] };
 
@@ -62,7 +65,8 @@ export function readBundleFile(file: string, operators: CustomOperators = NO_CUS
       ok: true,
       bundle: parsed.value as JsonObject,
       ruleset: LoadedRuleset.fromBundle(parsed.value, operators, TOOL_ENGINE),
-      digest: `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`,
+      digest: sha256Digest(bytes),
+      text,
     };
   } catch (error) {
     if (!(error instanceof LoadError)) throw error;

@@ -199,3 +199,26 @@ test("without tracing, the log line and the decision record carry the trace of t
     await server.kill();
   }
 });
+
+test("an answer of 500 or more marks the request's span failed", async () => {
+  const receiver = startOtlpReceiver();
+  // Records required and unwritable: every evaluation is answered 503.
+  const server = await startServer(
+    tracing(receiver, { RULE_SERVER_DECISION_RECORDS: "/dev/full", RULE_SERVER_DECISION_RECORDS_REQUIRED: "1" }),
+  );
+  try {
+    expect((await evaluate(server)).status).toBe(200);
+    await server.waitForLog((line) => String(line.msg).startsWith("decision records cannot be written"));
+    expect((await evaluate(server)).status).toBe(503);
+    const spans = await receiver.waitForSpans(2);
+    const failed = spans.filter((span) => span.attributes["http.response.status_code"] === 503);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.status).toEqual({ code: OTLP_STATUS_CODE.error, message: "answered 503" });
+    expect(spans.find((span) => span.attributes["http.response.status_code"] === 200)!.status.code).toBe(
+      OTLP_STATUS_CODE.unset,
+    );
+  } finally {
+    await server.kill();
+    await receiver.stop();
+  }
+});
