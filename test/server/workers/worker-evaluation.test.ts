@@ -390,25 +390,31 @@ describe("jobs sent ahead to a worker", () => {
   });
 
   test("the timeout counts from when an evaluation starts, not from when it was queued", async () => {
-    // Measure one evaluation first, then queue enough of them on one worker that the last waits
-    // twice the timeout in all, while each runs for a third of it at most.
+    // Measure a few evaluations first. The timeout is several times the slowest of them, so one
+    // evaluation never reaches it however noisy the machine; the queue is long enough, counted
+    // with the fastest, that the last request waits well past the timeout before it starts.
     const slow = slowRequest("shop.slow", 3000);
     const probe = await oneWorkerServer(60_000);
-    let each: number;
+    const durations: number[] = [];
     try {
       await probe.call(slow);
-      const started = performance.now();
-      expect(await probe.call(slow)).toBe(200);
-      each = Math.max(performance.now() - started, 1);
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        expect(await probe.call(slow)).toBe(200);
+        durations.push(Math.max(performance.now() - started, 1));
+      }
     } finally {
       await probe.stop();
     }
-    const timeoutMs = Math.max(300, Math.ceil(each * 3));
-    const count = Math.min(40, Math.ceil((2 * timeoutMs) / each) + 1);
+    const timeoutMs = Math.max(500, Math.ceil(Math.max(...durations) * 5));
+    const count = Math.min(400, Math.ceil((2 * timeoutMs) / Math.min(...durations)) + 1);
     const { call, stop } = await oneWorkerServer(timeoutMs);
     try {
+      const started = performance.now();
       const statuses = await Promise.all(Array.from({ length: count }, () => call(slow)));
       expect(statuses).toEqual(Array.from({ length: count }, () => 200));
+      // The last request was queued for longer than the timeout, so the test shows what it says.
+      expect(performance.now() - started).toBeGreaterThan(timeoutMs);
     } finally {
       await stop();
     }
