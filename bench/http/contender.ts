@@ -29,23 +29,27 @@ export interface Contender {
 export async function measureContender(contender: Contender): Promise<WrkFigures> {
   const server = await contender.start();
   try {
-    if (contender.probe !== undefined) {
-      const answer = await fetch(`${server.url}${contender.path}`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${BENCH_TOKEN}`, "Content-Type": "application/json" },
-        body: JSON.stringify(contender.probe),
-      });
-      if (answer.status !== 200)
-        throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
-      if (contender.items !== undefined || contender.checkProbe !== undefined) {
-        const body = await answer.json();
-        if (contender.items !== undefined) requireEveryItemEvaluated(contender.name, body);
-        contender.checkProbe?.(body);
-      }
-    }
+    await probeContender(contender, server);
     await wrk(`${server.url}${contender.path}`, contender.script, server.pid, WARMUP, contender.connections);
     return await wrk(`${server.url}${contender.path}`, contender.script, server.pid, SECONDS, contender.connections);
   } finally {
     server.stop();
+  }
+}
+
+/** Sends the contender's probe (when it has one) and throws unless the server answers as the bench assumes. */
+export async function probeContender(contender: Contender, server: BenchServer): Promise<void> {
+  if (contender.probe === undefined) return;
+  const answer = await fetch(`${server.url}${contender.path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${BENCH_TOKEN}`, "Content-Type": "application/json" },
+    body: JSON.stringify(contender.probe),
+  });
+  if (answer.status !== 200)
+    throw new Error(`${contender.name}: the bench request is answered ${answer.status}: ${await answer.text()}`);
+  if (contender.items !== undefined || contender.checkProbe !== undefined) {
+    const body = await answer.json();
+    if (contender.items !== undefined) requireEveryItemEvaluated(contender.name, body);
+    contender.checkProbe?.(body);
   }
 }

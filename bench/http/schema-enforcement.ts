@@ -1,18 +1,20 @@
 /**
  * What schema enforcement `warn` (the default) costs a single request over HTTP: rule-server with
- * no workers, once with `warn` and once with `off`, driven by wrk as throughput.ts drives it, on
+ * no workers, one with `warn` and one with `off`, driven by wrk as throughput.ts drives it, on
  * two requests: the README's first (the rules/ example, whose Transfer schema is a `$ref` into
- * payments.openapi.yaml) and the shop ruleset's. The two enforcements alternate in every round
- * (warn first in even rounds, off first in odd ones), so that drift on a shared machine falls on
- * both alike; each figure is the median over the rounds of the ratio of their times per request.
- * Target: warn at most 1.05x the time of off, on both. Prints figures; asserts nothing.
+ * payments.openapi.yaml) and the shop ruleset's. Each round starts a fresh pair and drives it in
+ * alternating bursts (alternating-pair.ts: whole runs one after the other varied by 10%, more
+ * than the 5% to resolve); a round's ratio is that of its bursts pooled, and each figure is the
+ * median over the rounds. Target: warn at most 1.05x the time of off, on both. Prints figures;
+ * asserts nothing.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../measure.ts";
 import { startRuleServer } from "./server-processes.ts";
-import { measureContender, SECONDS, WARMUP } from "./contender.ts";
+import { BURST_SECONDS, BURSTS, measureAlternatingPair, pooledFigures } from "./alternating-pair.ts";
+import { WARMUP, type Contender } from "./contender.ts";
 import { EXAMPLE_REQUEST, postScript, SHOP_REQUEST } from "./throughput.ts";
 import { printEnforcementCost } from "./enforcement-cost.ts";
 import { shopRulesDirectory } from "./shop-rules.ts";
@@ -30,8 +32,8 @@ interface Subject {
   readonly script: string;
 }
 
-function measureOnce(subject: Subject, enforcement: string): Promise<WrkFigures> {
-  return measureContender({
+function contender(subject: Subject, enforcement: string): Contender {
+  return {
     name: `${subject.name}, ${enforcement}`,
     start: () => startRuleServer(subject.rulesDir, 0, undefined, { RULE_SERVER_SCHEMA_ENFORCEMENT: enforcement }),
     path: "/evaluations",
@@ -42,7 +44,7 @@ function measureOnce(subject: Subject, enforcement: string): Promise<WrkFigures>
       if ((body as { warnings?: unknown }).warnings !== undefined)
         throw new Error(`${subject.name}, ${enforcement}: answered with warnings: ${JSON.stringify(body)}`);
     },
-  });
+  };
 }
 
 export async function benchSchemaEnforcementHttp(): Promise<void> {
@@ -65,12 +67,15 @@ export async function benchSchemaEnforcementHttp(): Promise<void> {
     ];
     const runs = subjects.map(() => ({ warn: [] as WrkFigures[], off: [] as WrkFigures[] }));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, subject] of subjects.entries())
-        for (const enforcement of round % 2 === 0 ? ENFORCEMENTS : [...ENFORCEMENTS].reverse())
-          runs[index]![enforcement].push(await measureOnce(subject, enforcement));
+      for (const [index, subject] of subjects.entries()) {
+        const [first, second] = round % 2 === 0 ? ENFORCEMENTS : [...ENFORCEMENTS].reverse();
+        const pair = await measureAlternatingPair(contender(subject, first!), contender(subject, second!));
+        runs[index]![first!].push(pooledFigures(pair.first));
+        runs[index]![second!].push(pooledFigures(pair.second));
+      }
     }
     console.log(
-      `\nSchema enforcement over HTTP, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`,
+      `\nSchema enforcement over HTTP, 0 workers, wrk -t1 -c64, ${ROUNDS} rounds of a fresh pair warmed ${WARMUP} s then ${BURSTS} alternating ${BURST_SECONDS} s bursts each, ${PINNING ? `server on core ${PINNING.server}, wrk on core ${PINNING.load}` : "not pinned (one core)"}`,
     );
     for (const [index, subject] of subjects.entries()) {
       console.log(`  ${subject.name}`);
