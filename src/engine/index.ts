@@ -26,6 +26,10 @@ export type {
   Resolution,
 } from "./evaluation/evaluation-result.ts";
 export { EvaluationError } from "./errors.ts";
+export type { PlanResult } from "./plan/plan-ruleset.ts";
+export { PlanRequestError, type PlanWant } from "./plan/plan-request.ts";
+export type { PlanCondition, PlanOperand, PlanScalar, PlanValueType } from "./plan/plan-condition.ts";
+export { conditionHolds } from "./plan/condition-holds.ts";
 export { evaluateExpression, type ExpressionEnvironment } from "./expression/evaluate-expression.ts";
 export type { CustomOperator, CustomOperators } from "./expression/custom-operators.ts";
 export type { JsonValue, JsonObject } from "./value/json-value.ts";

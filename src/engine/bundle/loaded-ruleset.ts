@@ -11,6 +11,7 @@ import { explainCheckedRequest, tracedPlan, type TracedPlan } from "../explanati
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
 import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
+import { planRequest, type PlanResult } from "../plan/plan-ruleset.ts";
 
 /** How a host lets the engine run. */
 export interface EngineOptions {
@@ -92,7 +93,7 @@ export class LoadedRuleset {
     return this.read.manifests[this.resolveChannel(channel)]!;
   }
 
-  plan(channel?: Channel): EvaluationPlan {
+  evaluationPlan(channel?: Channel): EvaluationPlan {
     const resolved = this.resolveChannel(channel);
     let plan = this.plans.get(resolved);
     if (!plan) {
@@ -108,17 +109,26 @@ export class LoadedRuleset {
   }
 
   /**
+   * The rows a decision would allow (DECISIONS.md "Plans"): the request without `data`, which is
+   * left unknown, and `want`. Throws PlanRequestError for a malformed request.
+   */
+  plan(request: JsonValue, channel?: Channel): PlanResult {
+    const resolved = this.resolveChannel(channel);
+    return planRequest(this.evaluationPlan(resolved), this.read.manifests[resolved]!, this.operators, request);
+  }
+
+  /**
    * Builds the plan of every channel now (rules and function bodies prepared, literal patterns
    * compiled) rather than on the first evaluation: for hosts that evaluate under a deadline.
    */
   prepare(): void {
-    for (const channel of this.channels) this.plan(channel);
+    for (const channel of this.channels) this.evaluationPlan(channel);
   }
 
   /** Evaluates a request (specification section 8); throws RequestShapeError for a malformed one. */
   evaluate(request: JsonValue, channel?: Channel, options: EvaluateOptions = {}): EvaluationResult {
     if (options.explain === undefined && (options.schemaEnforcement ?? "off") === "off")
-      return evaluateRequest(this.plan(channel), request);
+      return evaluateRequest(this.evaluationPlan(channel), request);
     checkRequestShape(request);
     return this.evaluateChecked(request as JsonObject, channel, undefined, options);
   }
@@ -136,9 +146,9 @@ export class LoadedRuleset {
   ): EvaluationResult {
     const enforcement = options.schemaEnforcement ?? "off";
     if (options.explain === undefined && enforcement === "off")
-      return evaluateCheckedRequest(this.plan(channel), request, tally);
+      return evaluateCheckedRequest(this.evaluationPlan(channel), request, tally);
     const resolved = this.resolveChannel(channel);
-    const plan = this.plan(resolved);
+    const plan = this.evaluationPlan(resolved);
     const warnings = enforcement === "off" ? undefined : RequestFit.of(plan).warnings(request);
     if (enforcement === "reject" && warnings!.length > 0) throw new RequestMisfitError(warnings!);
     const result =
@@ -154,7 +164,7 @@ export class LoadedRuleset {
    * operation no rule of the entity names, data or original that the entity's schema refuses.
    */
   requestWarnings(request: JsonObject, channel?: Channel): RequestWarning[] {
-    return RequestFit.of(this.plan(channel)).warnings(request);
+    return RequestFit.of(this.evaluationPlan(channel)).warnings(request);
   }
 
   /** The declared entities this ruleset has no schema for (a bundle compiled without them): only their names are checked. */

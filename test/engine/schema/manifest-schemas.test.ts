@@ -17,7 +17,7 @@ const manifests = [...new Set(answeredGoldenCases().map((c) => c.manifest))];
 
 function planAnswer(manifest: JsonObject): string[] {
   const ruleset = LoadedRuleset.fromManifest(manifest, customOperatorsFrom(conformanceOperators));
-  const plan = ruleset.plan();
+  const plan = ruleset.evaluationPlan();
   return [...plan.declaredNames.entities].filter((entity) => plan.entitySchemas[entity] === undefined).sort();
 }
 

@@ -1,0 +1,98 @@
+import { canonicalJson } from "../value/canonical-json.ts";
+import type { PlanCondition } from "./plan-condition.ts";
+
+/**
+ * Conditions while a plan is worked out: a tree, or a constant. The constructors simplify as they
+ * build (constants folded, `and` inside `and` flattened, a branch written twice kept once, a
+ * branch beside its own negation decided), so a plan's tree holds no constant.
+ */
+export type Condition = PlanCondition | boolean;
+
+const keyOf = (condition: PlanCondition): string => canonicalJson(condition as never);
+
+export function not(condition: Condition): Condition {
+  if (typeof condition === "boolean") return !condition;
+  if (condition.op === "not") return condition.arg;
+  return { op: "not", arg: condition };
+}
+
+export function and(...conditions: readonly Condition[]): Condition {
+  return combine("and", conditions);
+}
+
+export function or(...conditions: readonly Condition[]): Condition {
+  return combine("or", conditions);
+}
+
+function combine(op: "and" | "or", conditions: readonly Condition[]): Condition {
+  // `and` stops at false and drops true; `or` the other way round.
+  const absorbing = op === "or";
+  const args = new Map<string, PlanCondition>();
+  const add = (condition: Condition): boolean => {
+    if (typeof condition === "boolean") return condition === absorbing;
+    if (condition.op === op) return condition.args.some(add);
+    args.set(keyOf(condition), condition);
+    return false;
+  };
+  for (const condition of conditions) if (add(condition)) return absorbing;
+  for (const [key, condition] of args) {
+    // x and not x is false, x or not x is true.
+    const negation = condition.op === "not" ? keyOf(condition.arg) : keyOf({ op: "not", arg: condition });
+    if (negation !== key && args.has(negation)) return absorbing;
+  }
+  const list = [...args.values()];
+  if (list.length === 0) return !absorbing;
+  if (list.length === 1) return list[0]!;
+  return { op, args: list };
+}
+
+/**
+ * What is known of a condition: `lower` implies it and it implies `upper`. Where the plan could
+ * work the condition out exactly the two are one; where it met something it cannot translate, they
+ * part, and a query over `upper` returns every row that meets the condition and some that do not.
+ */
+export interface Bounds {
+  readonly lower: Condition;
+  readonly upper: Condition;
+}
+
+export const exactly = (condition: Condition): Bounds => ({ lower: condition, upper: condition });
+export const NEVER: Bounds = exactly(false);
+export const ALWAYS: Bounds = exactly(true);
+/** Nothing known: it may or may not hold for any data. */
+export const UNKNOWN: Bounds = { lower: false, upper: true };
+
+export function isExact(bounds: Bounds): boolean {
+  const { lower, upper } = bounds;
+  if (lower === upper) return true;
+  if (typeof lower === "boolean" || typeof upper === "boolean") return false;
+  return keyOf(lower) === keyOf(upper);
+}
+
+export const notBounds = (bounds: Bounds): Bounds => ({ lower: not(bounds.upper), upper: not(bounds.lower) });
+
+export const andBounds = (...list: readonly Bounds[]): Bounds => ({
+  lower: and(...list.map((bounds) => bounds.lower)),
+  upper: and(...list.map((bounds) => bounds.upper)),
+});
+
+export const orBounds = (...list: readonly Bounds[]): Bounds => ({
+  lower: or(...list.map((bounds) => bounds.lower)),
+  upper: or(...list.map((bounds) => bounds.upper)),
+});
+
+/** The same condition with every `not` moved down onto a leaf (De Morgan), as people read it best. */
+export function withNegationsOnLeaves(condition: Condition, negated = false): Condition {
+  if (typeof condition === "boolean") return negated !== condition;
+  switch (condition.op) {
+    case "not":
+      return withNegationsOnLeaves(condition.arg, !negated);
+    case "and":
+    case "or": {
+      const args = condition.args.map((arg) => withNegationsOnLeaves(arg, negated));
+      return (condition.op === "and") !== negated ? and(...args) : or(...args);
+    }
+    default:
+      return negated ? not(condition) : condition;
+  }
+}

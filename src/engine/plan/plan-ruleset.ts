@@ -1,0 +1,146 @@
+import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
+import { RequestResolutions } from "../evaluation/request-resolutions.ts";
+import { narrowedToView } from "../evaluation/rule-selection.ts";
+import type { CustomOperators } from "../expression/custom-operators.ts";
+import { FunctionTable } from "../expression/function-table.ts";
+import { isJsonObject } from "../value/json-access.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
+import {
+  andBounds,
+  type Bounds,
+  isExact,
+  NEVER,
+  notBounds,
+  orBounds,
+  withNegationsOnLeaves,
+} from "./condition-algebra.ts";
+import type { PlanCondition } from "./plan-condition.ts";
+import { PlanRequestError, readPlanRequest } from "./plan-request.ts";
+import { ResidualExpressions } from "./residual-expression.ts";
+import { known } from "./residual-value.ts";
+import {
+  actionOutcome,
+  computeOutcome,
+  isResidual,
+  type RuleOutcome,
+  stateConflicts,
+  stateOutcome,
+  validationOutcome,
+} from "./rule-outcomes.ts";
+
+/**
+ * A plan (DECISIONS.md "Plans"): `kind` `always` or `never` when the decision does not depend on
+ * the data; otherwise `condition`, a tree that holds for the data whose evaluation gives what was
+ * wanted (`exact`), or for those and more (`exact: false`, with the rules the tree could not
+ * follow in `residualRules`, which the application evaluates per row).
+ */
+export interface PlanResult {
+  ruleset: string;
+  version: string;
+  checksum: string;
+  kind: "always" | "never" | "conditional";
+  exact: boolean;
+  condition?: PlanCondition;
+  residualRules?: string[];
+}
+
+function objectOr(value: JsonValue | undefined, fallback: JsonObject): JsonObject {
+  return isJsonObject(value) ? value : fallback;
+}
+
+/**
+ * Plans a request against a channel's evaluation plan: partial evaluation of its rules with
+ * `data` unknown (specification section 8's order: compute, state, validation, then the server's
+ * actions). Pure, like evaluation. Throws PlanRequestError for a malformed request or an unknown
+ * wanted rule.
+ */
+export function planRequest(
+  plan: EvaluationPlan,
+  manifest: JsonObject,
+  operators: CustomOperators,
+  request: JsonValue,
+): PlanResult {
+  const { entity, operation, want, evaluationRequest } = readPlanRequest(request);
+  if (typeof want === "object" && !plan.manifestOrder.some((rule) => rule.id === want.rule))
+    throw new PlanRequestError(`'want' names rule ${want.rule}, which ruleset ${plan.id} does not have`);
+  const actor = objectOr(evaluationRequest.actor, {});
+  const expressions = new ResidualExpressions(
+    { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration: false },
+    {
+      original: evaluationRequest.original ?? null,
+      actor,
+      ctx: objectOr(evaluationRequest.ctx, {}),
+      params: plan.params,
+    },
+  );
+  const trigger = plan.channel === "client" ? ((evaluationRequest.trigger as string | null | undefined) ?? null) : null;
+  const selected = plan.select(entity, operation, trigger);
+  const view = evaluationRequest.view;
+  const selection = isJsonObject(view) ? narrowedToView(selected, view) : selected;
+  const resolutions = new RequestResolutions(evaluationRequest.resolutions, actor);
+
+  const outcomes: RuleOutcome[] = [];
+  const written = new Set<string>();
+  for (const rule of selection.compute) {
+    const when = Object.hasOwn(rule.source, "when") ? expressions.of(rule.source.when) : known(true);
+    if (when.kind === "known" && when.value === false) continue;
+    const fields = rule.assignments.map((assignment) => assignment.field);
+    outcomes.push(
+      computeOutcome(
+        expressions,
+        rule,
+        fields.some((field) => written.has(field)),
+      ),
+    );
+    for (const field of fields) written.add(field);
+    expressions.mayWrite(fields);
+  }
+  const conflicts = stateConflicts(plan, selection.state);
+  const keysSet = new Set<string>();
+  for (const rule of selection.state) {
+    const keys = rule.effects.flatMap((effect) => effect.set.map((entry) => entry.key));
+    outcomes.push(
+      stateOutcome(
+        expressions,
+        rule,
+        conflicts.get(rule)!,
+        keys.some((key) => keysSet.has(key)),
+      ),
+    );
+    for (const key of keys) keysSet.add(key);
+  }
+  for (const rule of selection.validation)
+    outcomes.push(validationOutcome(expressions, plan, entity, rule, resolutions));
+  const beforeActions = orBounds(...outcomes.map((outcome) => outcome.blocks));
+  const actions = plan.channel === "server" ? selection.action.map((rule) => actionOutcome(expressions, rule)) : [];
+  const denied = orBounds(beforeActions, ...actions.map((outcome) => outcome.blocks));
+  // A command is in the result only when the evaluation is allowed, which every action's success is part of.
+  const firing = (outcome: RuleOutcome): Bounds =>
+    actions.includes(outcome) ? andBounds(notBounds(denied), outcome.fires) : outcome.fires;
+
+  let wanted: Bounds;
+  let relevant: RuleOutcome[] = [...outcomes, ...actions];
+  if (want === "allow") wanted = notBounds(denied);
+  else if (want === "deny") wanted = denied;
+  else {
+    const outcome = relevant.find((candidate) => candidate.rule === want.rule);
+    wanted = outcome === undefined ? NEVER : firing(outcome);
+    if (outcome !== undefined && !actions.includes(outcome) && !isResidual(outcome)) relevant = [outcome];
+  }
+  return planResult(plan, wanted, relevant);
+}
+
+function planResult(plan: EvaluationPlan, wanted: Bounds, outcomes: readonly RuleOutcome[]): PlanResult {
+  const upper = withNegationsOnLeaves(wanted.upper);
+  const exact = isExact(wanted);
+  const result: PlanResult = {
+    ruleset: plan.id,
+    version: plan.version,
+    checksum: plan.checksum,
+    kind: upper === true ? "always" : upper === false ? "never" : "conditional",
+    exact,
+  };
+  if (typeof upper !== "boolean") result.condition = upper;
+  if (!exact) result.residualRules = [...new Set(outcomes.filter(isResidual).map((outcome) => outcome.rule))];
+  return result;
+}
