@@ -3,7 +3,7 @@ BUN := node_modules/.bin/bun
 RULES_DIR ?= rules
 PORT ?= 8080
 
-.PHONY: tls-tools install run test test-timings lint format typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot registry-tools prometheus-tools
+.PHONY: tls-tools install run test test-timings lint format typecheck bench build image vsix package clean chromium podman coverage-tools neovim screenshot registry-tools prometheus-tools postgresql-tools
 
 install: node_modules/.install-stamp
 
@@ -62,13 +62,18 @@ registry-tools:
 	@(test -x /usr/bin/docker-registry && command -v skopeo) >/dev/null 2>&1 \
 	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-registry skopeo) || sudo apt-get install -y -qq docker-registry skopeo
 
+# The plan tests run their SQL on PostgreSQL servers of their own (Debian's postgresql); installed when missing.
+postgresql-tools:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) || sudo apt-get install -y -qq postgresql
+
 # The type check and the linter run first: a type error or a lint finding fails the build like a failing test.
 # Test files run in parallel, one worker process per CPU, the slowest first (test/timings.json, which
 # `make test-timings` writes again after test files are added or grow).
-test: typecheck lint chromium podman coverage-tools neovim tls-tools registry-tools prometheus-tools
+test: typecheck lint chromium podman coverage-tools neovim tls-tools registry-tools prometheus-tools postgresql-tools
 	$(BUN) test --timeout 30000 --parallel --timings=test/timings.json
 
-test-timings: typecheck chromium podman coverage-tools neovim tls-tools registry-tools prometheus-tools
+test-timings: typecheck chromium podman coverage-tools neovim tls-tools registry-tools prometheus-tools postgresql-tools
 	$(BUN) test --timeout 30000 --parallel --timings=test/timings.json --update-timings
 
 # Biome (biome.json): the linter's findings and code that is not formatted fail; `make format` formats.
