@@ -9,6 +9,13 @@ export { LoadError, type LoadProblem } from "../engine/bundle/load-problem.ts";
 export { ChannelUnavailableError } from "../engine/bundle/channel.ts";
 export { RequestShapeError } from "../engine/evaluation/request-shape.ts";
 export { EvaluationError } from "../engine/errors.ts";
+export { PlanRequestError, type PlanWant } from "../engine/plan/plan-request.ts";
+export type { PlanResult } from "../engine/plan/plan-result.ts";
+export type { PlanCondition, PlanOperand, PlanScalar, PlanValueType } from "../engine/plan/plan-condition.ts";
+export { conditionHolds } from "../engine/plan/condition-holds.ts";
+export { sqlWhere, type SqlWhereOptions } from "../queries/sql-where.ts";
+export { prismaWhere, type PrismaWhere, type PrismaWhereOptions } from "../queries/prisma-where.ts";
+export { PlanNotTranslatableError } from "../queries/plan-not-translatable.ts";
 export {
   RequestMisfitError,
   type RequestWarning,

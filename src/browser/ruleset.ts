@@ -3,6 +3,8 @@ import { isChannel } from "../engine/bundle/channel.ts";
 import { LoadedRuleset } from "../engine/bundle/loaded-ruleset.ts";
 import { LoadError } from "../engine/bundle/load-problem.ts";
 import type { EvaluationResult } from "../engine/evaluation/evaluation-result.ts";
+import { PlanRequestError } from "../engine/plan/plan-request.ts";
+import type { PlanResult } from "../engine/plan/plan-result.ts";
 import { REQUEST_REFUSALS, RequestShapeError } from "../engine/evaluation/request-shape.ts";
 import { customOperatorsFrom } from "../engine/expression/custom-operators.ts";
 import { isJsonObject } from "../engine/value/json-access.ts";
@@ -44,6 +46,12 @@ export interface Ruleset {
    * same `explanation` the server gives for `?explain=rules|full`.
    */
   evaluate(request: JsonValue, channel?: Channel, options?: EvaluateOptions): EvaluationResult;
+  /**
+   * The condition on `data` under which a request's decision gives `want` (`allow`, `deny`, or
+   * `{rule}`), as `POST /plans` answers without `dialect`: the request has no `data`. A malformed
+   * request throws PlanRequestError whose message is the title of the server's 400 answer.
+   */
+  plan(request: JsonValue, channel?: Channel): PlanResult;
 }
 
 export interface EvaluateOptions {
@@ -90,6 +98,14 @@ class PageRuleset implements Ruleset {
     if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement))
       throw new RequestShapeError("'schemaEnforcement' must be off, warn or reject");
     return this.#loaded.evaluate(request, chosen, options);
+  }
+
+  plan(request: JsonValue, channel?: Channel): PlanResult {
+    if (!isJsonObject(request)) throw new PlanRequestError("a plan request is an object");
+    const chosen = channel ?? request.channel ?? undefined;
+    if (chosen !== undefined && !isChannel(chosen)) throw new PlanRequestError(REQUEST_REFUSALS.channel);
+    if (hasNonFiniteNumber(request)) throw new PlanRequestError(REQUEST_REFUSALS.numberTooLarge);
+    return this.#loaded.plan(request, chosen);
   }
 }
 

@@ -51,6 +51,12 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
                                    --schema-enforcement: check the request against the ruleset as
                                    the server does: warn adds "warnings", reject refuses it with
                                    their list and exit 1 (default: off, the specification's behaviour)\n`,
+  plan: `  rule-server plan <file|dir> --entity E --operation O [--ruleset ID] [--actor JSON] [--ctx JSON]
+                  [--original JSON] [--channel client|server] [--want allow|deny|rule:ID]
+                  [--dialect sqlite|postgresql] [--columns JSON] [--column-types JSON]
+                                   the rows a decision would allow: the condition on data (and,
+                                   with --dialect, a WHERE clause over --columns, other pointers
+                                   read from a JSON column "data") that POST /plans answers\n`,
   schema: `  rule-server schema               print the JSON Schema ruleset sources are validated with\n`,
   cron: `  rule-server cron '<expr>' [--tz Zone] [--after RFC3339] [--count N]
                                    print a refresh schedule's next fire times, or why it is refused\n`,
@@ -95,7 +101,7 @@ ${Object.values(COMMAND_USAGE).join("")}${OPERATORS_USAGE}Every command takes --
 `;
 
 /** The commands that load rules, and so take `--operators`. */
-const LOADING_RULES = new Set(["check", "test", "evaluate", "replay", "lsp"]);
+const LOADING_RULES = new Set(["check", "test", "evaluate", "plan", "replay", "lsp"]);
 
 /** `rule-server <command> --help`. */
 export function commandHelp(command: string): string {

@@ -4,6 +4,7 @@ import { runCompileCommand, runManifestCommand } from "./compile-command.ts";
 import { runCronCommand } from "./cron-command.ts";
 import { runEngineCommand } from "./engine-command.ts";
 import { runEvaluateCommand } from "./evaluate-command.ts";
+import { runPlanCommand } from "./plan-command.ts";
 import { runFmtCommand } from "./fmt-command.ts";
 import { commandHelp, HELP_TEXT } from "./help-text.ts";
 import { runLspCommand } from "./lsp-command.ts";
@@ -57,6 +58,8 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return runManifestCommand(rest, io);
     case "evaluate":
       return runEvaluateCommand(rest, io);
+    case "plan":
+      return runPlanCommand(rest, io);
     case "cron":
       return runCronCommand(rest, io);
     case "schema":

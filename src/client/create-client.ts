@@ -20,6 +20,8 @@ import type {
   EvaluationRequest,
   EvaluationResult,
   Manifest,
+  PlanRequest,
+  PlanResult,
   Problem,
   RulesetEntry,
   RulesetList,
@@ -44,6 +46,11 @@ export interface RuleServerClient {
     defaults?: BatchDefaults | null,
     options?: EvaluateOptions,
   ): Promise<BatchItemResult[]>;
+  /**
+   * `POST /plans` (token): the condition on data under which a decision gives what is wanted (and,
+   * with `dialect`, a WHERE clause); `exact: false` names the rules to evaluate per row.
+   */
+  plan(request: PlanRequest, options?: CallOptions): Promise<PlanResult>;
   /** `GET /rulesets` (public): the served rulesets, sorted by id. */
   rulesets(options?: RulesetListOptions): Promise<RulesetEntry[]>;
   /** `GET /rulesets/{id}/manifest` for a channel: `client` (the default) is public, `server` needs the token. */
@@ -88,6 +95,14 @@ export function createClient(options: ClientOptions): RuleServerClient {
       });
       return answer.results;
     },
+    plan: (request, callOptions = {}) =>
+      callServer<PlanResult>(context, {
+        method: "POST",
+        path: "plans",
+        body: request,
+        authorized: true,
+        signal: callOptions.signal,
+      }),
     rulesets: async (listOptions = {}) => {
       const query = listOptions.scope === undefined ? "" : `?scope=${encodeURIComponent(listOptions.scope)}`;
       return (

@@ -254,6 +254,101 @@ export interface Command {
   };
 }
 
+/**
+ * An evaluation request without `data` (a body with `data` is refused), and what is
+ * wanted of the decision. Members not listed are ignored; optional members may be null.
+ */
+export interface PlanRequest {
+  ruleset: string;
+  version?: string | null;
+  entity: string;
+  operation: string;
+  original?: {
+    [member: string]: unknown;
+  } | null;
+  channel?: "client" | "server" | null;
+  trigger?: string | null;
+  view?: ViewRequest | null;
+  resolutions?: ResolutionRequest[] | null;
+  actor?: Actor | null;
+  ctx?: {
+    [member: string]: unknown;
+  } | null;
+  /**
+   * `allow` (default): no blocking finding and no failure; `deny`: its negation;
+   * `{rule: id}`: that rule fires (a finding that is not a failure, an effect, or a
+   * command of an allowed evaluation).
+   */
+  want?: "allow" | "deny" | {
+    rule: string;
+  } | null;
+  /** Adds `sql`, the condition as a WHERE clause of this dialect. */
+  dialect?: "sqlite" | "postgresql" | null;
+  /**
+   * JSON Pointer to the column holding that member's value (NULL for null or missing).
+   * Column names are quoted in the clause, never spliced. Other pointers are read from
+   * the JSON column `data`.
+   */
+  columns?: {
+    [member: string]: string;
+  } | null;
+  /**
+   * JSON Pointer (one `columns` maps) to the type its column holds besides NULL. The column
+   * is then compared as it is, so its indexes apply; without it the clause is exact for a
+   * column of any type but reads it through `to_jsonb` (PostgreSQL). SQLite reads 0 and 1
+   * of a `boolean` column as false and true.
+   */
+  columnTypes?: {
+    [member: string]: "number" | "string" | "boolean";
+  } | null;
+}
+
+export interface PlanResult {
+  ruleset: string;
+  version: string;
+  checksum: Checksum;
+  /** `always` and `never` when the decision does not depend on the data (then there is no `condition`). */
+  kind: "always" | "never" | "conditional";
+  exact: boolean;
+  condition?: PlanCondition;
+  sql?: {
+    /** A WHERE clause without `WHERE`: `?` parameters (SQLite) or `$1`, `$2`, ... (PostgreSQL). Never NULL for a row. */
+    where: string;
+    params: unknown[];
+    [member: string]: unknown;
+  };
+  /** With `exact: false`, the rules to evaluate per row returned. */
+  residualRules?: string[];
+  [member: string]: unknown;
+}
+
+/**
+ * A tree over JSON Pointers into `data`, true or false for every `data` (never unknown).
+ * `and`/`or` take `args` (two or more), `not` one `arg`. `eq`, `lt`, `lte`, `gt`, `gte`
+ * compare `left` (`{pointer}`) with `right` (`{value}` or `{pointer}`) as evaluation does:
+ * a pointer that does not resolve reads null; `eq` compares numbers numerically, lists and
+ * objects by members, and values of different types are never equal; the orderings are
+ * false unless both sides are numbers. `in`: the value at `pointer` equals one of `values`.
+ * `isNull`: missing or null. `isType`: of `type`.
+ */
+export interface PlanCondition {
+  op: "and" | "or" | "not" | "eq" | "lt" | "lte" | "gt" | "gte" | "in" | "isNull" | "isType";
+  args?: PlanCondition[];
+  arg?: PlanCondition;
+  left?: PlanOperand;
+  right?: PlanOperand;
+  pointer?: string;
+  values?: (string | number | boolean)[];
+  type?: "boolean" | "number" | "string" | "list" | "object";
+  [member: string]: unknown;
+}
+
+export interface PlanOperand {
+  pointer?: string;
+  value?: string | number | boolean;
+  [member: string]: unknown;
+}
+
 export interface EvaluationResult {
   ruleset: string;
   version: string;

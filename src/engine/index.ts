@@ -26,7 +26,7 @@ export type {
   Resolution,
 } from "./evaluation/evaluation-result.ts";
 export { EvaluationError } from "./errors.ts";
-export type { PlanResult } from "./plan/plan-ruleset.ts";
+export type { PlanResult } from "./plan/plan-result.ts";
 export { PlanRequestError, type PlanWant } from "./plan/plan-request.ts";
 export type { PlanCondition, PlanOperand, PlanScalar, PlanValueType } from "./plan/plan-condition.ts";
 export { conditionHolds } from "./plan/condition-holds.ts";

@@ -22,7 +22,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   coverage: ["compiler", "engine", "xml"],
   records: ["compiler", "engine", "standard-output"],
   protocol: ["compiler", "engine", "version"],
-  browser: ["engine"],
+  // Plans' translations (a Prisma `where` in a Node.js application) ship with the engine.
+  browser: ["engine", "queries"],
   client: ["browser"],
   explorer: ["browser", "engine"],
   // The schemas' checking code is made at build time (prebuilt-checkers.ts).
@@ -40,7 +41,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   sources: ["oci", "workspace"],
   // OpenTelemetry spans, exported over OTLP/HTTP.
   tracing: [],
+  // A plan's condition as SQL (SQLite, PostgreSQL) and Prisma filters.
+  queries: ["engine"],
+  // A plan request answered: the engine's plan and its query (`POST /plans`, `rule-server plan`).
+  plans: ["queries", "engine"],
   server: [
+    "plans",
     "tracing",
     "workspace",
     "sources",
@@ -55,6 +61,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "version",
   ],
   cli: [
+    "plans",
     "formatting",
     "signing",
     "oci",

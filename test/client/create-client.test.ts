@@ -104,6 +104,29 @@ describe("answers what the server answers", () => {
     expect("result" in explained[0]! && explained[0].result.explanation !== undefined).toBe(true);
   });
 
+  test("plan: the plan of POST /plans, with its WHERE clause; a plan request with data refused 400", async () => {
+    const client = createClient({ baseUrl: server.url, token: TOKEN });
+    const request = {
+      ruleset: "acme.payments",
+      entity: "Transfer",
+      operation: "approve",
+      actor: { roles: ["teller"] },
+      dialect: "sqlite" as const,
+    };
+    const plan = await client.plan(request);
+    expect(plan).toMatchObject({ ruleset: "acme.payments", kind: "conditional", exact: true });
+    expect(plan.sql?.where).toContain("json_");
+    const direct = await fetch(`${server.url}/plans`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify(request),
+    });
+    expect(plan).toEqual((await direct.json()) as never);
+    const refused = await client.plan({ ...request, data: {} } as never).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RuleServerError);
+    expect((refused as RuleServerError).status).toBe(400);
+  });
+
   test("rulesets: the list of GET /rulesets, also filtered by scope", async () => {
     const client = createClient({ baseUrl: server.url });
     expect(await client.rulesets()).toEqual(((await raw("/rulesets")) as { rulesets: never[] }).rulesets);

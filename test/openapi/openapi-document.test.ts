@@ -65,6 +65,7 @@ describe("openapi.yaml: the document", () => {
       ["post", "/evaluations"],
       // Extensions of this server (DECISIONS.md).
       ["post", "/evaluations/batch"],
+      ["post", "/plans"],
       ["get", "/metrics"],
       ["get", "/openapi.json"],
       ["get", "/explorer"],

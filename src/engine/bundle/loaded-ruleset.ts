@@ -11,7 +11,8 @@ import { explainCheckedRequest, tracedPlan, type TracedPlan } from "../explanati
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { ChannelUnavailableError, type Channel } from "./channel.ts";
 import { readBundle, readManifest, type ReadRuleset } from "./read-bundle.ts";
-import { planRequest, type PlanResult } from "../plan/plan-ruleset.ts";
+import { planRequest } from "../plan/plan-ruleset.ts";
+import type { PlanResult } from "../plan/plan-result.ts";
 
 /** How a host lets the engine run. */
 export interface EngineOptions {

@@ -40,10 +40,39 @@ function combine(op: "and" | "or", conditions: readonly Condition[]): Condition 
     const negation = condition.op === "not" ? keyOf(condition.arg) : keyOf({ op: "not", arg: condition });
     if (negation !== key && args.has(negation)) return absorbing;
   }
-  const list = [...args.values()];
+  const list = absorbed(op, [...args.values()]);
   if (list.length === 0) return !absorbing;
   if (list.length === 1) return list[0]!;
   return { op, args: list };
+}
+
+/**
+ * Branches a sibling makes redundant: in `a or (not a and b)` the `not a` (likewise `a and (not a
+ * or b)`), and of two leaves where one implies the other, the weaker in an `and` and the stronger
+ * in an `or` (`amount >= 5000` implies that amount is a number).
+ */
+function absorbed(op: "and" | "or", list: readonly PlanCondition[]): PlanCondition[] {
+  const keys = new Set(list.map(keyOf));
+  const inner = op === "and" ? "or" : "and";
+  const simplified = list.map((condition): PlanCondition => {
+    if (condition.op !== inner) return condition;
+    const kept = condition.args.filter((arg) => !(arg.op === "not" && keys.has(keyOf(arg.arg))));
+    if (kept.length === condition.args.length) return condition;
+    return kept.length === 1 ? kept[0]! : { op: inner, args: kept };
+  });
+  return simplified.filter(
+    (condition, index) =>
+      !simplified.some((other, otherIndex) =>
+        otherIndex === index ? false : op === "and" ? implies(other, condition) : implies(condition, other),
+      ),
+  );
+}
+
+/** Whether a leaf implies another, different one: a comparison with a constant implies the type of the data it compares. */
+function implies(a: PlanCondition, b: PlanCondition): boolean {
+  if (b.op !== "isType" || !("left" in a) || !("value" in a.right) || a.left.pointer !== b.pointer) return false;
+  const constant = a.right.value;
+  return a.op === "eq" ? typeof constant === b.type : b.type === "number";
 }
 
 /**

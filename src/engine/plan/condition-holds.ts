@@ -1,6 +1,7 @@
 import { compare } from "../number/arithmetic.ts";
 import { readPath, preparePath } from "../expression/variable-reference.ts";
 import { valuesEqual } from "../value/value-equality.ts";
+import type { JsonValue } from "../value/json-value.ts";
 import { isNumberValue, typeName, type Value } from "../value/value-kind.ts";
 import type { PlanCondition, PlanOperand } from "./plan-condition.ts";
 import { pointerKeys } from "./data-pointer.ts";
@@ -9,24 +10,28 @@ import { pointerKeys } from "./data-pointer.ts";
  * Whether `data` meets a plan's condition: the meaning of the tree, in code. The differential
  * tests hold every translation (SQL, Prisma) to it, and it to evaluation.
  */
-export function conditionHolds(condition: PlanCondition, data: Value): boolean {
+export function conditionHolds(condition: PlanCondition, data: JsonValue): boolean {
+  return holds(condition, data);
+}
+
+function holds(condition: PlanCondition, data: Value): boolean {
   switch (condition.op) {
     case "and":
-      return condition.args.every((arg) => conditionHolds(arg, data));
+      return condition.args.every((arg) => holds(arg, data));
     case "or":
-      return condition.args.some((arg) => conditionHolds(arg, data));
+      return condition.args.some((arg) => holds(arg, data));
     case "not":
-      return !conditionHolds(condition.arg, data);
+      return !holds(condition.arg, data);
     case "in": {
-      const value = valueAt(data, condition.pointer);
+      const value = valueIn(data, condition.pointer);
       return value !== undefined && condition.values.some((candidate) => valuesEqual(value, candidate));
     }
     case "isNull": {
-      const value = valueAt(data, condition.pointer);
+      const value = valueIn(data, condition.pointer);
       return value === undefined || value === null;
     }
     case "isType": {
-      const value = valueAt(data, condition.pointer);
+      const value = valueIn(data, condition.pointer);
       return value !== undefined && value !== null && typeName(value) === condition.type;
     }
     default: {
@@ -50,11 +55,15 @@ export function conditionHolds(condition: PlanCondition, data: Value): boolean {
 }
 
 function operandValue(operand: PlanOperand, data: Value): Value | undefined {
-  return "pointer" in operand ? valueAt(data, operand.pointer) : operand.value;
+  return "pointer" in operand ? valueIn(data, operand.pointer) : operand.value;
 }
 
 /** The value at a pointer, undefined when the pointer does not resolve (evaluation reads that as null). */
-export function valueAt(data: Value, pointer: string): Value | undefined {
+export function valueAt(data: JsonValue, pointer: string): JsonValue | undefined {
+  return valueIn(data, pointer) as JsonValue | undefined;
+}
+
+function valueIn(data: Value, pointer: string): Value | undefined {
   const keys = pointerKeys(pointer);
   if (keys.length === 0) return data;
   const parent = readPath(data, preparePath(keys.slice(0, -1)));

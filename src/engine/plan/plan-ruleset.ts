@@ -14,7 +14,7 @@ import {
   orBounds,
   withNegationsOnLeaves,
 } from "./condition-algebra.ts";
-import type { PlanCondition } from "./plan-condition.ts";
+import type { PlanResult } from "./plan-result.ts";
 import { PlanRequestError, readPlanRequest } from "./plan-request.ts";
 import { ResidualExpressions } from "./residual-expression.ts";
 import { known } from "./residual-value.ts";
@@ -27,22 +27,6 @@ import {
   stateOutcome,
   validationOutcome,
 } from "./rule-outcomes.ts";
-
-/**
- * A plan (DECISIONS.md "Plans"): `kind` `always` or `never` when the decision does not depend on
- * the data; otherwise `condition`, a tree that holds for the data whose evaluation gives what was
- * wanted (`exact`), or for those and more (`exact: false`, with the rules the tree could not
- * follow in `residualRules`, which the application evaluates per row).
- */
-export interface PlanResult {
-  ruleset: string;
-  version: string;
-  checksum: string;
-  kind: "always" | "never" | "conditional";
-  exact: boolean;
-  condition?: PlanCondition;
-  residualRules?: string[];
-}
 
 function objectOr(value: JsonValue | undefined, fallback: JsonObject): JsonObject {
   return isJsonObject(value) ? value : fallback;

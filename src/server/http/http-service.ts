@@ -11,6 +11,7 @@ import type { Clock } from "../refresh/clock.ts";
 import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import { batchEvaluations } from "../routes/batch-evaluation-route.ts";
 import { evaluations } from "../routes/evaluation-route.ts";
+import { plans } from "../routes/plan-route.ts";
 import { EXPLORER_ROUTES } from "../routes/explorer-route.ts";
 import { health, readiness } from "../routes/health-routes.ts";
 import { bundle, manifest, ruleDetails } from "../routes/manifest-route.ts";
@@ -36,6 +37,7 @@ const ROUTES: Readonly<Record<string, RouteDefinition>> = {
   "/rulesets/:id/rules/:ruleId": { GET: ruleDetails, preflight: true },
   "/evaluations": { POST: evaluations },
   "/evaluations/batch": { POST: batchEvaluations },
+  "/plans": { POST: plans },
   "/metrics": { GET: metricsExposition },
   "/openapi.json": { GET: openApiDescription },
 };

@@ -3,7 +3,7 @@ import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
 import type { Channel } from "../../../src/engine/bundle/channel.ts";
 import { conditionHolds } from "../../../src/engine/plan/condition-holds.ts";
 import type { PlanWant } from "../../../src/engine/plan/plan-request.ts";
-import type { PlanResult } from "../../../src/engine/plan/plan-ruleset.ts";
+import type { PlanResult } from "../../../src/engine/plan/plan-result.ts";
 import type { EvaluationResult } from "../../../src/engine/evaluation/evaluation-result.ts";
 import type { JsonObject, JsonValue } from "../../../src/engine/value/json-value.ts";
 import { conformanceOperators } from "../../../src/engine/conformance-operators.ts";

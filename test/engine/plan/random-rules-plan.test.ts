@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
 import { conditionHolds } from "../../../src/engine/plan/condition-holds.ts";
-import type { PlanResult } from "../../../src/engine/plan/plan-ruleset.ts";
+import type { PlanResult } from "../../../src/engine/plan/plan-result.ts";
 import type { JsonObject, JsonValue } from "../../../src/engine/value/json-value.ts";
 import { withValueAt } from "../../support/plan-rows.ts";
 

@@ -83,6 +83,15 @@ describe("scoped credentials", () => {
     const problem = await refused.json();
     expect(problem).toMatchObject({ status: 403, scope: "evaluate" });
     assertConformsToOpenApi("POST", "/evaluations", 403, refused.headers.get("content-type"), problem);
+    // Plans read no data but tell what the rules allow: the evaluate scope, like evaluations.
+    const plan = (token: string) =>
+      fetch(`${server.url}/plans`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ ruleset: "shop.orders.order", entity: "Order", operation: "update" }),
+      });
+    expect((await plan(CHECKOUT)).status).toBe(200);
+    expect((await plan(AUDITOR)).status).toBe(403);
     const forbiddenBundle = await get(server, "/rulesets/shop.orders.order/bundle", CHECKOUT);
     assertConformsToOpenApi(
       "GET",
