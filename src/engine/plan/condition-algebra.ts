@@ -8,7 +8,26 @@ import type { PlanCondition } from "./plan-condition.ts";
  */
 export type Condition = PlanCondition | boolean;
 
-const keyOf = (condition: PlanCondition): string => canonicalJson(condition as never);
+/** A condition's canonical text, by which equal branches are told; trees are immutable, so kept per node. */
+const keys = new WeakMap<PlanCondition, string>();
+function keyOf(condition: PlanCondition): string {
+  let key = keys.get(condition);
+  if (key === undefined) keys.set(condition, (key = composedKey(condition)));
+  return key;
+}
+
+/** Canonical JSON of a node from its branches' texts (members sorted: `arg`/`args` before `op`), so each node is written once. */
+function composedKey(condition: PlanCondition): string {
+  switch (condition.op) {
+    case "not":
+      return `{"arg":${keyOf(condition.arg)},"op":"not"}`;
+    case "and":
+    case "or":
+      return `{"args":[${condition.args.map(keyOf).join(",")}],"op":"${condition.op}"}`;
+    default:
+      return canonicalJson(condition as never);
+  }
+}
 
 export function not(condition: Condition): Condition {
   if (typeof condition === "boolean") return !condition;
@@ -27,6 +46,18 @@ export function or(...conditions: readonly Condition[]): Condition {
 function combine(op: "and" | "or", conditions: readonly Condition[]): Condition {
   // `and` stops at false and drops true; `or` the other way round.
   const absorbing = op === "or";
+  // Most calls combine a constant or two with at most one tree: nothing to compare.
+  let tree: PlanCondition | undefined;
+  let trees = 0;
+  for (const condition of conditions) {
+    if (condition === absorbing) return absorbing;
+    if (typeof condition !== "boolean") {
+      tree = condition;
+      trees++;
+    }
+  }
+  if (trees === 0) return !absorbing;
+  if (trees === 1) return tree!;
   const args = new Map<string, PlanCondition>();
   const add = (condition: Condition): boolean => {
     if (typeof condition === "boolean") return condition === absorbing;
@@ -37,7 +68,8 @@ function combine(op: "and" | "or", conditions: readonly Condition[]): Condition 
   for (const condition of conditions) if (add(condition)) return absorbing;
   for (const [key, condition] of args) {
     // x and not x is false, x or not x is true.
-    const negation = condition.op === "not" ? keyOf(condition.arg) : keyOf({ op: "not", arg: condition });
+    // Canonical JSON sorts members, so the negation's text is built around the branch's own.
+    const negation = condition.op === "not" ? keyOf(condition.arg) : `{"arg":${key},"op":"not"}`;
     if (negation !== key && args.has(negation)) return absorbing;
   }
   const list = absorbed(op, [...args.values()]);
@@ -52,27 +84,37 @@ function combine(op: "and" | "or", conditions: readonly Condition[]): Condition 
  * in an `or` (`amount >= 5000` implies that amount is a number).
  */
 function absorbed(op: "and" | "or", list: readonly PlanCondition[]): PlanCondition[] {
-  const keys = new Set(list.map(keyOf));
+  const siblings = new Set(list.map(keyOf));
   const inner = op === "and" ? "or" : "and";
   const simplified = list.map((condition): PlanCondition => {
     if (condition.op !== inner) return condition;
-    const kept = condition.args.filter((arg) => !(arg.op === "not" && keys.has(keyOf(arg.arg))));
+    const kept = condition.args.filter((arg) => !(arg.op === "not" && siblings.has(keyOf(arg.arg))));
     if (kept.length === condition.args.length) return condition;
     return kept.length === 1 ? kept[0]! : { op: inner, args: kept };
   });
-  return simplified.filter(
-    (condition, index) =>
-      !simplified.some((other, otherIndex) =>
-        otherIndex === index ? false : op === "and" ? implies(other, condition) : implies(condition, other),
-      ),
-  );
+  // Leaves keyed by the type test they imply: found in one pass, so a wide `or` stays linear.
+  const typeTests = new Set<string>();
+  const implied = new Set<string>();
+  for (const condition of simplified) {
+    if (condition.op === "isType") typeTests.add(`${condition.type}\u0000${condition.pointer}`);
+    const type = impliedType(condition);
+    if (type !== undefined) implied.add(type);
+  }
+  return simplified.filter((condition) => {
+    if (op === "and") return !(condition.op === "isType" && implied.has(`${condition.type}\u0000${condition.pointer}`));
+    const type = impliedType(condition);
+    return type === undefined || !typeTests.has(type);
+  });
 }
 
-/** Whether a leaf implies another, different one: a comparison with a constant implies the type of the data it compares. */
-function implies(a: PlanCondition, b: PlanCondition): boolean {
-  if (b.op !== "isType" || !("left" in a) || !("value" in a.right) || a.left.pointer !== b.pointer) return false;
-  const constant = a.right.value;
-  return a.op === "eq" ? typeof constant === b.type : b.type === "number";
+/**
+ * The type test a leaf implies, as `type\0pointer`: a comparison of data with a constant holds
+ * only for data of the constant's type (an ordering, for numbers).
+ */
+function impliedType(condition: PlanCondition): string | undefined {
+  if (!("left" in condition) || !("value" in condition.right)) return undefined;
+  const type = condition.op === "eq" ? typeof condition.right.value : "number";
+  return `${type}\u0000${condition.left.pointer}`;
 }
 
 /**
@@ -100,15 +142,16 @@ export function isExact(bounds: Bounds): boolean {
 
 export const notBounds = (bounds: Bounds): Bounds => ({ lower: not(bounds.upper), upper: not(bounds.lower) });
 
-export const andBounds = (...list: readonly Bounds[]): Bounds => ({
-  lower: and(...list.map((bounds) => bounds.lower)),
-  upper: and(...list.map((bounds) => bounds.upper)),
-});
+export const andBounds = (...list: readonly Bounds[]): Bounds => bothBounds(and, list);
 
-export const orBounds = (...list: readonly Bounds[]): Bounds => ({
-  lower: or(...list.map((bounds) => bounds.lower)),
-  upper: or(...list.map((bounds) => bounds.upper)),
-});
+export const orBounds = (...list: readonly Bounds[]): Bounds => bothBounds(or, list);
+
+/** Both bounds combined; where every one is exact (the same condition twice), combined once. */
+function bothBounds(combined: (...conditions: readonly Condition[]) => Condition, list: readonly Bounds[]): Bounds {
+  const lower = combined(...list.map((bounds) => bounds.lower));
+  if (list.every((bounds) => bounds.lower === bounds.upper)) return exactly(lower);
+  return { lower, upper: combined(...list.map((bounds) => bounds.upper)) };
+}
 
 /** The same condition with every `not` moved down onto a leaf (De Morgan), as people read it best. */
 export function withNegationsOnLeaves(condition: Condition, negated = false): Condition {
