@@ -1,6 +1,5 @@
 import { type FinishedSpan, SPAN_KIND, STATUS_CODE } from "./finished-span.ts";
 import type { SpanScope } from "./otlp-json.ts";
-import { nanoseconds } from "./span-time.ts";
 import { ProtobufWriter } from "./protobuf-writer.ts";
 
 /**
@@ -58,25 +57,25 @@ function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
   span
     .string(5, finished.name)
     .varint(6, SPAN_KIND[finished.kind])
-    .fixed64(7, nanoseconds(finished.startMs))
-    .fixed64(8, nanoseconds(finished.endMs));
+    .fixed64Nanoseconds(7, finished.startMs)
+    .fixed64Nanoseconds(8, finished.endMs);
   const { attributes } = finished;
   for (const key in attributes) {
-    const kv = span.open(9);
+    const kv = span.openSmall(9);
     keyValue(span, key, attributes[key]!);
-    span.close(kv);
+    span.closeSmall(kv);
   }
-  const status = span.open(15);
+  const status = span.openSmall(15);
   if (finished.error !== undefined) span.string(2, finished.error).varint(3, STATUS_CODE.error);
-  span.close(status);
+  span.closeSmall(status);
 }
 
 function keyValue(kv: ProtobufWriter, key: string, value: string | number | boolean): void {
   kv.string(1, key);
-  const any = kv.open(2);
+  const any = kv.openSmall(2);
   if (typeof value === "string") kv.oneofString(1, value);
   else if (typeof value === "boolean") kv.oneofBool(2, value);
   else if (Number.isInteger(value)) kv.oneofInt64(3, value);
   else kv.double(4, value);
-  kv.close(any);
+  kv.closeSmall(any);
 }

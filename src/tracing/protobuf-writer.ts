@@ -47,11 +47,21 @@ export class ProtobufWriter {
     return this;
   }
 
-  /** Field `field` holding a fixed64 (wire type 1), little-endian, from milliseconds as nanoseconds. */
-  fixed64(field: number, value: bigint): this {
+  /**
+   * Field `field` holding a fixed64 of nanoseconds from milliseconds since the epoch (with
+   * fractions), written as two 32-bit words: every span has two, and a BigInt each cost more than
+   * the rest of the field. Whole milliseconds split into words keep every product exact in doubles.
+   */
+  fixed64Nanoseconds(field: number, ms: number): this {
     this.tag(field, 1);
     this.room(8);
-    this.view.setBigUint64(this.length, BigInt.asUintN(64, value), true);
+    const whole = Math.floor(ms);
+    const high = Math.floor(whole / 0x100000000);
+    // Below 2^32 ms times 10^6, plus the fraction's nanoseconds: under 2^53, exact.
+    const low = (whole - high * 0x100000000) * 1_000_000 + Math.round((ms - whole) * 1_000_000);
+    const carry = Math.floor(low / 0x100000000);
+    this.view.setUint32(this.length, low - carry * 0x100000000, true);
+    this.view.setUint32(this.length + 4, high * 1_000_000 + carry, true);
     this.length += 8;
     return this;
   }
@@ -72,9 +82,11 @@ export class ProtobufWriter {
   /** A string in a oneof: written even when empty. */
   oneofString(field: number, value: string): this {
     this.tag(field, 2);
-    // At most three bytes per UTF-16 unit; the length goes before, in at most five.
+    // At most three bytes per UTF-16 unit; the length goes before, in one byte when the string
+    // cannot reach 128 bytes (names, keys, most values: nothing to move back), else at most five.
+    const short = value.length * 3 < 0x80;
     this.room(value.length * 3 + 5);
-    const start = this.length + 5;
+    const start = this.length + (short ? 1 : 5);
     let end = start;
     const buffer = this.buffer;
     // Most strings are ASCII: their bytes are their char codes, with no encoder and no view.
@@ -86,7 +98,10 @@ export class ProtobufWriter {
       }
       buffer[end++] = code;
     }
-    this.settleLength(start, end - start);
+    if (short) {
+      buffer[start - 1] = end - start;
+      this.length = end;
+    } else this.settleLength(start, end - start);
     return this;
   }
 
@@ -118,6 +133,33 @@ export class ProtobufWriter {
 
   close(start: number): this {
     this.settleLength(start, this.length - start);
+    return this;
+  }
+
+  /**
+   * Starts a nested message that is nearly always under 128 bytes (an attribute, its value, a
+   * status): one byte of room for its length, so closing it moves nothing (closeSmall).
+   */
+  openSmall(field: number): number {
+    this.tag(field, 2);
+    this.room(1);
+    this.length += 1;
+    return this.length;
+  }
+
+  /** Closes what openSmall started; content of 128 bytes or more moves forward to make room for its longer length. */
+  closeSmall(start: number): this {
+    const count = this.length - start;
+    if (count < 0x80) {
+      this.buffer[start - 1] = count;
+      return this;
+    }
+    this.room(4);
+    this.buffer.copyWithin(start + 4, start, start + count);
+    this.length = start - 1;
+    this.rawVarint(count);
+    this.buffer.copyWithin(this.length, start + 4, start + 4 + count);
+    this.length += count;
     return this;
   }
 

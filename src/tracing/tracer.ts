@@ -58,38 +58,39 @@ export class Tracer {
   }
 }
 
-/** A span from its start: a class rather than closures, since one is made for every request. */
-class TimedSpan implements OpenSpan {
+/**
+ * A span from its start: a class rather than closures, since one is made for every request. Once
+ * ended it is its own FinishedSpan (the batch encodes it at once and keeps only the bytes), so
+ * ending one allocates nothing more.
+ */
+class TimedSpan implements OpenSpan, FinishedSpan {
   readonly spanId = newSpanId();
-  private readonly startMs = performance.timeOrigin + performance.now();
+  readonly startMs = performance.timeOrigin + performance.now();
+  endMs = 0;
+  attributes: Readonly<Record<string, string | number | boolean>> = NO_ATTRIBUTES;
+  error: string | undefined = undefined;
 
   constructor(
     private readonly exporter: SpanExporter,
-    private readonly name: string,
-    private readonly kind: FinishedSpan["kind"],
+    readonly name: string,
+    readonly kind: FinishedSpan["kind"],
     readonly traceId: string,
-    private readonly parentSpanId: string | undefined,
-    private readonly traceState: string | undefined,
+    readonly parentSpanId: string | undefined,
+    readonly traceState: string | undefined,
     readonly sampled: boolean,
   ) {}
 
   end(attributes: Readonly<Record<string, string | number | boolean>>, error?: string): void {
     if (!this.sampled) return;
-    this.exporter.add({
-      traceId: this.traceId,
-      spanId: this.spanId,
-      ...(this.parentSpanId === undefined ? {} : { parentSpanId: this.parentSpanId }),
-      ...(this.traceState === undefined ? {} : { traceState: this.traceState }),
-      name: this.name,
-      kind: this.kind,
-      startMs: this.startMs,
-      endMs: performance.timeOrigin + performance.now(),
-      attributes,
-      ...(error === undefined ? {} : { error }),
-    });
+    this.endMs = performance.timeOrigin + performance.now();
+    this.attributes = attributes;
+    this.error = error;
+    this.exporter.add(this);
   }
 
   child(name: string): OpenSpan {
     return new TimedSpan(this.exporter, name, "internal", this.traceId, this.spanId, this.traceState, this.sampled);
   }
 }
+
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});

@@ -156,7 +156,7 @@ export class LoadedRuleset {
       options.explain === undefined
         ? evaluateCheckedRequest(plan, request, tally)
         : explainCheckedRequest(request, options.explain, plan, () => this.tracedPlan(resolved), tally);
-    if (warnings !== undefined && warnings.length > 0) result.warnings = warnings;
+    if (warnings !== undefined && warnings.length > 0) result.warnings = [...warnings];
     return result;
   }
 
@@ -165,6 +165,14 @@ export class LoadedRuleset {
    * operation no rule of the entity names, data or original that the entity's schema refuses.
    */
   requestWarnings(request: JsonObject, channel?: Channel): RequestWarning[] {
+    return [...RequestFit.of(this.evaluationPlan(channel)).warnings(request)];
+  }
+
+  /**
+   * The same, for a host that checks apart from evaluating (the server, whose plain evaluation
+   * then runs as with enforcement off): the one shared empty list for a request that fits.
+   */
+  fitWarnings(request: JsonObject, channel?: Channel): readonly RequestWarning[] {
     return RequestFit.of(this.evaluationPlan(channel)).warnings(request);
   }
 

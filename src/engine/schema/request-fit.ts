@@ -1,7 +1,7 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import { closestName } from "../names/closest-name.ts";
 import type { DeclaredNames } from "../names/declared-names.ts";
-import type { JsonObject } from "../value/json-value.ts";
+import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import { SchemaValidator } from "./schema-validator.ts";
 import type { RequestWarning } from "./request-warning.ts";
 
@@ -33,11 +33,23 @@ export class RequestFit {
     return fit;
   }
 
-  warnings(request: JsonObject): RequestWarning[] {
-    const warnings: RequestWarning[] = [];
+  /**
+   * How the request does not fit; a request that fits (nearly every one) gets the one shared empty
+   * list and allocates nothing, since every request under `warn` comes here.
+   */
+  warnings(request: JsonObject): readonly RequestWarning[] {
     const entity = request.entity as string;
     const operation = request.operation as string;
     const entityKnown = this.names.entities.has(entity);
+    const operations = entityKnown ? this.names.operationsByEntity.get(entity) : this.names.operations;
+    const validator = entityKnown ? this.validator(entity) : undefined;
+    if (
+      entityKnown &&
+      operations?.has(operation) === true &&
+      (validator === undefined || (fitsMember(validator, request.data) && fitsMember(validator, request.original)))
+    )
+      return NO_WARNINGS;
+    const warnings: RequestWarning[] = [];
     if (!entityKnown)
       warnings.push(
         withSuggestion(
@@ -49,7 +61,6 @@ export class RequestFit {
           closestName(entity, this.names.entities),
         ),
       );
-    const operations = entityKnown ? this.names.operationsByEntity.get(entity) : this.names.operations;
     if (!operations?.has(operation)) {
       const message = entityKnown
         ? `no rule of ${entity} names the operation ${JSON.stringify(operation)}`
@@ -61,7 +72,6 @@ export class RequestFit {
         ),
       );
     }
-    const validator = entityKnown ? this.validator(entity) : undefined;
     if (validator !== undefined) {
       dataWarnings(validator, request, "data", warnings);
       dataWarnings(validator, request, "original", warnings);
@@ -80,6 +90,14 @@ export class RequestFit {
 }
 
 const fits = new WeakMap<EvaluationPlan, RequestFit>();
+
+/** What every request that fits is told. */
+const NO_WARNINGS: readonly RequestWarning[] = Object.freeze([]);
+
+/** `data` or `original` absent, null, or fitting the schema without a violation. */
+function fitsMember(validator: SchemaValidator, value: JsonValue | undefined): boolean {
+  return value === undefined || value === null || validator.fits(value) === true;
+}
 
 /** How `data` or `original`, when the request has it, does not fit the entity's schema. */
 function dataWarnings(

@@ -1,6 +1,5 @@
 import type { ExplainMode } from "../../engine/explanation/explanation.ts";
-import { RequestMisfitError, type RequestWarning, type SchemaEnforcement } from "../../engine/schema/request-fit.ts";
-import type { EvaluationResult } from "../../engine/evaluation/evaluation-result.ts";
+import type { RequestWarning, SchemaEnforcement } from "../../engine/schema/request-fit.ts";
 import type { LoadedRuleset } from "../../engine/bundle/loaded-ruleset.ts";
 import type { EvaluationTally } from "../../engine/evaluation/evaluation-result.ts";
 import { REQUEST_REFUSALS, requestShapeProblem } from "../../engine/evaluation/request-shape.ts";
@@ -130,10 +129,15 @@ export function answerRequest(
     const version = (request.version as string | null | undefined) ?? undefined;
     const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
     const channel = (request.channel as "server" | "client" | null | undefined) ?? "server";
+    // The schema check first, apart: the evaluation itself then runs as it does with enforcement off.
+    const warnings = options.schemaEnforcement === "off" ? undefined : loaded.fitWarnings(request, channel);
+    if (warnings !== undefined && warnings.length > 0 && options.schemaEnforcement === "reject")
+      throw new HttpError(422, "the request does not fit the ruleset", { members: { warnings } });
     const result =
-      options.explain === undefined && options.schemaEnforcement === "off"
+      options.explain === undefined
         ? loaded.evaluateChecked(request, channel, tally)
-        : evaluateWithOptions(loaded, request, channel, options);
+        : loaded.evaluateChecked(request, channel, tally, { explain: options.explain });
+    if (warnings !== undefined && warnings.length > 0) result.warnings = [...warnings];
     const findings: string[] = new Array(result.findings.length);
     for (let index = 0; index < findings.length; index++) findings[index] = result.findings[index]!.code;
     const summary: EvaluationSummary = {
@@ -184,23 +188,6 @@ export function refusal(error: HttpError, ruleset?: string): EvaluationReply {
 /** The error of an evaluation that failed for a reason of the server's own (a bug, never the request). */
 export function evaluationFailed(message: string): HttpError {
   return new HttpError(500, "the evaluation failed", { detail: message });
-}
-
-/** An evaluation with an explanation or a schema check; a request refused under `reject` is a 422 listing why. */
-function evaluateWithOptions(
-  loaded: LoadedRuleset,
-  request: JsonObject,
-  channel: "server" | "client",
-  options: AnswerOptions,
-): EvaluationResult {
-  try {
-    // The answer options are the evaluation's options, made once per thread (answerOptionsFor): nothing to build per request.
-    return loaded.evaluateChecked(request, channel, tally, options);
-  } catch (error) {
-    if (error instanceof RequestMisfitError)
-      throw new HttpError(422, "the request does not fit the ruleset", { members: { warnings: error.warnings } });
-    throw error;
-  }
 }
 
 /** The body as a request: the server's own members (`ruleset`, `version`, `channel`), then the shape every runtime checks. */
