@@ -2,15 +2,17 @@
  * What tracing costs a request over HTTP: rule-server with no workers on the rules/ example, with
  * tracing off and with tracing on (every request sampled, spans posted as protobuf to a collector
  * stand-in in this process, which takes them and answers 200), driven by wrk as throughput.ts drives
- * it. The two alternate in every round, so that drift on a shared machine falls on both alike; the
- * figure is the median of the rounds' ratios of time per request, and of the server's CPU per
- * request. Target: on at most 1.10x off. Prints figures; asserts nothing.
+ * it. Each round starts a fresh pair and drives it in alternating bursts (alternating-pair.ts), so
+ * that drift on a shared machine falls on both alike; the figure is the median of the rounds'
+ * ratios of time per request, and of the server's CPU per request. Target: on at most 1.10x off.
+ * Prints figures; asserts nothing.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../measure.ts";
-import { measureContender, SECONDS, WARMUP } from "./contender.ts";
+import { BURST_SECONDS, BURSTS, measureAlternatingPair, pooledFigures } from "./alternating-pair.ts";
+import { type Contender, WARMUP } from "./contender.ts";
 import { startRuleServer } from "./server-processes.ts";
 import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
 import { PINNING, type WrkFigures } from "./wrk.ts";
@@ -40,20 +42,22 @@ export async function benchTracingHttp(): Promise<void> {
   };
   try {
     const script = postScript(scratch, "example", EXAMPLE_REQUEST);
-    const measureOnce = (name: "on" | "off"): Promise<WrkFigures> =>
-      measureContender({
-        name: `tracing ${name}`,
-        start: () => startRuleServer(RULES, 0, undefined, name === "on" ? tracing : {}),
-        path: "/evaluations",
-        script,
-        probe: EXAMPLE_REQUEST,
-      });
+    const contender = (name: "on" | "off"): Contender => ({
+      name: `tracing ${name}`,
+      start: () => startRuleServer(RULES, 0, undefined, name === "on" ? tracing : {}),
+      path: "/evaluations",
+      script,
+      probe: EXAMPLE_REQUEST,
+    });
     const runs = { on: [] as WrkFigures[], off: [] as WrkFigures[] };
-    for (let round = 0; round < ROUNDS; round++)
-      for (const name of round % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const))
-        runs[name].push(await measureOnce(name));
+    for (let round = 0; round < ROUNDS; round++) {
+      const [first, second] = round % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const);
+      const pair = await measureAlternatingPair(contender(first), contender(second));
+      runs[first].push(pooledFigures(pair.first));
+      runs[second].push(pooledFigures(pair.second));
+    }
     console.log(
-      `\nTracing over HTTP, rules/ example, 0 workers, wrk -t1 -c64 -d${SECONDS}s after ${WARMUP} s, ${ROUNDS} rounds, ${PINNING ? `server on core ${PINNING.server}, wrk and the collector on core ${PINNING.load}` : "not pinned (one core)"}`,
+      `\nTracing over HTTP, rules/ example, 0 workers, wrk -t1 -c64, ${ROUNDS} rounds of a fresh pair warmed ${WARMUP} s then ${BURSTS} alternating ${BURST_SECONDS} s bursts each, ${PINNING ? `server on core ${PINNING.server}, wrk and the collector on core ${PINNING.load}` : "not pinned (one core)"}`,
     );
     for (const name of ["off", "on"] as const) {
       const rates = runs[name].map((run) => Math.round(run.requestsPerSecond));

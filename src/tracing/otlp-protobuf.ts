@@ -54,8 +54,8 @@ function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
   span.hexBytes(1, finished.traceId).hexBytes(2, finished.spanId);
   if (finished.traceState !== undefined) span.string(3, finished.traceState);
   if (finished.parentSpanId !== undefined) span.hexBytes(4, finished.parentSpanId);
+  cachedString(span, 5, finished.name);
   span
-    .string(5, finished.name)
     .varint(6, SPAN_KIND[finished.kind])
     .fixed64Nanoseconds(7, finished.startMs)
     .fixed64Nanoseconds(8, finished.endMs);
@@ -70,8 +70,25 @@ function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
   span.closeSmall(status);
 }
 
+/**
+ * Attribute keys and span names as encoded fields, kept: a server has a few dozen of each, and
+ * copying their bytes costs less than encoding them for every span. Bounded, for names that vary.
+ */
+const ENCODED_FIELDS = new Map<string, Uint8Array>();
+const MOST_ENCODED_FIELDS = 512;
+
+function cachedString(writer: ProtobufWriter, field: number, text: string): void {
+  const key = field === 1 ? text : `${field}\u0000${text}`;
+  let bytes = ENCODED_FIELDS.get(key);
+  if (bytes === undefined) {
+    bytes = new ProtobufWriter(text.length * 3 + 8).string(field, text).finish();
+    if (ENCODED_FIELDS.size < MOST_ENCODED_FIELDS) ENCODED_FIELDS.set(key, bytes);
+  }
+  writer.raw(bytes);
+}
+
 function keyValue(kv: ProtobufWriter, key: string, value: string | number | boolean): void {
-  kv.string(1, key);
+  cachedString(kv, 1, key);
   const any = kv.openSmall(2);
   if (typeof value === "string") kv.oneofString(1, value);
   else if (typeof value === "boolean") kv.oneofBool(2, value);
