@@ -8,10 +8,13 @@ export interface FinishedSpan {
   readonly kind: "server" | "internal";
   readonly startMs: number;
   readonly endMs: number;
-  readonly attributes: Readonly<Record<string, string | number | boolean>>;
+  readonly attributes: SpanAttributes;
   /** OTLP's status: an error for a 5xx answer or a failed evaluation, unset otherwise. */
   readonly error?: string;
 }
+
+/** A span's attributes; a member left undefined is not exported (a fixed shape costs less to build). */
+export type SpanAttributes = Readonly<Record<string, string | number | boolean | undefined>>;
 
 /** The OTLP SpanKind numbers. */
 export const SPAN_KIND = { internal: 1, server: 2 } as const;

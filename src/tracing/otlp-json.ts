@@ -49,7 +49,9 @@ export function jsonSpan(span: FinishedSpan): object {
     kind: SPAN_KIND[span.kind],
     startTimeUnixNano: nanoseconds(span.startMs).toString(),
     endTimeUnixNano: nanoseconds(span.endMs).toString(),
-    attributes: Object.entries(span.attributes).map(([key, value]) => attribute(key, value)),
+    attributes: Object.entries(span.attributes).flatMap(([key, value]) =>
+      value === undefined ? [] : [attribute(key, value)],
+    ),
     status: span.error === undefined ? { code: STATUS_CODE.unset } : { code: STATUS_CODE.error, message: span.error },
   };
 }

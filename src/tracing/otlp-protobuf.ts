@@ -61,8 +61,10 @@ function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
     .fixed64Nanoseconds(8, finished.endMs);
   const { attributes } = finished;
   for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined) continue;
     const kv = span.openSmall(9);
-    keyValue(span, key, attributes[key]!);
+    keyValue(span, key, value);
     span.closeSmall(kv);
   }
   const status = span.openSmall(15);

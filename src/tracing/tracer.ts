@@ -1,4 +1,4 @@
-import type { FinishedSpan } from "./finished-span.ts";
+import type { FinishedSpan, SpanAttributes } from "./finished-span.ts";
 import { incomingTrace } from "./incoming-trace.ts";
 import { sampled } from "./sampler.ts";
 import { newSpanId, newTraceId } from "./span-ids.ts";
@@ -11,7 +11,7 @@ export interface OpenSpan {
   readonly spanId: string;
   readonly sampled: boolean;
   /** Ends it: exported when sampled. `error` marks it failed (a 5xx answer). */
-  end(attributes: Readonly<Record<string, string | number | boolean>>, error?: string): void;
+  end(attributes: SpanAttributes, error?: string): void;
   /** A span inside this one (a worker's evaluation, a batch's items), ended by its own `end`. */
   child(name: string): OpenSpan;
 }
@@ -67,7 +67,7 @@ class TimedSpan implements OpenSpan, FinishedSpan {
   readonly spanId = newSpanId();
   readonly startMs = performance.timeOrigin + performance.now();
   endMs = 0;
-  attributes: Readonly<Record<string, string | number | boolean>> = NO_ATTRIBUTES;
+  attributes: SpanAttributes = NO_ATTRIBUTES;
   error: string | undefined = undefined;
 
   constructor(
@@ -80,7 +80,7 @@ class TimedSpan implements OpenSpan, FinishedSpan {
     readonly sampled: boolean,
   ) {}
 
-  end(attributes: Readonly<Record<string, string | number | boolean>>, error?: string): void {
+  end(attributes: SpanAttributes, error?: string): void {
     if (!this.sampled) return;
     this.endMs = performance.timeOrigin + performance.now();
     this.attributes = attributes;
