@@ -116,6 +116,8 @@ import {
   type Ruleset, type LoadOptions, type EvaluateOptions, type CustomOperator, type FetchOptions, type LoadProblem, type RequestWarning, type RequestWarningCode,
   type SchemaEnforcement, type Channel, type EvaluationResult, type Finding, type Effect, type Command, type Decision, type Resolution, type Severity, type JsonValue, type JsonObject,
   type Explanation, type ExplainMode, type ExplainedNode, type RuleExplanation, type RuleStatus, type NotSelectedReason, type ResolutionExplanation, type CommandExplanation, type UnmatchedName,
+  PlanRequestError, PlanNotTranslatableError, conditionHolds, sqlWhere, prismaWhere,
+  type PlanWant, type PlanResult, type PlanCondition, type PlanOperand, type PlanScalar, type PlanValueType, type SqlWhereOptions, type PrismaWhere, type PrismaWhereOptions,
 } from "rule-server/engine";
 import * as wire from "rule-server/client";
 import { createClient, RuleServerError, type RuleServerClient, type RuleServerErrorCode, type BatchDefaults, type BatchEvaluationItem, type CallOptions, type ClientOptions, type ExplainedEvaluationResult, type FetchFunction, type RulesetListOptions, type RulesetOptions } from "rule-server/client";
@@ -147,10 +149,22 @@ const commandExplanation: CommandExplanation | undefined = rule?.commands?.[0];
 const unmatched: UnmatchedName | undefined = explanation?.unmatched?.entity;
 const places: readonly string[] = VIEW_KEYS;
 const locales: readonly string[] = localeFallbacks("fr-CA");
+const want: PlanWant = { rule: "transfer.amount.limit" };
+const planned: PlanResult = ruleset.plan({ entity: "Transfer", operation: "approve", want } satisfies JsonValue, channel);
+const operand: PlanOperand = { value: 5 satisfies PlanScalar };
+const typed: PlanValueType = "number";
+const condition: PlanCondition = planned.condition ?? { op: "and", args: [{ op: "lt", left: { pointer: "/amount" }, right: operand }, { op: "isType", pointer: "/amount", type: typed }] };
+const holds: boolean = conditionHolds(condition, { amount: 3 });
+const sqlOptions: SqlWhereOptions = { dialect: "postgresql", columns: { "/amount": "amount" } };
+const where = sqlWhere(condition, sqlOptions);
+const sqlText: string | undefined = where instanceof PlanNotTranslatableError ? where.code : where.where;
+const prismaOptions: PrismaWhereOptions = { columns: { "/amount": "amount" } };
+const prisma = prismaWhere(condition, prismaOptions);
+const prismaFilter: PrismaWhere | undefined = prisma instanceof PlanNotTranslatableError ? undefined : prisma;
 const engineErrors = (error: unknown): string | undefined =>
   error instanceof LoadError ? error.problems.map((problem: LoadProblem) => problem.code).join() :
   error instanceof FetchRulesetError ? String(error.status) + String(error.problem?.title) :
-  error instanceof ChannelUnavailableError || error instanceof RequestShapeError || error instanceof EvaluationError || error instanceof RequestMisfitError ? error.code : undefined;
+  error instanceof ChannelUnavailableError || error instanceof RequestShapeError || error instanceof EvaluationError || error instanceof RequestMisfitError || error instanceof PlanRequestError ? error.code : undefined;
 
 const fetchFunction: FetchFunction = (input, init) => fetch(input, init);
 const clientOptions: ClientOptions = { baseUrl: new URL("https://rules.example/base"), token: async () => "token", fetch: fetchFunction };
@@ -169,12 +183,15 @@ const entries: wire.RulesetEntry[] = await client.rulesets(listOptions);
 const manifest: wire.Manifest = await client.manifest(entries[0]!.id, "server", call);
 const rulesetOptions: RulesetOptions = { ...loadOptions, signal: call.signal };
 const local: Ruleset = await client.ruleset(manifest.id, rulesetOptions);
+const planRequest: wire.PlanRequest = { ruleset: "acme.payments", entity: "Transfer", operation: "approve", want: "deny", dialect: "sqlite", columns: { "/amount": "amount" } };
+const planAnswer: wire.PlanResult = await client.plan(planRequest, call);
+const planSql: string | undefined = planAnswer.sql?.where;
 const statusCodes: RuleServerErrorCode[] = ["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "UNPROCESSABLE", "TOO_MANY_REQUESTS", "SERVER_ERROR", "UNAVAILABLE", "SERVER_PROBLEM"];
 const clientErrors = (error: unknown): [RuleServerErrorCode, number, string | undefined, wire.RequestWarning[] | undefined] | undefined =>
   error instanceof RuleServerError ? [error.code, error.status, error.requestId, error.problem?.warnings] : undefined;
 const sameEngine: typeof loadRuleset = bare.loadRuleset;
 
-export { decision, resolution, finding, wireSeverity, statusCodes, effect, command, warningCode, status, because, node, resolved, commandExplanation, unmatched, places, locales, engineErrors, plain, explainedRules, decisions, local, clientErrors, sameEngine };
+export { decision, resolution, finding, wireSeverity, statusCodes, effect, command, warningCode, status, because, node, resolved, commandExplanation, unmatched, places, locales, engineErrors, plain, explainedRules, decisions, local, clientErrors, sameEngine, holds, sqlText, prismaFilter, planSql };
 `;
 
 /** The exported names of a declaration file: its `export { ... }` lists and its exported declarations. */
