@@ -5,24 +5,14 @@ import type {
   PlanValueType,
 } from "../../src/engine/plan/plan-condition.ts";
 import { COMPARISON_OPERATORS, PLAN_VALUE_TYPES } from "../../src/engine/plan/plan-condition.ts";
+import type { Random } from "../support/seeded-random.ts";
+
+export { type Random, seededRandom } from "../support/seeded-random.ts";
 
 /**
  * Seeded random plan conditions for the translations' differential tests: every node type over a
  * handful of pointers, with constants that rows also hold, so that comparisons do match.
  */
-export type Random = () => number;
-
-/** A small, fast seeded generator (mulberry32): the same seed gives the same conditions and rows. */
-export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The seed of a test file's fuzzing: QUERIES_FUZZ_SEED, else a fixed one. Failures print it. */
 export function fuzzSeed(): number {

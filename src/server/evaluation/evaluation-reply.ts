@@ -192,13 +192,19 @@ export function evaluationFailed(message: string): HttpError {
 
 /** The body as a request: the server's own members (`ruleset`, `version`, `channel`), then the shape every runtime checks. */
 function checkedRequest(body: JsonValue): JsonObject {
+  const request = withServerMembers(body);
+  const problem = requestShapeProblem(request);
+  if (problem !== undefined) throw new HttpError(400, problem);
+  return request;
+}
+
+/** A body that is an object whose own members are well formed (`ruleset`, `version`, `channel`): evaluations' and plans'. */
+export function withServerMembers(body: JsonValue): JsonObject {
   if (!isJsonObject(body)) throw new HttpError(400, REQUEST_REFUSALS.notAnObject);
   if (typeof body.ruleset !== "string") throw new HttpError(400, "'ruleset' must be a string");
   if (body.version !== undefined && body.version !== null && typeof body.version !== "string")
     throw new HttpError(400, "'version' must be a string");
   const channel = body.channel ?? "server";
   if (channel !== "server" && channel !== "client") throw new HttpError(400, REQUEST_REFUSALS.channel);
-  const problem = requestShapeProblem(body);
-  if (problem !== undefined) throw new HttpError(400, problem);
   return body;
 }

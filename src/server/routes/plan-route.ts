@@ -1,11 +1,11 @@
 import { ChannelUnavailableError } from "../../engine/bundle/channel.ts";
 import { REQUEST_REFUSALS } from "../../engine/evaluation/request-shape.ts";
 import { PlanRequestError, readPlanRequest } from "../../engine/plan/plan-request.ts";
-import { isJsonObject } from "../../engine/value/json-access.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { answerPlan } from "../../plans/plan-answer.ts";
 import { PlanQueryOptionsError, readPlanQueryOptions } from "../../plans/plan-query-options.ts";
 import { HttpError } from "../http/http-error.ts";
+import { withServerMembers } from "../evaluation/evaluation-reply.ts";
 import { requireJsonBody } from "../http/json-content-type.ts";
 import { jsonResponse } from "../http/json-response.ts";
 import { readLimitedBody } from "../http/request-body.ts";
@@ -30,19 +30,18 @@ export const plans: RouteHandler = async (request, { snapshot, auth, logFields }
       400,
       parsed.reason === "number-too-large" ? REQUEST_REFUSALS.numberTooLarge : "body is not valid JSON",
     );
-  const body = parsed.value;
-  if (!isJsonObject(body)) throw new HttpError(400, REQUEST_REFUSALS.notAnObject);
-  if (typeof body.ruleset !== "string") throw new HttpError(400, "'ruleset' must be a string");
-  if (body.version !== undefined && body.version !== null && typeof body.version !== "string")
-    throw new HttpError(400, "'version' must be a string");
-  const channel = body.channel ?? "server";
-  if (channel !== "server" && channel !== "client") throw new HttpError(400, REQUEST_REFUSALS.channel);
-  logFields.ruleset = body.ruleset;
+  const body = withServerMembers(parsed.value);
+  const channel = (body.channel as "server" | "client" | null | undefined) ?? "server";
+  logFields.ruleset = body.ruleset as string;
   try {
     // The request's own checks come before the ruleset is looked up, as an evaluation's do.
     readPlanRequest(body);
     readPlanQueryOptions(body);
-    const served = findRuleset(snapshot, body.ruleset, (body.version as string | null | undefined) ?? undefined);
+    const served = findRuleset(
+      snapshot,
+      body.ruleset as string,
+      (body.version as string | null | undefined) ?? undefined,
+    );
     const answer = answerPlan(served.ruleset, body, channel);
     logFields.plan = answer.kind;
     return jsonResponse(answer, 200, RESULT_HEADERS);

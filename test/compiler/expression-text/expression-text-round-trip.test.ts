@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { seededRandom } from "../../support/seeded-random.ts";
 import { tokenize } from "../../../src/compiler/expression-text/expression-tokens.ts";
 import { parseExpressionText } from "../../../src/compiler/expression-text/parse-expression-text.ts";
 import { coreOperators } from "../../../src/engine/expression/operators/core-operators.ts";
@@ -33,18 +34,6 @@ const STRINGS = [
   "(a && b)",
   "data.amount",
 ];
-
-/** A small fast generator (mulberry32), seeded so that a failure can be run again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function tree(next: () => number, depth: number): unknown {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
@@ -109,7 +98,7 @@ function readsAs(text: string): unknown {
 
 test("every operator appears in the trees generated", () => {
   const seen = new Set<string>();
-  const next = random(1);
+  const next = seededRandom(1);
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== "object") return;
     const call = node as { op?: string; args?: unknown[] };
@@ -121,7 +110,7 @@ test("every operator appears in the trees generated", () => {
 });
 
 test("printing random trees and reading the text back gives the same trees, with no parentheses to spare", () => {
-  const next = random(20261128);
+  const next = seededRandom(20261128);
   let grouped = 0;
   for (let index = 0; index < 4000; index++) {
     const expression = tree(next, 4);

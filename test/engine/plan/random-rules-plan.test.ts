@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { seededRandom } from "../../support/seeded-random.ts";
 import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
 import { conditionHolds } from "../../../src/engine/plan/condition-holds.ts";
 import type { PlanResult } from "../../../src/engine/plan/plan-result.ts";
@@ -32,17 +33,6 @@ const VALUES: (JsonValue | undefined)[] = [
   {},
   { d: 1 },
 ];
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generator(next: () => number) {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
@@ -115,7 +105,7 @@ function rows(next: () => number): JsonValue[] {
 }
 
 test("plans of random rules agree with evaluation on random rows", () => {
-  const next = random(SEED);
+  const next = seededRandom(SEED);
   const { boolean, pick } = generator(next);
   let exactPlans = 0;
   let conditional = 0;
