@@ -21,7 +21,7 @@ import { shopRulesDirectory } from "./shop-rules.ts";
 import { PINNING, type WrkFigures } from "./wrk.ts";
 
 const RULES = join(import.meta.dir, "..", "..", "rules");
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "6");
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "10");
 const ENFORCEMENTS = ["warn", "off"] as const;
 
 /** A request measured under both enforcements. */
