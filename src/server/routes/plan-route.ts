@@ -3,11 +3,11 @@ import { REQUEST_REFUSALS } from "../../engine/evaluation/request-shape.ts";
 import { PlanRequestError, readPlanRequest } from "../../engine/plan/plan-request.ts";
 import { parseJson } from "../../engine/value/parse-json.ts";
 import { answerPlan } from "../../plans/plan-answer.ts";
+import { PlanAnswerCache } from "../../plans/plan-answer-cache.ts";
 import { PlanQueryOptionsError, readPlanQueryOptions } from "../../plans/plan-query-options.ts";
 import { HttpError } from "../http/http-error.ts";
 import { withServerMembers } from "../evaluation/evaluation-reply.ts";
 import { requireJsonBody } from "../http/json-content-type.ts";
-import { jsonResponse } from "../http/json-response.ts";
 import { readLimitedBody } from "../http/request-body.ts";
 import type { RouteHandler } from "../http/route-context.ts";
 import { RESULT_HEADERS } from "./evaluation-route.ts";
@@ -20,11 +20,15 @@ import { findRuleset } from "./ruleset-lookup.ts";
  * and version (404), a wanted rule the ruleset has (400), then the plan, worked out on the event
  * loop (it reads no data: its cost is the rules', not a request's).
  */
+/** The answers already given, by ruleset and request text (a plan is a function of the two). */
+const ANSWERS = new PlanAnswerCache<{ readonly json: string; readonly kind: string }>();
+
 export const plans: RouteHandler = async (request, { snapshot, auth, logFields }) => {
   const allowed = auth.require(request, "evaluate", logFields);
   if (allowed !== undefined) await allowed;
   requireJsonBody(request);
-  const parsed = parseJson(await readLimitedBody(request));
+  const text = await readLimitedBody(request);
+  const parsed = parseJson(text);
   if (!parsed.ok)
     throw new HttpError(
       400,
@@ -42,9 +46,17 @@ export const plans: RouteHandler = async (request, { snapshot, auth, logFields }
       body.ruleset as string,
       (body.version as string | null | undefined) ?? undefined,
     );
+    const cached = ANSWERS.get(served.ruleset, text);
+    if (cached !== undefined) {
+      logFields.plan = cached.kind;
+      logFields.planCached = true;
+      return new Response(cached.json, { headers: RESULT_HEADERS });
+    }
     const answer = answerPlan(served.ruleset, body, channel);
     logFields.plan = answer.kind;
-    return jsonResponse(answer, 200, RESULT_HEADERS);
+    const json = JSON.stringify(answer);
+    ANSWERS.set(served.ruleset, text, { json, kind: answer.kind });
+    return new Response(json, { headers: RESULT_HEADERS });
   } catch (error) {
     if (
       error instanceof PlanRequestError ||

@@ -109,6 +109,22 @@ describe("the WHERE clause returns exactly the rows evaluation gives what was wa
         expect(await postgresRows(onPostgres.sql!.where, onPostgres.sql!.params)).toEqual(wanted);
       });
 
+  test("the same request again is answered the same from the answers kept, and its log line says so", async () => {
+    const body = {
+      ruleset: "insurance.claims",
+      entity: "Claim",
+      operation: "approve",
+      actor: { roles: ["auditor"], region: "east" },
+      dialect: "sqlite",
+    };
+    const first = await (await post("/plans", body)).text();
+    const again = await post("/plans", body);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(first);
+    const line = await suite.server.waitForLog((entry) => entry.path === "/plans" && entry.planCached === true);
+    expect(line).toMatchObject({ status: 200, plan: "conditional", ruleset: "insurance.claims" });
+  });
+
   test("the senior's plan has no amount condition; the adjuster's does", async () => {
     const senior = (await plan({ actor: { roles: ["senior"], region: "south" } })) as Plan & { condition: unknown };
     const adjuster = (await plan({ actor: { roles: ["adjuster"], region: "south" } })) as Plan & { condition: unknown };
