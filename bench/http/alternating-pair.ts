@@ -43,7 +43,7 @@ export async function measureAlternatingPair(
   }
 }
 
-/** The sums of a burst list: requests per second over all bursts, and CPU µs per request (when /proc has it). */
+/** A round from its bursts: their mean requests per second, and CPU µs per request over all their requests (when /proc has it). */
 export function pooledFigures(bursts: readonly WrkFigures[]): WrkFigures {
   const rates = bursts.map((burst) => burst.requestsPerSecond);
   const requestsPerSecond = rates.reduce((sum, rate) => sum + rate, 0) / rates.length;

@@ -89,11 +89,7 @@ class PageRuleset implements Ruleset {
   }
 
   evaluate(request: JsonValue, channel?: Channel, options: EvaluateOptions = {}): EvaluationResult {
-    if (!isJsonObject(request)) throw new RequestShapeError(REQUEST_REFUSALS.notAnObject);
-    const chosen = channel ?? request.channel ?? undefined;
-    if (chosen !== undefined && !isChannel(chosen)) throw new RequestShapeError(REQUEST_REFUSALS.channel);
-    // The server never sees NaN or an infinity (JSON cannot carry them); it refuses 1e999 this way.
-    if (hasNonFiniteNumber(request)) throw new RequestShapeError(REQUEST_REFUSALS.numberTooLarge);
+    const chosen = channelOf(request, channel, (message) => new RequestShapeError(message));
     if (options.explain !== undefined && !isExplainMode(options.explain)) throw new RequestShapeError(EXPLAIN_REFUSAL);
     if (options.schemaEnforcement !== undefined && !isSchemaEnforcement(options.schemaEnforcement))
       throw new RequestShapeError("'schemaEnforcement' must be off, warn or reject");
@@ -101,12 +97,28 @@ class PageRuleset implements Ruleset {
   }
 
   plan(request: JsonValue, channel?: Channel): PlanResult {
-    if (!isJsonObject(request)) throw new PlanRequestError("a plan request is an object");
-    const chosen = channel ?? request.channel ?? undefined;
-    if (chosen !== undefined && !isChannel(chosen)) throw new PlanRequestError(REQUEST_REFUSALS.channel);
-    if (hasNonFiniteNumber(request)) throw new PlanRequestError(REQUEST_REFUSALS.numberTooLarge);
-    return this.#loaded.plan(request, chosen);
+    return this.#loaded.plan(
+      request,
+      channelOf(request, channel, (message) => new PlanRequestError(message)),
+    );
   }
+}
+
+/**
+ * The channel a page's request is answered on (the argument, else the request's `channel`), once
+ * the request is what the server would take: an object, a known channel, no number JSON cannot carry
+ * (the server never sees NaN or an infinity; it refuses 1e999 this way). `refused` makes the error.
+ */
+function channelOf(
+  request: JsonValue,
+  channel: Channel | undefined,
+  refused: (message: string) => Error,
+): Channel | undefined {
+  if (!isJsonObject(request)) throw refused(REQUEST_REFUSALS.notAnObject);
+  const chosen = channel ?? request.channel ?? undefined;
+  if (chosen !== undefined && !isChannel(chosen)) throw refused(REQUEST_REFUSALS.channel);
+  if (hasNonFiniteNumber(request)) throw refused(REQUEST_REFUSALS.numberTooLarge);
+  return chosen;
 }
 
 /**

@@ -23,16 +23,9 @@ export function answerPlan(ruleset: LoadedRuleset, request: JsonObject, channel?
   const options = readPlanQueryOptions(request);
   const plan: PlanAnswer = ruleset.plan(request, channel);
   if (options.dialect === undefined) return plan;
-  if (plan.condition === undefined) {
-    plan.sql = { where: plan.kind === "always" ? "TRUE" : "FALSE", params: [] };
-    return plan;
-  }
-  let condition: PlanCondition | boolean = plan.condition;
-  for (;;) {
-    if (typeof condition === "boolean") {
-      plan.sql = { where: condition ? "TRUE" : "FALSE", params: [] };
-      break;
-    }
+  let condition: PlanCondition | boolean = plan.condition ?? plan.kind === "always";
+  let widened = false;
+  while (typeof condition !== "boolean") {
     const translated = sqlWhere(condition, {
       dialect: options.dialect,
       columns: options.columns,
@@ -44,24 +37,20 @@ export function answerPlan(ruleset: LoadedRuleset, request: JsonObject, channel?
     }
     // A node SQL cannot say exactly: the query holds for it and more, and the rows need evaluating.
     condition = widenedCondition(condition, translated.node);
-    markNotExact(plan, ruleset, request, channel);
+    widened = true;
   }
+  if (typeof condition === "boolean") plan.sql = { where: condition ? "TRUE" : "FALSE", params: [] };
+  if (widened) markNotExact(plan, ruleset, request, channel);
   return plan;
 }
 
 /**
- * The query is wider than the condition: the plan is no longer exact, and every rule that could
- * take part is left to evaluate (the query cannot say which leaf came from which rule).
+ * The query is wider than the condition: the plan is no longer exact, and every rule the request
+ * selects is left to evaluate (the query cannot say which leaf came from which rule).
  */
 function markNotExact(plan: PlanAnswer, ruleset: LoadedRuleset, request: JsonObject, channel?: Channel): void {
   plan.exact = false;
-  const taking = ruleset
-    .evaluationPlan(channel)
-    .manifestOrder.filter(
-      (rule) =>
-        (rule.entity === undefined || rule.entity === request.entity) &&
-        rule.operations.has(request.operation as string),
-    )
-    .map((rule) => rule.id);
-  plan.residualRules = [...new Set([...(plan.residualRules ?? []), ...taking])];
+  const selected = ruleset.evaluationPlan(channel).select(request.entity as string, request.operation as string);
+  const ids = [selected.compute, selected.state, selected.validation, selected.action].flat().map((rule) => rule.id);
+  plan.residualRules = [...new Set([...(plan.residualRules ?? []), ...ids])];
 }

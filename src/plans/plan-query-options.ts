@@ -1,10 +1,7 @@
 import { isJsonObject } from "../engine/value/json-access.ts";
 import type { JsonObject } from "../engine/value/json-value.ts";
 import type { ColumnType } from "../queries/column-mapping.ts";
-
-/** The SQL dialects a plan's condition is translated to. */
-export const SQL_DIALECTS = ["sqlite", "postgresql"] as const;
-export type SqlDialect = (typeof SQL_DIALECTS)[number];
+import { SQL_DIALECTS, type SqlDialect } from "../queries/sql-fragment.ts";
 
 /** How a plan request asks for its query: the dialect, and the columns pointers are read from. */
 export interface PlanQueryOptions {

@@ -3,7 +3,8 @@
  * parameters in it, never a value spliced in. `sql` takes only fragments and parameters between
  * its literal parts, so a string from a condition or a request cannot become SQL text by mistake.
  */
-export type SqlDialect = "sqlite" | "postgresql";
+export const SQL_DIALECTS = ["sqlite", "postgresql"] as const;
+export type SqlDialect = (typeof SQL_DIALECTS)[number];
 
 export class SqlParameter {
   constructor(readonly value: unknown) {}

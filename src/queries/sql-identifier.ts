@@ -5,6 +5,7 @@ import { checkedText } from "./translatable-text.ts";
 
 /** PostgreSQL cuts longer identifiers to this many bytes, which could name another column. */
 const POSTGRES_IDENTIFIER_BYTES = 63;
+const ENCODER = new TextEncoder();
 
 /** A column name quoted as one identifier, or refused when no quoting names it exactly. */
 export function columnIdentifier(name: string, dialect: SqlDialect, node: PlanCondition): SqlFragment {
@@ -12,7 +13,7 @@ export function columnIdentifier(name: string, dialect: SqlDialect, node: PlanCo
   if (name.includes("\u0000"))
     throw new PlanNotTranslatableError(`the column name ${JSON.stringify(name)} holds NUL`, node);
   checkedText(name, "the column name", node);
-  if (dialect === "postgresql" && new TextEncoder().encode(name).length > POSTGRES_IDENTIFIER_BYTES)
+  if (dialect === "postgresql" && ENCODER.encode(name).length > POSTGRES_IDENTIFIER_BYTES)
     throw new PlanNotTranslatableError(
       `the column name ${JSON.stringify(name)} is longer than PostgreSQL's ${POSTGRES_IDENTIFIER_BYTES} bytes`,
       node,

@@ -8,22 +8,10 @@ export interface SpanScope {
 }
 
 /**
- * An ExportTraceServiceRequest in OTLP/JSON: ids as hex strings (not base64, as the JSON mapping
- * of OTLP says), times as strings of nanoseconds, enums as numbers.
+ * An ExportTraceServiceRequest in OTLP/JSON around spans already written as JSON text (each
+ * `JSON.stringify(jsonSpan(span))`): ids as hex strings (not base64, as the JSON mapping of OTLP
+ * says), times as strings of nanoseconds, enums as numbers.
  */
-export function otlpJson(
-  resource: Readonly<Record<string, string>>,
-  scope: SpanScope,
-  spans: readonly FinishedSpan[],
-): Uint8Array {
-  return otlpJsonRequest(
-    resource,
-    scope,
-    spans.map((span) => JSON.stringify(jsonSpan(span))),
-  );
-}
-
-/** The request around spans already written as JSON text (each `JSON.stringify(jsonSpan(span))`). */
 export function otlpJsonRequest(
   resource: Readonly<Record<string, string>>,
   scope: SpanScope,

@@ -2,7 +2,7 @@ import { type FinishedSpan, SPAN_KIND, STATUS_CODE } from "./finished-span.ts";
 import type { SpanScope } from "./otlp-json.ts";
 import { ProtobufWriter } from "./protobuf-writer.ts";
 
-/**
+/*
  * An ExportTraceServiceRequest in protobuf (opentelemetry-proto, trace/v1 and common/v1):
  * request.resource_spans = 1; ResourceSpans.resource = 1, .scope_spans = 2; Resource.attributes = 1;
  * ScopeSpans.scope = 1, .spans = 2; InstrumentationScope.name = 1, .version = 2; Span.trace_id = 1,
@@ -10,17 +10,8 @@ import { ProtobufWriter } from "./protobuf-writer.ts";
  * (fixed64), end_time_unix_nano = 8, attributes = 9, status = 15; Status.message = 2, code = 3;
  * KeyValue.key = 1, value = 2; AnyValue.string_value = 1, bool_value = 2, int_value = 3, double_value = 4.
  */
-export function otlpProtobuf(
-  resource: Readonly<Record<string, string>>,
-  scope: SpanScope,
-  spans: readonly FinishedSpan[],
-): Uint8Array {
-  const encoded = new ProtobufWriter(320 * spans.length + 64);
-  for (const span of spans) writeScopeSpan(encoded, span);
-  return otlpProtobufRequest(resource, scope, encoded.finish());
-}
 
-/** A span as a ScopeSpans.spans field (2), appended to `writer`: a batch is made of these as spans end. */
+/** A span as a ScopeSpans.spans field (2), appended to `writer`: a batch is made of these. */
 export function writeScopeSpan(writer: ProtobufWriter, span: FinishedSpan): void {
   const start = writer.open(2);
   writeSpan(writer, span);
@@ -73,18 +64,20 @@ function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
 }
 
 /**
- * Attribute keys and span names as encoded fields, kept: a server has a few dozen of each, and
- * copying their bytes costs less than encoding them for every span. Bounded, for names that vary.
+ * Attribute keys and span names as encoded fields, kept per field number: a server has a few dozen
+ * of each, and copying their bytes costs less than encoding them for every span. Bounded, for
+ * names that vary.
  */
-const ENCODED_FIELDS = new Map<string, Uint8Array>();
+const ENCODED_FIELDS = new Map<number, Map<string, Uint8Array>>();
 const MOST_ENCODED_FIELDS = 512;
 
 function cachedString(writer: ProtobufWriter, field: number, text: string): void {
-  const key = field === 1 ? text : `${field}\u0000${text}`;
-  let bytes = ENCODED_FIELDS.get(key);
+  let encoded = ENCODED_FIELDS.get(field);
+  if (encoded === undefined) ENCODED_FIELDS.set(field, (encoded = new Map()));
+  let bytes = encoded.get(text);
   if (bytes === undefined) {
     bytes = new ProtobufWriter(text.length * 3 + 8).string(field, text).finish();
-    if (ENCODED_FIELDS.size < MOST_ENCODED_FIELDS) ENCODED_FIELDS.set(key, bytes);
+    if (encoded.size < MOST_ENCODED_FIELDS) encoded.set(text, bytes);
   }
   writer.raw(bytes);
 }

@@ -4,9 +4,9 @@ import { otlpProtobufRequest, writeScopeSpan } from "./otlp-protobuf.ts";
 import { ProtobufWriter } from "./protobuf-writer.ts";
 
 /**
- * Spans waiting to be exported, encoded as each ends: a batch holds their bytes (or JSON texts),
- * not the spans, so nothing a request made outlives it in the heap until the export (spans held
- * as objects for a batch cost the collector more than encoding them did).
+ * Spans waiting to be exported, encoded soon after they end: a batch holds their bytes (or JSON
+ * texts) and at most a few dozen spans, so little a request made outlives it in the heap until the
+ * export (a whole batch held as objects cost the collector more than encoding them did).
  */
 export interface SpanBatch {
   readonly count: number;

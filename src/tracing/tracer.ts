@@ -60,8 +60,8 @@ export class Tracer {
 
 /**
  * A span from its start: a class rather than closures, since one is made for every request. Once
- * ended it is its own FinishedSpan (the batch encodes it at once and keeps only the bytes), so
- * ending one allocates nothing more.
+ * ended it is its own FinishedSpan (its batch encodes it with the next few and keeps only the
+ * bytes), so ending one allocates nothing more.
  */
 class TimedSpan implements OpenSpan, FinishedSpan {
   readonly spanId = newSpanId();

@@ -1,13 +1,9 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Channel } from "../../src/engine/bundle/channel.ts";
-import { LoadedRuleset } from "../../src/engine/bundle/loaded-ruleset.ts";
-import { conformanceOperators } from "../../src/engine/conformance-operators.ts";
 import type { EvaluationResult } from "../../src/engine/evaluation/evaluation-result.ts";
-import { customOperatorsFrom } from "../../src/engine/expression/custom-operators.ts";
-import type { JsonObject, JsonValue } from "../../src/engine/value/json-value.ts";
+import type { JsonValue } from "../../src/engine/value/json-value.ts";
 import { answerPlan, type PlanAnswer } from "../../src/plans/plan-answer.ts";
-import { goldenJsonFiles } from "../support/golden-files.ts";
+import { goldenPlanFiles } from "../support/golden-plan-cases.ts";
 import { planRows } from "../support/plan-rows.ts";
 import { startTestPostgres, type TestPostgres } from "../support/test-postgres.ts";
 
@@ -18,11 +14,6 @@ import { startTestPostgres, type TestPostgres } from "../support/test-postgres.t
  * PostgreSQL, with everything in the JSON column `data`. The rows returned are exactly the rows
  * whose evaluation gives what was wanted when the plan is exact, and include them all otherwise.
  */
-interface EvaluationFile {
-  bundle?: JsonValue;
-  manifest?: JsonValue;
-  cases: { name: string; channel?: Channel; request: unknown }[];
-}
 
 let postgres: TestPostgres;
 let batch = 0;
@@ -59,33 +50,18 @@ async function postgresSelected(rows: readonly JsonValue[], answer: PlanAnswer):
   return selected.map((row) => row.id);
 }
 
-const files = goldenJsonFiles("evaluations").map((file) => ({
-  name: file.name,
-  content: file.content as EvaluationFile,
-}));
-
 describe("on SQLite and PostgreSQL, a plan's WHERE clause returns the rows evaluation gives what was wanted", () => {
-  for (const { name, content } of files) {
-    const document = content.bundle ?? content.manifest;
-    if (document === undefined) continue;
+  for (const { name, ruleset: load, cases } of goldenPlanFiles()) {
     test(name, async () => {
-      const operators = customOperatorsFrom(conformanceOperators);
-      const ruleset =
-        content.bundle !== undefined
-          ? LoadedRuleset.fromBundle(document, operators)
-          : LoadedRuleset.fromManifest(document, operators);
+      const ruleset = load();
       let compared = 0;
-      for (const c of content.cases) {
-        const request = c.request as JsonObject;
-        if (typeof request !== "object" || request === null || typeof request.entity !== "string") continue;
-        if (typeof request.operation !== "string") continue;
-        const { data, ...withoutData } = request;
+      for (const { name: caseName, channel, withoutData, data } of cases) {
         for (const want of ["allow", "deny"] as const) {
           let sqlite: PlanAnswer;
           let postgresql: PlanAnswer;
           try {
-            sqlite = answerPlan(ruleset, { ...withoutData, want, dialect: "sqlite" }, c.channel);
-            postgresql = answerPlan(ruleset, { ...withoutData, want, dialect: "postgresql" }, c.channel);
+            sqlite = answerPlan(ruleset, { ...withoutData, want, dialect: "sqlite" }, channel);
+            postgresql = answerPlan(ruleset, { ...withoutData, want, dialect: "postgresql" }, channel);
           } catch {
             continue; // Refused as evaluation refuses it (plan-against-evaluation.test.ts holds that).
           }
@@ -94,14 +70,14 @@ describe("on SQLite and PostgreSQL, a plan's WHERE clause returns the rows evalu
           for (const row of planRows(data ?? {}, sqlite.condition, 60)) {
             let result: EvaluationResult;
             try {
-              result = ruleset.evaluate({ ...withoutData, data: row } as JsonValue, c.channel);
+              result = ruleset.evaluate({ ...withoutData, data: row } as JsonValue, channel);
             } catch {
               continue;
             }
             if (result.decision === want) wanted.push(rows.length);
             rows.push(row);
           }
-          const label = `${c.name}, want ${want}`;
+          const label = `${caseName}, want ${want}`;
           for (const [answer, selected] of [
             [sqlite, sqliteSelected(rows, sqlite)],
             [postgresql, await postgresSelected(rows, postgresql)],

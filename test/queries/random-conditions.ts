@@ -14,6 +14,27 @@ export { type Random, seededRandom } from "../support/seeded-random.ts";
  * handful of pointers, with constants that rows also hold, so that comparisons do match.
  */
 
+/**
+ * The pointers the databases' fuzzing reads: the whole data, empty and digit keys, nested members,
+ * list indexes (and keys like indexes that are not), and keys with quotes, dots, brackets and `~1`.
+ */
+export const FUZZ_POINTERS: readonly string[] = [
+  "",
+  "/",
+  "/0",
+  "/a",
+  "/a/b",
+  "/n",
+  "/s",
+  "/m",
+  "/items/0",
+  "/items/1",
+  "/items/-1",
+  "/o/0",
+  '/we"ird.key[0]',
+  "/t~1x",
+];
+
 /** The seed of a test file's fuzzing: QUERIES_FUZZ_SEED, else a fixed one. Failures print it. */
 export function fuzzSeed(): number {
   return Number(process.env.QUERIES_FUZZ_SEED ?? 20260704);

@@ -6,7 +6,15 @@ import type { JsonValue } from "../../src/engine/value/json-value.ts";
 import type { ColumnMapping } from "../../src/queries/column-mapping.ts";
 import { sqlWhere } from "../../src/queries/sql-where.ts";
 import { differentialCheck, showSql } from "./differential-check.ts";
-import { conditionNodes, fuzzSeed, NUL_STRING, randomCondition, STRINGS, seededRandom } from "./random-conditions.ts";
+import {
+  conditionNodes,
+  fuzzSeed,
+  NUL_STRING,
+  randomCondition,
+  STRINGS,
+  seededRandom,
+  FUZZ_POINTERS,
+} from "./random-conditions.ts";
 import { dataText, randomRows, type ValueRestriction } from "./random-rows.ts";
 
 /**
@@ -18,22 +26,7 @@ import { dataText, randomRows, type ValueRestriction } from "./random-rows.ts";
 const SEED = fuzzSeed();
 const CONDITIONS = 400;
 const ROWS = 150;
-const POINTERS = [
-  "",
-  "/",
-  "/0",
-  "/a",
-  "/a/b",
-  "/n",
-  "/s",
-  "/m",
-  "/items/0",
-  "/items/1",
-  "/items/-1",
-  "/o/0",
-  '/we"ird.key[0]',
-  "/t~1x",
-];
+const POINTERS = FUZZ_POINTERS;
 const STRINGS_WITH_NUL = [...STRINGS, NUL_STRING];
 
 const MAPPING: ColumnMapping = {

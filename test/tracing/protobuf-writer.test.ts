@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { ProtobufWriter } from "../../src/tracing/protobuf-writer.ts";
 import { nanoseconds } from "../../src/tracing/span-time.ts";
-import { otlpProtobuf } from "../../src/tracing/otlp-protobuf.ts";
+import { spanBatch } from "../../src/tracing/span-batch.ts";
 import { decodeProtobufTraceRequest } from "../support/otlp-protobuf-request.ts";
 
 /** Span times on the wire: fixed64 nanoseconds written without BigInt, equal to the exact conversion. */
@@ -47,8 +47,10 @@ test("strings and nested messages of every length decode to what was written: on
     attributes,
     error: "answered 503 ".repeat(20),
   };
+  const batch = spanBatch("http/protobuf");
+  batch.add(span);
   const decoded = decodeProtobufTraceRequest(
-    otlpProtobuf({ "service.name": "s".repeat(300) }, { name: "rule-server", version: "1" }, [span]),
+    batch.body({ "service.name": "s".repeat(300) }, { name: "rule-server", version: "1" }),
   );
   expect(decoded.resource["service.name"]).toBe("s".repeat(300));
   const [read] = decoded.spans;

@@ -114,8 +114,7 @@ export class LoadedRuleset {
    * left unknown, and `want`. Throws PlanRequestError for a malformed request.
    */
   plan(request: JsonValue, channel?: Channel): PlanResult {
-    const resolved = this.resolveChannel(channel);
-    return planRequest(this.evaluationPlan(resolved), this.read.manifests[resolved]!, this.operators, request);
+    return planRequest(this.evaluationPlan(channel), request);
   }
 
   /**
@@ -162,17 +161,11 @@ export class LoadedRuleset {
 
   /**
    * How a shape-checked request does not fit this ruleset: an entity it does not declare, an
-   * operation no rule of the entity names, data or original that the entity's schema refuses.
+   * operation no rule of the entity names, data or original that the entity's schema refuses. A
+   * request that fits (nearly every one) gets one shared empty list: a host that checks apart from
+   * evaluating (the server) then evaluates as with enforcement off, allocating nothing more.
    */
-  requestWarnings(request: JsonObject, channel?: Channel): RequestWarning[] {
-    return [...RequestFit.of(this.evaluationPlan(channel)).warnings(request)];
-  }
-
-  /**
-   * The same, for a host that checks apart from evaluating (the server, whose plain evaluation
-   * then runs as with enforcement off): the one shared empty list for a request that fits.
-   */
-  fitWarnings(request: JsonObject, channel?: Channel): readonly RequestWarning[] {
+  requestWarnings(request: JsonObject, channel?: Channel): readonly RequestWarning[] {
     return RequestFit.of(this.evaluationPlan(channel)).warnings(request);
   }
 

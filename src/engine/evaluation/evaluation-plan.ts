@@ -106,6 +106,8 @@ export class EvaluationPlan {
   /** Undefined when the plan evaluates every selected rule's condition (traced plans, and on request). */
   private readonly conditions: RuleConditions | undefined;
   private readonly indexThresholds: IndexThresholds;
+  /** How its rules were prepared (functions, operators, code generation), untraced: for expressions read beside them (plans). */
+  readonly prepareContext: PrepareContext;
   private readonly indexes = new Map<RuleSelection, ApplicabilityIndex | undefined>();
   /** entity → type name → bound fields in ascending order of their pointers. */
   private readonly typeBindings = new Map<string, Map<string, readonly BoundField[]>>();
@@ -141,6 +143,7 @@ export class EvaluationPlan {
       operators,
       codeGeneration,
     };
+    this.prepareContext = untraced;
     // A traced plan records every node's value; only its rules' own expressions are traced, as
     // closures (readers and stores may still be generated).
     const context: PrepareContext = trace === undefined ? untraced : { ...untraced, trace };

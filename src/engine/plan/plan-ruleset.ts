@@ -1,8 +1,6 @@
 import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import { RequestResolutions } from "../evaluation/request-resolutions.ts";
 import { narrowedToView } from "../evaluation/rule-selection.ts";
-import type { CustomOperators } from "../expression/custom-operators.ts";
-import { FunctionTable } from "../expression/function-table.ts";
 import { isJsonObject } from "../value/json-access.ts";
 import type { JsonObject, JsonValue } from "../value/json-value.ts";
 import {
@@ -17,7 +15,6 @@ import {
 import type { PlanResult } from "./plan-result.ts";
 import { PlanRequestError, readPlanRequest } from "./plan-request.ts";
 import { ResidualExpressions } from "./residual-expression.ts";
-import { known } from "./residual-value.ts";
 import {
   actionOutcome,
   computeOutcome,
@@ -26,6 +23,7 @@ import {
   stateConflicts,
   stateOutcome,
   validationOutcome,
+  whenOf,
 } from "./rule-outcomes.ts";
 
 function objectOr(value: JsonValue | undefined, fallback: JsonObject): JsonObject {
@@ -38,18 +36,14 @@ function objectOr(value: JsonValue | undefined, fallback: JsonObject): JsonObjec
  * actions). Pure, like evaluation. Throws PlanRequestError for a malformed request or an unknown
  * wanted rule.
  */
-export function planRequest(
-  plan: EvaluationPlan,
-  manifest: JsonObject,
-  operators: CustomOperators,
-  request: JsonValue,
-): PlanResult {
+export function planRequest(plan: EvaluationPlan, request: JsonValue): PlanResult {
   const { entity, operation, want, evaluationRequest } = readPlanRequest(request);
   if (typeof want === "object" && !plan.manifestOrder.some((rule) => rule.id === want.rule))
     throw new PlanRequestError(`'want' names rule ${want.rule}, which ruleset ${plan.id} does not have`);
   const actor = objectOr(evaluationRequest.actor, {});
+  // The plan's own functions and operators; expressions read once per plan are not worth compiling.
   const expressions = new ResidualExpressions(
-    { functions: new FunctionTable(manifest.functions ?? null), operators, codeGeneration: false },
+    { ...plan.prepareContext, codeGeneration: false },
     {
       original: evaluationRequest.original ?? null,
       actor,
@@ -66,13 +60,14 @@ export function planRequest(
   const outcomes: RuleOutcome[] = [];
   const written = new Set<string>();
   for (const rule of selection.compute) {
-    const when = Object.hasOwn(rule.source, "when") ? expressions.of(rule.source.when) : known(true);
+    const when = whenOf(expressions, rule.source);
     if (when.kind === "known" && when.value === false) continue;
     const fields = rule.assignments.map((assignment) => assignment.field);
     outcomes.push(
       computeOutcome(
         expressions,
         rule,
+        when,
         fields.some((field) => written.has(field)),
       ),
     );
@@ -80,14 +75,16 @@ export function planRequest(
     expressions.mayWrite(fields);
   }
   const conflicts = stateConflicts(plan, selection.state);
+  // Each state rule's `when` once: a rule's conflicts read the `when`s of the rules before it.
+  const stateWhens = new Map(selection.state.map((rule) => [rule, whenOf(expressions, rule.source)]));
   const keysSet = new Set<string>();
   for (const rule of selection.state) {
     const keys = rule.effects.flatMap((effect) => effect.set.map((entry) => entry.key));
     outcomes.push(
       stateOutcome(
-        expressions,
         rule,
-        conflicts.get(rule)!,
+        stateWhens.get(rule)!,
+        conflicts.get(rule)!.map((earlier) => stateWhens.get(earlier)!),
         keys.some((key) => keysSet.has(key)),
       ),
     );

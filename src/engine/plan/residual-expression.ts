@@ -1,6 +1,7 @@
 import { MAX_EXPRESSION_DEPTH, MAX_FUNCTION_CALL_DEPTH } from "../expression/expression-limits.ts";
 import { callArguments, functionOf, operatorOf, variablePath } from "../expression/expression-shape.ts";
 import { prepareExpression, type PrepareContext } from "../expression/prepare-expression.ts";
+import type { Node } from "../expression/prepared-node.ts";
 import { Scope } from "../expression/scope.ts";
 import { isValueObject, type Value, type ValueObject } from "../value/value-kind.ts";
 import { betweenOf, emptinessOf, equalityOf, existenceOf, membershipOf, orderingOf } from "./comparison-residuals.ts";
@@ -35,6 +36,10 @@ const TOP: Bindings = { calls: 0 };
  */
 export class ResidualExpressions {
   private readonly dataReaders = new Map<string, boolean>();
+  /** Whether an expression reads data where nothing is bound (a rule's expressions): asked at every node, so kept. */
+  private readonly readsDataAtTop = new WeakMap<object, boolean>();
+  /** Expressions that read no data, prepared once: the same ones are evaluated per rule, per typed field. */
+  private readonly prepared = new WeakMap<object, Node>();
   /** Fields compute rules may have written: what is read there is no longer the row's data. */
   private readonly written: string[] = [];
 
@@ -174,6 +179,13 @@ export class ResidualExpressions {
   /** Whether evaluating the expression here would read data (directly, through a binding or a function body). */
   private readsData(expression: unknown, bindings: Bindings): boolean {
     if (!isValueObject(expression)) return false;
+    if (bindings !== TOP) return this.readsDataWith(expression, bindings);
+    let reads = this.readsDataAtTop.get(expression);
+    if (reads === undefined) this.readsDataAtTop.set(expression, (reads = this.readsDataWith(expression, TOP)));
+    return reads;
+  }
+
+  private readsDataWith(expression: ValueObject, bindings: Bindings): boolean {
     const path = variablePath(expression);
     if (path !== undefined) {
       const [root = "", name] = path.split(".");
@@ -232,10 +244,17 @@ export class ResidualExpressions {
       bindings.calls,
     );
     try {
-      return known(prepareExpression(expression, { ...this.context, codeGeneration: false })(scope, 0));
+      return known(this.preparedNode(expression)(scope, 0));
     } catch {
       return FAILS;
     }
+  }
+
+  private preparedNode(expression: unknown): Node {
+    if (!isValueObject(expression)) return prepareExpression(expression, this.context);
+    let node = this.prepared.get(expression);
+    if (node === undefined) this.prepared.set(expression, (node = prepareExpression(expression, this.context)));
+    return node;
   }
 }
 

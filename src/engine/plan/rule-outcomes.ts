@@ -5,7 +5,19 @@ import type { EvaluationPlan } from "../evaluation/evaluation-plan.ts";
 import { isJsonObject, listAt, objectAt } from "../value/json-access.ts";
 import type { JsonValue } from "../value/json-value.ts";
 import { valuesEqual } from "../value/value-equality.ts";
-import { andBounds, type Bounds, isExact, NEVER, notBounds, orBounds, UNKNOWN } from "./condition-algebra.ts";
+import {
+  and,
+  andBounds,
+  type Bounds,
+  exactly,
+  isExact,
+  NEVER,
+  not,
+  notBounds,
+  orBounds,
+  UNKNOWN,
+} from "./condition-algebra.ts";
+import type { PlanCondition } from "./plan-condition.ts";
 import type { ResidualExpressions } from "./residual-expression.ts";
 import { failsWhen, known, type Residual, truthOf, valueFailsWhen } from "./residual-value.ts";
 
@@ -25,7 +37,7 @@ export interface RuleOutcome {
 export const isResidual = (outcome: RuleOutcome): boolean => !isExact(outcome.blocks) || !isExact(outcome.fires);
 
 /** A rule's `when`: absent is true. */
-function whenOf(expressions: ResidualExpressions, source: JsonValue, field?: string): Residual {
+export function whenOf(expressions: ResidualExpressions, source: JsonValue, field?: string): Residual {
   return isJsonObject(source) && Object.hasOwn(source, "when") ? expressions.of(source.when, field) : known(true);
 }
 
@@ -34,8 +46,12 @@ function anyFails(expressions: ResidualExpressions, values: readonly JsonValue[]
   return orBounds(...values.map((value) => valueFailsWhen(expressions.of(value, field))));
 }
 
-export function computeOutcome(expressions: ResidualExpressions, rule: ComputeRule, conflicts: boolean): RuleOutcome {
-  const when = whenOf(expressions, rule.source);
+export function computeOutcome(
+  expressions: ResidualExpressions,
+  rule: ComputeRule,
+  when: Residual,
+  conflicts: boolean,
+): RuleOutcome {
   const applies = truthOf(when).whenTrue;
   const values = listAt(rule.source.assign).map((entry) => objectAt(entry).value ?? null);
   // A second write of another value to a field fails unless priorities settle it: not followed.
@@ -77,16 +93,15 @@ export function stateConflicts(plan: EvaluationPlan, rules: readonly StateRule[]
  * of its properties to another value applied (that rule's own failure denies as well).
  */
 export function stateOutcome(
-  expressions: ResidualExpressions,
   rule: StateRule,
-  conflictsWith: readonly StateRule[],
+  when: Residual,
+  earlierConflictingWhens: readonly Residual[],
   sharesKeys: boolean,
 ): RuleOutcome {
-  const when = whenOf(expressions, rule.source);
   const applies = truthOf(when).whenTrue;
   const conflicting = andBounds(
     applies,
-    orBounds(...conflictsWith.map((earlier) => truthOf(whenOf(expressions, earlier.source)).whenTrue)),
+    orBounds(...earlierConflictingWhens.map((earlier) => truthOf(earlier).whenTrue)),
   );
   return {
     rule: rule.id,
@@ -142,20 +157,10 @@ export function validationOutcome(
  */
 function perItemOutcome(rule: ValidationRule): RuleOutcome {
   const pointer = rule.forEach!.pointer;
-  const notAList = {
-    op: "and" as const,
-    args: [
-      { op: "not" as const, arg: { op: "isNull" as const, pointer } },
-      { op: "not" as const, arg: { op: "isType" as const, pointer, type: "list" as const } },
-    ],
-  };
-  const isList = { op: "isType" as const, pointer, type: "list" as const };
+  const isList: PlanCondition = { op: "isType", pointer, type: "list" };
+  const notAList = and(not({ op: "isNull", pointer }), not(isList));
   const someItem: Bounds = { lower: false, upper: isList };
-  return {
-    rule: rule.id,
-    blocks: orBounds({ lower: notAList, upper: notAList }, someItem),
-    fires: someItem,
-  };
+  return { rule: rule.id, blocks: orBounds(exactly(notAList), someItem), fires: someItem };
 }
 
 /** An action rule fails (and the whole evaluation is denied) when its `when` or a command's expressions fail. */

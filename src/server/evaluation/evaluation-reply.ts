@@ -130,7 +130,7 @@ export function answerRequest(
     const loaded = requireVersion(find(ruleset), ruleset, version, (found) => found.version);
     const channel = (request.channel as "server" | "client" | null | undefined) ?? "server";
     // The schema check first, apart: the evaluation itself then runs as it does with enforcement off.
-    const warnings = options.schemaEnforcement === "off" ? undefined : loaded.fitWarnings(request, channel);
+    const warnings = options.schemaEnforcement === "off" ? undefined : loaded.requestWarnings(request, channel);
     if (warnings !== undefined && warnings.length > 0 && options.schemaEnforcement === "reject")
       throw new HttpError(422, "the request does not fit the ruleset", { members: { warnings } });
     const result =

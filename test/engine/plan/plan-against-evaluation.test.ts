@@ -1,14 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { LoadedRuleset } from "../../../src/engine/bundle/loaded-ruleset.ts";
-import type { Channel } from "../../../src/engine/bundle/channel.ts";
 import { conditionHolds } from "../../../src/engine/plan/condition-holds.ts";
 import type { PlanWant } from "../../../src/engine/plan/plan-request.ts";
 import type { PlanResult } from "../../../src/engine/plan/plan-result.ts";
 import type { EvaluationResult } from "../../../src/engine/evaluation/evaluation-result.ts";
-import type { JsonObject, JsonValue } from "../../../src/engine/value/json-value.ts";
-import { conformanceOperators } from "../../../src/engine/conformance-operators.ts";
-import { customOperatorsFrom } from "../../../src/engine/expression/custom-operators.ts";
-import { goldenJsonFiles } from "../../support/golden-files.ts";
+import type { JsonValue } from "../../../src/engine/value/json-value.ts";
+import { goldenPlanFiles } from "../../support/golden-plan-cases.ts";
 import { planRows } from "../../support/plan-rows.ts";
 
 /**
@@ -16,11 +12,6 @@ import { planRows } from "../../support/plan-rows.ts";
  * data, the rows its plan's condition accepts are exactly the rows whose evaluation gives what was
  * wanted (an exact plan), or include them all (a plan that is not exact).
  */
-interface EvaluationFile {
-  bundle?: JsonValue;
-  manifest?: JsonValue;
-  cases: { name: string; channel?: Channel; request: unknown }[];
-}
 
 function gives(result: EvaluationResult, want: PlanWant): boolean {
   if (want === "allow" || want === "deny") return result.decision === want;
@@ -38,56 +29,41 @@ function accepts(plan: PlanResult, row: JsonValue): boolean {
   return conditionHolds(plan.condition!, row);
 }
 
-const files = goldenJsonFiles("evaluations").map((file) => ({
-  name: file.name,
-  content: file.content as EvaluationFile,
-}));
-
 describe("a plan's condition holds for exactly the rows whose evaluation gives what was wanted", () => {
-  for (const { name, content } of files) {
-    const document = content.bundle ?? content.manifest;
-    if (document === undefined) continue;
+  for (const { name, ruleset: load, cases } of goldenPlanFiles()) {
     test(name, () => {
-      const operators = customOperatorsFrom(conformanceOperators);
-      const ruleset =
-        content.bundle !== undefined
-          ? LoadedRuleset.fromBundle(document, operators)
-          : LoadedRuleset.fromManifest(document, operators);
+      const ruleset = load();
       let compared = 0;
-      for (const c of content.cases) {
-        const request = c.request as JsonObject;
-        if (typeof request !== "object" || request === null || typeof request.entity !== "string") continue;
-        if (typeof request.operation !== "string") continue;
-        const { data, ...withoutData } = request;
+      for (const { name: caseName, channel, withoutData, data } of cases) {
         let ruleIds: string[];
         try {
-          ruleIds = ruleset.evaluationPlan(c.channel).manifestOrder.map((rule) => rule.id);
+          ruleIds = ruleset.evaluationPlan(channel).manifestOrder.map((rule) => rule.id);
         } catch {
           // A channel the ruleset does not have: planning refuses it as evaluation does.
-          expect(() => ruleset.plan(withoutData as JsonValue, c.channel)).toThrow();
+          expect(() => ruleset.plan(withoutData as JsonValue, channel)).toThrow();
           continue;
         }
         const wants: PlanWant[] = ["allow", "deny", ...ruleIds.map((rule) => ({ rule }))];
         for (const want of wants) {
           let plan: PlanResult;
           try {
-            plan = ruleset.plan({ ...withoutData, want } as JsonValue, c.channel);
+            plan = ruleset.plan({ ...withoutData, want } as JsonValue, channel);
           } catch {
             // Only requests evaluation refuses too are refused.
-            expect(() => ruleset.evaluate({ ...withoutData, data: {} } as JsonValue, c.channel)).toThrow();
+            expect(() => ruleset.evaluate({ ...withoutData, data: {} } as JsonValue, channel)).toThrow();
             continue;
           }
           for (const row of planRows(data ?? {}, plan.condition, 120)) {
             let result: EvaluationResult;
             try {
-              result = ruleset.evaluate({ ...withoutData, data: row } as JsonValue, c.channel);
+              result = ruleset.evaluate({ ...withoutData, data: row } as JsonValue, channel);
             } catch {
               // Data that is not an object is refused for its shape, not evaluated.
               continue;
             }
             const wanted = gives(result, want);
             const accepted = accepts(plan, row);
-            const label = `${c.name}, want ${JSON.stringify(want)}, data ${JSON.stringify(row)}: plan ${JSON.stringify(plan)}`;
+            const label = `${caseName}, want ${JSON.stringify(want)}, data ${JSON.stringify(row)}: plan ${JSON.stringify(plan)}`;
             if (plan.exact) expect(accepted, label).toBe(wanted);
             else if (wanted) expect(accepted, label).toBe(true);
             compared++;
