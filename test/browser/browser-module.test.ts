@@ -17,7 +17,8 @@ import { runJobs, type JobOutcome, type Jobs } from "./page/run-jobs.ts";
  * interop evaluation, through the bundle and through each of its manifests, on the main thread
  * (as closures, the default) and in a module Worker (with `codeGeneration`),
  * must give exactly what the engine gives under Bun for the same input, explanations included
- * (each bundle's cases also with `explain: rules` and `full`). Under Bun, patterns
+ * (each bundle's cases also with `explain: rules` and `full`, and planned for allow and deny,
+ * their conditions translated to SQL and Prisma). Under Bun, patterns
  * outside the linear subset run on RE2; in the page, on JavaScript.
  */
 type Source = sourceModule.JsonValue;
@@ -35,6 +36,7 @@ function collectJobs(): Jobs {
     request: Source;
     explain?: "rules" | "full";
     schemaEnforcement?: "warn" | "reject";
+    plan?: "allow" | "deny";
   }[] = [];
   const add = (source: Source): number => sources.push(source) - 1;
   const throughEveryForm = (
@@ -49,6 +51,12 @@ function collectJobs(): Jobs {
         jobs.push({ source: whole, ...(channel ? { channel } : {}), request, explain });
       jobs.push({ source: channel === "client" ? client : server, request });
       jobs.push({ source: channel === "client" ? server : client, request });
+      // Planned too: the request without its data, for both decisions.
+      if (typeof request === "object" && request !== null && !Array.isArray(request)) {
+        const { data: _data, ...withoutData } = request;
+        for (const plan of ["allow", "deny"] as const)
+          jobs.push({ source: whole, ...(channel ? { channel } : {}), request: withoutData, plan });
+      }
     }
   };
   for (const file of goldenJsonFiles("evaluations")) {
@@ -255,6 +263,10 @@ describe("rule-cascade.js in headless Chromium", () => {
     expect(
       expected.filter((outcome) => "error" in outcome && outcome.error.code === "BAD_REQUEST").length,
     ).toBeGreaterThanOrEqual(5);
+    // Plans, with conditions the module translates to SQL (and, for mapped fields, to Prisma).
+    const conditional = expected.filter((outcome) => "plan" in outcome && outcome.plan.kind === "conditional");
+    expect(conditional.length).toBeGreaterThan(50);
+    expect(conditional.every((outcome) => "sql" in outcome && outcome.sql !== null)).toBe(true);
   });
 
   test("on the main thread, every result is exactly Bun's", async () => {

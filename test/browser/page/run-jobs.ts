@@ -14,10 +14,15 @@ export interface Jobs {
     readonly request: BrowserModule.JsonValue;
     readonly explain?: BrowserModule.ExplainMode;
     readonly schemaEnforcement?: BrowserModule.SchemaEnforcement;
+    /** A plan job: the request (without data) planned for this, and its condition as PostgreSQL and Prisma. */
+    readonly plan?: BrowserModule.PlanWant;
   }[];
 }
 
-export type JobOutcome = { result: BrowserModule.EvaluationResult } | { error: DescribedError };
+export type JobOutcome =
+  | { result: BrowserModule.EvaluationResult }
+  | { plan: BrowserModule.PlanResult; sql: unknown; prisma: unknown }
+  | { error: DescribedError };
 
 interface DescribedError {
   name?: string;
@@ -44,6 +49,7 @@ export async function runJobs(
     const entry = loaded[job.source]!;
     if ("error" in entry) return { error: entry.error };
     try {
+      if (job.plan !== undefined) return planned(api, entry.ruleset, job);
       const options = {
         ...(job.explain === undefined ? {} : { explain: job.explain }),
         ...(job.schemaEnforcement === undefined ? {} : { schemaEnforcement: job.schemaEnforcement }),
@@ -58,6 +64,23 @@ export async function runJobs(
       return { error: describeError(error) };
     }
   });
+}
+
+/** A plan job's outcome: the plan, and its condition translated by the module's own translations. */
+function planned(api: typeof BrowserModule, ruleset: BrowserModule.Ruleset, job: Jobs["jobs"][number]): JobOutcome {
+  const plan = ruleset.plan(
+    { ...(job.request as Record<string, BrowserModule.JsonValue>), want: job.plan! },
+    job.channel,
+  );
+  if (plan.condition === undefined) return { plan, sql: null, prisma: null };
+  const translated = (value: unknown): unknown =>
+    value instanceof api.PlanNotTranslatableError ? { error: describeError(value) } : value;
+  const columns = { "/amount": "amount", "/quantity": "quantity" };
+  return {
+    plan,
+    sql: translated(api.sqlWhere(plan.condition, { dialect: "postgresql", columns })),
+    prisma: translated(api.prismaWhere(plan.condition, { columns })),
+  };
 }
 
 function describeError(error: unknown): DescribedError {
