@@ -2,8 +2,8 @@
  * What tracing costs a request over HTTP: rule-server with no workers on the rules/ example, with
  * tracing off and with tracing on (every request sampled, spans posted as protobuf to a collector
  * stand-in in this process, which takes them and answers 200), driven by wrk as throughput.ts drives
- * it. Each round starts a fresh pair and drives it in alternating bursts (alternating-pair.ts), so
- * that drift on a shared machine falls on both alike; the figure is the median of the rounds'
+ * it. Each round starts a fresh pair and drives both side by side (side-by-side-pair.ts), so
+ * that drift on a shared machine falls on both at once; the figure is the median of the rounds'
  * ratios of time per request, and of the server's CPU per request. Target: on at most 1.10x off.
  * Prints figures; asserts nothing.
  */
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../measure.ts";
-import { BURST_SECONDS, BURSTS, measureAlternatingPair, pooledFigures } from "./alternating-pair.ts";
+import { BURST_SECONDS, BURSTS, measureSideBySide, pooledFigures } from "./side-by-side-pair.ts";
 import { type Contender, WARMUP } from "./contender.ts";
 import { startRuleServer } from "./server-processes.ts";
 import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
@@ -52,12 +52,12 @@ export async function benchTracingHttp(): Promise<void> {
     const runs = { on: [] as WrkFigures[], off: [] as WrkFigures[] };
     for (let round = 0; round < ROUNDS; round++) {
       const [first, second] = round % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const);
-      const pair = await measureAlternatingPair(contender(first), contender(second));
+      const pair = await measureSideBySide(contender(first), contender(second));
       runs[first].push(pooledFigures(pair.first));
       runs[second].push(pooledFigures(pair.second));
     }
     console.log(
-      `\nTracing over HTTP, rules/ example, 0 workers, wrk -t1 -c64, ${ROUNDS} rounds of a fresh pair warmed ${WARMUP} s then ${BURSTS} alternating ${BURST_SECONDS} s bursts each, ${PINNING ? `server on core ${PINNING.server}, wrk and the collector on core ${PINNING.load}` : "not pinned (one core)"}`,
+      `\nTracing over HTTP, rules/ example, 0 workers, wrk -t1 -c64 per server, ${ROUNDS} rounds of a fresh pair side by side, warmed ${WARMUP} s then ${BURSTS} bursts of ${BURST_SECONDS} s, ${PINNING ? `both servers on core ${PINNING.server}, both wrk and the collector on core ${PINNING.load}` : "not pinned (one core)"}`,
     );
     for (const name of ["off", "on"] as const) {
       const rates = runs[name].map((run) => Math.round(run.requestsPerSecond));

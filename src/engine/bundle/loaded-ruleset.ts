@@ -41,6 +41,8 @@ export interface EvaluateOptions {
 export class LoadedRuleset {
   private readonly plans = new Map<Channel, EvaluationPlan>();
   private readonly tracedPlans = new Map<Channel, TracedPlan>();
+  /** How requests fit each channel's plan (schema enforcement), made with the plan's first check. */
+  private readonly requestFits = new Map<EvaluationPlan, RequestFit>();
 
   private constructor(
     private readonly read: ReadRuleset,
@@ -149,7 +151,7 @@ export class LoadedRuleset {
       return evaluateCheckedRequest(this.evaluationPlan(channel), request, tally);
     const resolved = this.resolveChannel(channel);
     const plan = this.evaluationPlan(resolved);
-    const warnings = enforcement === "off" ? undefined : RequestFit.of(plan).warnings(request);
+    const warnings = enforcement === "off" ? undefined : this.requestFit(plan).warnings(request);
     if (enforcement === "reject" && warnings!.length > 0) throw new RequestMisfitError(warnings!);
     const result =
       options.explain === undefined
@@ -166,7 +168,13 @@ export class LoadedRuleset {
    * evaluating (the server) then evaluates as with enforcement off, allocating nothing more.
    */
   requestWarnings(request: JsonObject, channel?: Channel): readonly RequestWarning[] {
-    return RequestFit.of(this.evaluationPlan(channel)).warnings(request);
+    return this.requestFit(this.evaluationPlan(channel)).warnings(request);
+  }
+
+  private requestFit(plan: EvaluationPlan): RequestFit {
+    let fit = this.requestFits.get(plan);
+    if (fit === undefined) this.requestFits.set(plan, (fit = new RequestFit(plan)));
+    return fit;
   }
 
   /** The declared entities this ruleset has no schema for (a bundle compiled without them): only their names are checked. */

@@ -17,20 +17,16 @@ export {
 /**
  * Checks requests against a plan: the entity is one the ruleset declares, some rule of that
  * entity names the operation, and `data` and `original` validate against the entity's schema when
- * the manifest carries one. Validators are built once per entity and plan, on first use.
+ * the manifest carries one. What an entity is checked with is gathered once per entity and plan,
+ * on first use, so a request that fits costs two lookups and the schema's quick check.
  */
 export class RequestFit {
   private readonly names: DeclaredNames;
-  private readonly validators = new Map<string, SchemaValidator | undefined>();
+  /** Declared entities by name; an entity the ruleset does not declare has none. */
+  private readonly entities = new Map<string, EntityFit | null>();
 
-  private constructor(private readonly plan: EvaluationPlan) {
+  constructor(private readonly plan: EvaluationPlan) {
     this.names = plan.declaredNames;
-  }
-
-  static of(plan: EvaluationPlan): RequestFit {
-    let fit = fits.get(plan);
-    if (fit === undefined) fits.set(plan, (fit = new RequestFit(plan)));
-    return fit;
   }
 
   /**
@@ -38,19 +34,24 @@ export class RequestFit {
    * list and allocates nothing, since every request under `warn` comes here.
    */
   warnings(request: JsonObject): readonly RequestWarning[] {
-    const entity = request.entity as string;
-    const operation = request.operation as string;
-    const entityKnown = this.names.entities.has(entity);
-    const operations = entityKnown ? this.names.operationsByEntity.get(entity) : this.names.operations;
-    const validator = entityKnown ? this.validator(entity) : undefined;
+    const entity = this.entityFit(request.entity as string);
     if (
-      entityKnown &&
-      operations?.has(operation) === true &&
-      (validator === undefined || (fitsMember(validator, request.data) && fitsMember(validator, request.original)))
+      entity !== null &&
+      entity.operations?.has(request.operation as string) === true &&
+      (entity.validator === undefined ||
+        (fitsMember(entity.validator, request.data) && fitsMember(entity.validator, request.original)))
     )
       return NO_WARNINGS;
+    return this.misfits(request, entity);
+  }
+
+  /** Every way a request that does not fit falls short, in the order of its members. */
+  private misfits(request: JsonObject, entityFit: EntityFit | null): RequestWarning[] {
+    const entity = request.entity as string;
+    const operation = request.operation as string;
+    const operations = entityFit === null ? this.names.operations : entityFit.operations;
     const warnings: RequestWarning[] = [];
-    if (!entityKnown)
+    if (entityFit === null)
       warnings.push(
         withSuggestion(
           {
@@ -62,9 +63,10 @@ export class RequestFit {
         ),
       );
     if (!operations?.has(operation)) {
-      const message = entityKnown
-        ? `no rule of ${entity} names the operation ${JSON.stringify(operation)}`
-        : `no rule names the operation ${JSON.stringify(operation)}`;
+      const message =
+        entityFit !== null
+          ? `no rule of ${entity} names the operation ${JSON.stringify(operation)}`
+          : `no rule names the operation ${JSON.stringify(operation)}`;
       warnings.push(
         withSuggestion(
           { code: "OPERATION_UNKNOWN", pointer: "/operation", message },
@@ -72,24 +74,37 @@ export class RequestFit {
         ),
       );
     }
-    if (validator !== undefined) {
-      dataWarnings(validator, request, "data", warnings);
-      dataWarnings(validator, request, "original", warnings);
+    if (entityFit?.validator !== undefined) {
+      dataWarnings(entityFit.validator, request, "data", warnings);
+      dataWarnings(entityFit.validator, request, "original", warnings);
     }
     return warnings;
   }
 
-  private validator(entity: string): SchemaValidator | undefined {
-    let validator = this.validators.get(entity);
-    if (validator === undefined && !this.validators.has(entity)) {
-      const embedded = this.plan.entitySchemas[entity];
-      this.validators.set(entity, (validator = embedded === undefined ? undefined : new SchemaValidator(embedded)));
+  private entityFit(entity: string): EntityFit | null {
+    let fit = this.entities.get(entity);
+    if (fit === undefined) {
+      fit = null;
+      if (this.names.entities.has(entity)) {
+        const embedded = this.plan.entitySchemas[entity];
+        fit = {
+          operations: this.names.operationsByEntity.get(entity),
+          validator:
+            embedded === undefined ? undefined : new SchemaValidator(embedded, this.plan.prepareContext.codeGeneration),
+        };
+      }
+      // Only declared names are kept: a stream of misspelt entities must not grow the map.
+      if (fit !== null) this.entities.set(entity, fit);
     }
-    return validator;
+    return fit;
   }
 }
 
-const fits = new WeakMap<EvaluationPlan, RequestFit>();
+/** What a declared entity is checked with: the operations its rules name, and its schema's validator when it has one. */
+interface EntityFit {
+  readonly operations: ReadonlySet<string> | undefined;
+  readonly validator: SchemaValidator | undefined;
+}
 
 /** What every request that fits is told. */
 const NO_WARNINGS: readonly RequestWarning[] = Object.freeze([]);

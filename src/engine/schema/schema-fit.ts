@@ -1,10 +1,7 @@
-import { compare } from "../number/arithmetic.ts";
-import type { NumberValue } from "../number/decimal.ts";
-import { codePointLength } from "../value/code-points.ts";
-import { valuesEqual } from "../value/value-equality.ts";
-import { isNumberValue, isValueObject, type Value } from "../value/value-kind.ts";
-import { isMultipleOf } from "./decimal-multiple.ts";
+import { isNumberValue, isValueObject } from "../value/value-kind.ts";
+import { generatedSchemaFit, type GeneratedFit } from "./generated-schema-fit.ts";
 import { hasType, type JsonType } from "./json-type.ts";
+import { MAX_DEPTH, numberCheck, stringCheck, UNDECIDED, valueCheck } from "./schema-keyword-checks.ts";
 import { ANYTHING, type SchemaNode } from "./schema-graph.ts";
 
 /**
@@ -19,17 +16,16 @@ import { ANYTHING, type SchemaNode } from "./schema-graph.ts";
  * the walk decides: `anyOf`, `oneOf` and `not` (checked on the side, sharing the walk's cycle
  * state), `uniqueItems` over two items or more, a chain of `$ref`s and `allOf`s at one place
  * longer than MAX_STEPS (a cycle), and a check of more than MAX_WORK nodes.
+ *
+ * Where the platform allows it, a schema is answered by the one function generated-schema-fit.ts
+ * writes for it, which answers as these closures do at a fraction of their cost; the closures
+ * answer the schemas it declines and hosts that forbid generated code.
  */
 
-/** How deep into a value the walk goes (schema-validator.ts): deeper, nothing is checked. */
-const MAX_DEPTH = 256;
 /** `$ref`s and `allOf` parts followed at one place before the walk is left to decide. */
 const MAX_STEPS = 32;
 /** Nodes checked in one call before the walk is left to decide (a schema whose `allOf`s fan out). */
 const MAX_WORK = 100_000;
-
-/** Thrown (never an Error: no stack is taken) where only the walk can answer. */
-const UNDECIDED: unique symbol = Symbol("undecided");
 
 type Fit = (value: unknown, depth: number, steps: number) => boolean;
 
@@ -54,18 +50,34 @@ export class SchemaFit {
   private readonly compiled = new Map<SchemaNode, Compiled>();
   /** Nodes left to check in the current call. */
   private work = 0;
+  /** The generated function of each root asked about; null where there is none. */
+  private readonly generated = new Map<SchemaNode, GeneratedFit | null>();
 
-  constructor(private readonly definitions: ReadonlyMap<string, SchemaNode>) {}
+  constructor(
+    private readonly definitions: ReadonlyMap<string, SchemaNode>,
+    private readonly codeGeneration = true,
+  ) {}
 
   /** True when the value has no violation, false when it has one, undefined when only the walk can tell. */
   fits(root: SchemaNode, value: unknown): boolean | undefined {
-    this.work = MAX_WORK;
+    const generated = this.generatedFit(root);
     try {
+      if (generated !== null) return generated(value);
+      this.work = MAX_WORK;
       return this.of(root).fit(value, 0, MAX_STEPS);
     } catch (error) {
       if (error === UNDECIDED) return undefined;
       throw error;
     }
+  }
+
+  private generatedFit(root: SchemaNode): GeneratedFit | null {
+    let generated = this.generated.get(root);
+    if (generated === undefined) {
+      generated = (this.codeGeneration ? generatedSchemaFit(root, this.definitions) : undefined) ?? null;
+      this.generated.set(root, generated);
+    }
+    return generated;
   }
 
   private of(node: SchemaNode): Compiled {
@@ -219,51 +231,4 @@ function fitsMember(compiled: Compiled, value: unknown, depth: number): boolean 
 function fitsTypes(value: unknown, types: readonly JsonType[]): boolean {
   for (let i = 0; i < types.length; i++) if (hasType(value, types[i]!)) return true;
   return false;
-}
-
-/** `const` and `enum`, which apply to a value of any type. */
-function valueCheck(node: SchemaNode): ((value: unknown) => boolean) | undefined {
-  const { hasConst, constValue, enumValues } = node;
-  if (!hasConst && enumValues === undefined) return undefined;
-  return (value) => {
-    if (hasConst && !valuesEqual(value as Value, constValue)) return false;
-    if (enumValues !== undefined) {
-      for (let i = 0; i < enumValues.length; i++) if (valuesEqual(value as Value, enumValues[i]!)) return true;
-      return false;
-    }
-    return true;
-  };
-}
-
-function stringCheck(node: SchemaNode): ((text: string) => boolean) | undefined {
-  const { format, minLength, maxLength, pattern } = node;
-  if (format === undefined && minLength === undefined && maxLength === undefined && pattern === undefined)
-    return undefined;
-  return (text) => {
-    if (format !== undefined && !format.test(text)) return false;
-    if (minLength !== undefined || maxLength !== undefined) {
-      const length = codePointLength(text);
-      if (minLength !== undefined && length < minLength) return false;
-      if (maxLength !== undefined && length > maxLength) return false;
-    }
-    return pattern === undefined || pattern.test(text);
-  };
-}
-
-function numberCheck(node: SchemaNode): ((value: NumberValue) => boolean) | undefined {
-  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = node;
-  if (
-    minimum === undefined &&
-    maximum === undefined &&
-    exclusiveMinimum === undefined &&
-    exclusiveMaximum === undefined &&
-    multipleOf === undefined
-  )
-    return undefined;
-  return (value) =>
-    (minimum === undefined || compare(value, minimum) >= 0) &&
-    (exclusiveMinimum === undefined || compare(value, exclusiveMinimum) > 0) &&
-    (maximum === undefined || compare(value, maximum) <= 0) &&
-    (exclusiveMaximum === undefined || compare(value, exclusiveMaximum) < 0) &&
-    (multipleOf === undefined || isMultipleOf(value, multipleOf));
 }

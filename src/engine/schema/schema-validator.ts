@@ -97,11 +97,12 @@ export class SchemaValidator {
   /** Whether a value fits at all, without saying why not: most values do, and the walk is for those that do not. */
   private readonly fit: SchemaFit;
 
-  constructor(embedded: EmbeddedSchema) {
+  /** `codeGeneration` false keeps the quick check to closures (a host that forbids `eval`), with the same answers. */
+  constructor(embedded: EmbeddedSchema, codeGeneration = true) {
     const graph = new SchemaGraph(embedded);
     this.root = graph.root;
     this.definitions = graph.definitions;
-    this.fit = new SchemaFit(graph.definitions);
+    this.fit = new SchemaFit(graph.definitions, codeGeneration);
   }
 
   /** Every violation, in document order of the value, at most `limit` (default 50). Never throws on any JSON value. */

@@ -1,0 +1,66 @@
+/**
+ * Two servers measured side by side: both on the server core, each driven by its own wrk on the
+ * load core at the same time, in bursts after a shared warm-up, each burst's figures kept. The
+ * scheduler shares the server core between the two busy processes, so whatever slows this shared
+ * machine during a burst (another guest, the host's clock) slows both at the same moment, and the
+ * ratio of their CPU time per request cancels it. Run one after the other, even in alternating
+ * bursts, two identical servers measured 0.94x-1.06x each other over ten rounds (the machine's speed
+ * changes within seconds); side by side they measure within 2% in every round. Which server is
+ * started and driven first is the caller's to alternate between rounds.
+ */
+import { probeContender, WARMUP, type Contender } from "./contender.ts";
+import { wrk, type WrkFigures } from "./wrk.ts";
+
+/** Seconds per burst, and bursts in each round. */
+export const BURST_SECONDS = process.env.BENCH_BURST_SECONDS ?? "2";
+export const BURSTS = Number(process.env.BENCH_BURSTS ?? "6");
+
+export async function measureSideBySide(
+  first: Contender,
+  second: Contender,
+  bursts = BURSTS,
+): Promise<{ first: WrkFigures[]; second: WrkFigures[] }> {
+  const servers = await Promise.all([first.start(), second.start()]);
+  try {
+    const contenders = [first, second] as const;
+    for (const [index, contender] of contenders.entries()) await probeContender(contender, servers[index]!);
+    const drive = (seconds: string): Promise<WrkFigures[]> =>
+      Promise.all(
+        contenders.map((contender, index) =>
+          wrk(
+            `${servers[index]!.url}${contender.path}`,
+            contender.script,
+            servers[index]!.pid,
+            seconds,
+            contender.connections,
+          ),
+        ),
+      );
+    await drive(WARMUP);
+    const figures: [WrkFigures[], WrkFigures[]] = [[], []];
+    for (let burst = 0; burst < bursts; burst++) {
+      const [one, other] = await drive(BURST_SECONDS);
+      figures[0].push(one!);
+      figures[1].push(other!);
+    }
+    return { first: figures[0], second: figures[1] };
+  } finally {
+    for (const server of servers) server.stop();
+  }
+}
+
+/** A round from its bursts: their mean requests per second, and CPU µs per request over all their requests (when /proc has it). */
+export function pooledFigures(bursts: readonly WrkFigures[]): WrkFigures {
+  const rates = bursts.map((burst) => burst.requestsPerSecond);
+  const requestsPerSecond = rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
+  const micros = bursts.map((burst) => burst.processMicros);
+  const processMicros = micros.every((value) => value !== undefined)
+    ? micros.reduce((sum, value, index) => sum + value! * rates[index]!, 0) / (requestsPerSecond * rates.length)
+    : undefined;
+  return {
+    requestsPerSecond,
+    p99Ms: Math.max(...bursts.map((burst) => burst.p99Ms)),
+    non2xx: bursts.reduce((sum, burst) => sum + burst.non2xx, 0),
+    ...(processMicros === undefined ? {} : { processMicros }),
+  };
+}
