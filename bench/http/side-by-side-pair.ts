@@ -3,10 +3,11 @@
  * load core at the same time, in bursts after a shared warm-up, each burst's figures kept. The
  * scheduler shares the server core between the two busy processes, so whatever slows this shared
  * machine during a burst (another guest, the host's clock) slows both at the same moment, and the
- * ratio of their CPU time per request cancels it. Run one after the other, even in alternating
- * bursts, two identical servers measured 0.94x-1.06x each other over ten rounds (the machine's speed
- * changes within seconds); side by side they measure within 2% in every round. Which server is
- * started and driven first is the caller's to alternate between rounds.
+ * ratio of their time per request cancels it. Run one after the other, even in alternating bursts,
+ * two identical servers read 0.94x the time of each other (median of ten rounds; rounds 0.83-1.08x:
+ * the machine's speed changes within seconds); side by side the same pair reads 1.00x (the time)
+ * and 1.02x (the CPU, counted in 10 ms ticks). Which server is started and driven first is the
+ * caller's to alternate between rounds.
  */
 import { probeContender, WARMUP, type Contender } from "./contender.ts";
 import { wrk, type WrkFigures } from "./wrk.ts";
