@@ -1,5 +1,8 @@
 /** A span as it is exported: OTLP's members, times in milliseconds since the epoch. */
 export interface FinishedSpan {
+  /** The span's ids as bytes: trace id, span id and parent span id at `idsAt` plus TRACE_AT, SPAN_AT and PARENT_AT (span-ids.ts). */
+  readonly ids: Uint8Array;
+  readonly idsAt: number;
   readonly traceId: string;
   readonly spanId: string;
   readonly parentSpanId?: string;

@@ -1,6 +1,7 @@
 import { type FinishedSpan, SPAN_KIND, STATUS_CODE } from "./finished-span.ts";
 import type { SpanScope } from "./otlp-json.ts";
 import { ProtobufWriter } from "./protobuf-writer.ts";
+import { PARENT_AT, SPAN_AT, TRACE_AT } from "./span-ids.ts";
 
 /*
  * An ExportTraceServiceRequest in protobuf (opentelemetry-proto, trace/v1 and common/v1):
@@ -13,38 +14,48 @@ import { ProtobufWriter } from "./protobuf-writer.ts";
 
 /** A span as a ScopeSpans.spans field (2), appended to `writer`: a batch is made of these. */
 export function writeScopeSpan(writer: ProtobufWriter, span: FinishedSpan): void {
-  const start = writer.open(2);
+  const start = writer.openMedium(2);
   writeSpan(writer, span);
-  writer.close(start);
+  writer.closeMedium(start);
 }
 
-/** The request around spans already encoded by writeScopeSpan. */
-export function otlpProtobufRequest(
+/** Where the open messages of a trace request started: each is closed once its spans are written. */
+export interface OpenTraceRequest {
+  readonly resourceSpans: number;
+  readonly scopeSpans: number;
+}
+
+/**
+ * Starts an ExportTraceServiceRequest in `writer`: one ResourceSpans with the resource, and its
+ * ScopeSpans with the scope; spans follow (writeScopeSpan), then closeTraceRequest.
+ */
+export function openTraceRequest(
+  writer: ProtobufWriter,
   resource: Readonly<Record<string, string>>,
   scope: SpanScope,
-  encodedSpans: Uint8Array,
-): Uint8Array {
-  return new ProtobufWriter(encodedSpans.length + 512)
-    .message(1, (resourceSpans) => {
-      resourceSpans.message(1, (written) => {
-        for (const [key, value] of Object.entries(resource)) {
-          const kv = written.open(1);
-          keyValue(written, key, value);
-          written.close(kv);
-        }
-      });
-      resourceSpans.message(2, (scopeSpans) => {
-        scopeSpans.message(1, (written) => written.string(1, scope.name).string(2, scope.version));
-        scopeSpans.raw(encodedSpans);
-      });
-    })
-    .finish();
+): OpenTraceRequest {
+  const resourceSpans = writer.open(1);
+  writer.message(1, (written) => {
+    for (const [key, value] of Object.entries(resource)) {
+      const kv = written.open(1);
+      keyValue(written, key, value);
+      written.close(kv);
+    }
+  });
+  const scopeSpans = writer.open(2);
+  writer.message(1, (written) => written.string(1, scope.name).string(2, scope.version));
+  return { resourceSpans, scopeSpans };
+}
+
+export function closeTraceRequest(writer: ProtobufWriter, open: OpenTraceRequest): void {
+  writer.close(open.scopeSpans).close(open.resourceSpans);
 }
 
 function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
-  span.hexBytes(1, finished.traceId).hexBytes(2, finished.spanId);
+  const { ids, idsAt } = finished;
+  span.bytes(1, ids, idsAt + TRACE_AT, 16).bytes(2, ids, idsAt + SPAN_AT, 8);
   if (finished.traceState !== undefined) span.string(3, finished.traceState);
-  if (finished.parentSpanId !== undefined) span.hexBytes(4, finished.parentSpanId);
+  if (finished.parentSpanId !== undefined) span.bytes(4, ids, idsAt + PARENT_AT, 8);
   cachedString(span, 5, finished.name);
   span
     .varint(6, SPAN_KIND[finished.kind])
@@ -53,10 +64,7 @@ function writeSpan(span: ProtobufWriter, finished: FinishedSpan): void {
   const { attributes } = finished;
   for (const key in attributes) {
     const value = attributes[key];
-    if (value === undefined) continue;
-    const kv = span.openSmall(9);
-    keyValue(span, key, value);
-    span.closeSmall(kv);
+    if (value !== undefined) writeAttribute(span, key, value);
   }
   const status = span.openSmall(15);
   if (finished.error !== undefined) span.string(2, finished.error).varint(3, STATUS_CODE.error);
@@ -80,6 +88,44 @@ function cachedString(writer: ProtobufWriter, field: number, text: string): void
     if (encoded.size < MOST_ENCODED_FIELDS) encoded.set(text, bytes);
   }
   writer.raw(bytes);
+}
+
+/**
+ * Whole attributes (Span.attributes, field 9) as encoded bytes, by key then value: a server's
+ * attributes take few values (methods, routes, statuses, rulesets, decisions), and copying one
+ * attribute's bytes costs a fraction of encoding it. At most MOST_VALUES_PER_KEY values of a key
+ * are kept; others are encoded every time.
+ */
+const ENCODED_ATTRIBUTES = new Map<string, EncodedValues>();
+const MOST_VALUES_PER_KEY = 1024;
+
+/** A key's encoded attributes by value, and the last one written (most spans repeat the one before: no hashing then). */
+interface EncodedValues {
+  last: string | number | boolean | undefined;
+  lastBytes: Uint8Array | undefined;
+  readonly byValue: Map<string | number | boolean, Uint8Array>;
+}
+
+function writeAttribute(writer: ProtobufWriter, key: string, value: string | number | boolean): void {
+  let values = ENCODED_ATTRIBUTES.get(key);
+  if (values === undefined)
+    ENCODED_ATTRIBUTES.set(key, (values = { last: undefined, lastBytes: undefined, byValue: new Map() }));
+  if (values.last === value) {
+    writer.raw(values.lastBytes!);
+    return;
+  }
+  let bytes = values.byValue.get(value);
+  if (bytes === undefined) {
+    const start = writer.size;
+    const kv = writer.openSmall(9);
+    keyValue(writer, key, value);
+    writer.closeSmall(kv);
+    if (values.byValue.size >= MOST_VALUES_PER_KEY) return;
+    bytes = writer.copyOf(start);
+    values.byValue.set(value, bytes);
+  } else writer.raw(bytes);
+  values.last = value;
+  values.lastBytes = bytes;
 }
 
 function keyValue(kv: ProtobufWriter, key: string, value: string | number | boolean): void {

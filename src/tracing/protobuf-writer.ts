@@ -9,10 +9,13 @@ export class ProtobufWriter {
   private view: DataView;
   private length = 0;
 
-  /** `capacity`: the bytes it is likely to take; growing copies everything written so far. */
-  constructor(capacity = 4096) {
-    this.buffer = new Uint8Array(capacity);
-    this.view = new DataView(this.buffer.buffer);
+  /**
+   * `capacity`: the bytes it is likely to take; growing copies everything written so far.
+   * `reused`: a buffer to write into instead of a new one, when it holds `capacity`.
+   */
+  constructor(capacity = 4096, reused?: Uint8Array) {
+    this.buffer = reused !== undefined && reused.length >= capacity ? reused : new Uint8Array(capacity);
+    this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.length);
   }
 
   /** Field `field` holding a varint (wire type 0); a zero is left out, as proto3 does. */
@@ -98,21 +101,21 @@ export class ProtobufWriter {
       }
       buffer[end++] = code;
     }
-    if (short) {
-      buffer[start - 1] = end - start;
-      this.length = end;
-    } else this.settleLength(start, end - start);
+    this.length = end;
+    if (short) buffer[start - 1] = end - start;
+    else this.settle(start, 5);
     return this;
   }
 
-  /** Lower-case hex as bytes (trace and span ids). */
-  hexBytes(field: number, hex: string): this {
+  /** `count` bytes of `source` from `at` (trace and span ids), copied a byte at a time: they are few. */
+  bytes(field: number, source: Uint8Array, at: number, count: number): this {
     this.tag(field, 2);
-    const count = hex.length >> 1;
     this.rawVarint(count);
     this.room(count);
-    for (let i = 0; i < count; i++)
-      this.buffer[this.length++] = (hexDigit(hex.charCodeAt(i * 2)) << 4) | hexDigit(hex.charCodeAt(i * 2 + 1));
+    const buffer = this.buffer;
+    let length = this.length;
+    for (let i = at; i < at + count; i++) buffer[length++] = source[i]!;
+    this.length = length;
     return this;
   }
 
@@ -132,8 +135,22 @@ export class ProtobufWriter {
   }
 
   close(start: number): this {
-    this.settleLength(start, this.length - start);
-    return this;
+    return this.settle(start, 5);
+  }
+
+  /**
+   * Starts a nested message that is nearly always 128 bytes to 16 KiB long (a span): two bytes of
+   * room for its length, so closing it moves nothing (closeMedium).
+   */
+  openMedium(field: number): number {
+    this.tag(field, 2);
+    this.room(2);
+    this.length += 2;
+    return this.length;
+  }
+
+  closeMedium(start: number): this {
+    return this.settle(start, 2);
   }
 
   /**
@@ -154,19 +171,17 @@ export class ProtobufWriter {
       this.buffer[start - 1] = count;
       return this;
     }
-    this.room(4);
-    this.buffer.copyWithin(start + 4, start, start + count);
-    this.length = start - 1;
-    this.rawVarint(count);
-    this.buffer.copyWithin(this.length, start + 4, start + 4 + count);
-    this.length += count;
-    return this;
+    return this.settle(start, 1);
   }
 
-  /** Bytes already in the wire format (fields encoded before), as they are. */
+  /** Bytes already in the wire format (fields encoded before), as they are; a few dozen are copied in line, cheaper than a call to `set`. */
   raw(bytes: Uint8Array): this {
     this.room(bytes.length);
-    this.buffer.set(bytes, this.length);
+    if (bytes.length > 64) this.buffer.set(bytes, this.length);
+    else {
+      const buffer = this.buffer;
+      for (let i = 0; i < bytes.length; i++) buffer[this.length + i] = bytes[i]!;
+    }
     this.length += bytes.length;
     return this;
   }
@@ -176,16 +191,38 @@ export class ProtobufWriter {
     return this.length;
   }
 
-  finish(): Uint8Array {
-    return this.buffer.slice(0, this.length);
+  /** A copy of what was written from `start` on. */
+  copyOf(start: number): Uint8Array {
+    return this.buffer.slice(start, this.length);
   }
 
-  /** `count` bytes of content at `start` were written after 5 bytes of room: the length goes before them, the content moves back to it. */
-  private settleLength(start: number, count: number): void {
-    this.length = start - 5;
+  /** The buffer written into, for another writer once what finish() gave is no longer read. */
+  get written(): Uint8Array {
+    return this.buffer;
+  }
+
+  /** What was written, as a view of the writer's buffer (no copy): the writer is done with. */
+  finish(): Uint8Array {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  /**
+   * The content from `start` to the end was written after `room` bytes for its length: the length
+   * goes there, and the content moves back over room it did not need, or forward for a length
+   * longer than the room.
+   */
+  private settle(start: number, room: number): this {
+    const count = this.length - start;
+    const needed = varintLength(count);
+    if (needed > room) {
+      this.room(needed - room);
+      this.buffer.copyWithin(start + needed - room, start, start + count);
+    }
+    this.length = start - room;
     this.rawVarint(count);
-    if (this.length !== start) this.buffer.copyWithin(this.length, start, start + count);
+    if (needed < room) this.buffer.copyWithin(this.length, start, start + count);
     this.length += count;
+    return this;
   }
 
   private tag(field: number, wireType: number): void {
@@ -215,7 +252,8 @@ export class ProtobufWriter {
 
 const ENCODER = new TextEncoder();
 
-/** The value of a lower-case hex digit's char code. */
-function hexDigit(code: number): number {
-  return code <= 57 ? code - 48 : code - 87;
+function varintLength(value: number): number {
+  let length = 1;
+  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 128)) length++;
+  return length;
 }

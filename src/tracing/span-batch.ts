@@ -1,7 +1,8 @@
 import type { FinishedSpan } from "./finished-span.ts";
 import { jsonSpan, otlpJsonRequest, type SpanScope } from "./otlp-json.ts";
-import { otlpProtobufRequest, writeScopeSpan } from "./otlp-protobuf.ts";
+import { closeTraceRequest, type OpenTraceRequest, openTraceRequest, writeScopeSpan } from "./otlp-protobuf.ts";
 import { ProtobufWriter } from "./protobuf-writer.ts";
+import type { TraceSettings } from "./trace-settings.ts";
 
 /**
  * Spans waiting to be exported, encoded soon after they end: a batch holds their bytes (or JSON
@@ -11,12 +12,16 @@ import { ProtobufWriter } from "./protobuf-writer.ts";
 export interface SpanBatch {
   readonly count: number;
   add(span: FinishedSpan): void;
-  /** The export request's body. */
-  body(resource: Readonly<Record<string, string>>, scope: SpanScope): Uint8Array;
+  /** The export request's body; the batch is done with. */
+  body(): Uint8Array;
+  /** The body was delivered: its memory may serve a later batch. */
+  delivered(): void;
 }
 
-export function spanBatch(protocol: "http/protobuf" | "http/json"): SpanBatch {
-  return protocol === "http/json" ? new JsonBatch() : new ProtobufBatch();
+export function spanBatch(settings: TraceSettings, scope: SpanScope): SpanBatch {
+  return settings.protocol === "http/json"
+    ? new JsonBatch(settings.resource, scope)
+    : new ProtobufBatch(settings.resource, scope, settings.maxExportBatchSize);
 }
 
 /**
@@ -24,11 +29,35 @@ export function spanBatch(protocol: "http/protobuf" | "http/json"): SpanBatch {
  * times its cost in a loop); a few dozen held until then are still young for the collector.
  */
 const ENCODED_TOGETHER = 32;
+/** About what an encoded server span takes, to size a batch's buffer once rather than grow it span by span. */
+const BYTES_PER_SPAN = 256;
 
+/**
+ * Buffers of delivered bodies, for the next batches: allocating (and zeroing) a full batch's
+ * buffer cost more per span than encoding it. Only a delivered body's buffer comes back: one whose
+ * export failed may still be read by a request being torn down.
+ */
+const spareBuffers: Uint8Array[] = [];
+const MOST_SPARE_BUFFERS = 2;
+
+/**
+ * The export request is written as the spans come: its resource and scope first, each span into
+ * the same buffer, sized for a full batch; the body is that buffer, with no copy.
+ */
 class ProtobufBatch implements SpanBatch {
   count = 0;
-  private readonly writer = new ProtobufWriter(16 * 1024);
+  private readonly writer: ProtobufWriter;
+  private readonly request: OpenTraceRequest;
   private readonly pending: FinishedSpan[] = [];
+
+  constructor(resource: Readonly<Record<string, string>>, scope: SpanScope, expectedSpans: number) {
+    this.writer = new ProtobufWriter(Math.min(expectedSpans, 4096) * BYTES_PER_SPAN + 1024, spareBuffers.pop());
+    this.request = openTraceRequest(this.writer, resource, scope);
+  }
+
+  delivered(): void {
+    if (spareBuffers.length < MOST_SPARE_BUFFERS) spareBuffers.push(this.writer.written);
+  }
 
   add(span: FinishedSpan): void {
     this.pending.push(span);
@@ -36,9 +65,10 @@ class ProtobufBatch implements SpanBatch {
     if (this.pending.length >= ENCODED_TOGETHER) this.encodePending();
   }
 
-  body(resource: Readonly<Record<string, string>>, scope: SpanScope): Uint8Array {
+  body(): Uint8Array {
     this.encodePending();
-    return otlpProtobufRequest(resource, scope, this.writer.finish());
+    closeTraceRequest(this.writer, this.request);
+    return this.writer.finish();
   }
 
   private encodePending(): void {
@@ -50,6 +80,11 @@ class ProtobufBatch implements SpanBatch {
 class JsonBatch implements SpanBatch {
   private readonly texts: string[] = [];
 
+  constructor(
+    private readonly resource: Readonly<Record<string, string>>,
+    private readonly scope: SpanScope,
+  ) {}
+
   get count(): number {
     return this.texts.length;
   }
@@ -58,7 +93,9 @@ class JsonBatch implements SpanBatch {
     this.texts.push(JSON.stringify(jsonSpan(span)));
   }
 
-  body(resource: Readonly<Record<string, string>>, scope: SpanScope): Uint8Array {
-    return otlpJsonRequest(resource, scope, this.texts);
+  body(): Uint8Array {
+    return otlpJsonRequest(this.resource, this.scope, this.texts);
   }
+
+  delivered(): void {}
 }

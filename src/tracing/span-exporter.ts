@@ -36,7 +36,7 @@ export class SpanExporter {
     private readonly observer: ExportObserver,
     private readonly post: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
   ) {
-    this.filling = spanBatch(settings.protocol);
+    this.filling = spanBatch(settings, scope);
   }
 
   add(span: FinishedSpan): void {
@@ -48,7 +48,7 @@ export class SpanExporter {
     this.queued++;
     if (this.filling.count >= this.settings.maxExportBatchSize) {
       this.full.push(this.filling);
-      this.filling = spanBatch(this.settings.protocol);
+      this.filling = spanBatch(this.settings, this.scope);
       this.exportSoon();
     } else this.scheduleExport();
   }
@@ -73,7 +73,7 @@ export class SpanExporter {
       if (late) {
         if (this.queued > 0) this.observer.dropped("export_failed", this.queued);
         this.full.length = 0;
-        this.filling = spanBatch(this.settings.protocol);
+        this.filling = spanBatch(this.settings, this.scope);
         this.queued = 0;
         return;
       }
@@ -85,7 +85,7 @@ export class SpanExporter {
     let batch = this.full.shift();
     if (batch === undefined) {
       batch = this.filling;
-      this.filling = spanBatch(this.settings.protocol);
+      this.filling = spanBatch(this.settings, this.scope);
     }
     this.queued -= batch.count;
     this.exporting = this.send(batch).finally(() => {
@@ -110,7 +110,7 @@ export class SpanExporter {
     const { settings } = this;
     const json = settings.protocol === "http/json";
     try {
-      const body = batch.body(settings.resource, this.scope);
+      const body = batch.body();
       const response = await this.post(settings.endpoint, {
         method: "POST",
         headers: { ...settings.headers, "Content-Type": json ? "application/json" : "application/x-protobuf" },
@@ -119,6 +119,7 @@ export class SpanExporter {
       });
       await response.arrayBuffer().catch(() => undefined);
       if (response.status < 200 || response.status > 299) throw new Error(`the collector answered ${response.status}`);
+      batch.delivered();
       this.observer.exported(batch.count);
       if (this.failed) {
         this.failed = false;

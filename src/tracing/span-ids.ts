@@ -1,35 +1,61 @@
 /**
- * Random trace and span ids as lower-case hex (W3C Trace Context), never all zeros. The random
- * bytes come from a pool filled by one call for many ids (a call per id cost more than the rest
- * of a span), and each byte's two digits from a table (a number's toString(16) per word cost
- * twice as much).
+ * Span ids (W3C Trace Context): a trace id of 16 bytes and a span id of 8, never all zeros, kept
+ * as bytes for the protobuf encoder and as lower-case hex for log lines, decision records and
+ * JSON. Each span claims 32 bytes of a block of random bytes drawn by one call for a hundred
+ * spans: its trace id, its own id, its parent's id (TRACE_AT, SPAN_AT, PARENT_AT). A block is
+ * never written again once its bytes are claimed, so a span's bytes stay its own until its batch
+ * has encoded them. The hex of new ids is made by one native call per span: building it a byte
+ * at a time, and parsing it back into bytes to encode it, cost more than the rest of a span.
  */
-const POOL = new Uint8Array(4096);
-let used = POOL.length;
-const HEX_PAIRS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+export const TRACE_AT = 0;
+export const SPAN_AT = 16;
+export const PARENT_AT = 24;
+const SPAN_BYTES = 32;
+const BLOCK_BYTES = SPAN_BYTES * 128;
 
-export function newTraceId(): string {
-  return randomHex(16);
-}
+let block = Buffer.alloc(0);
+let next = BLOCK_BYTES;
 
-export function newSpanId(): string {
-  return randomHex(8);
-}
-
-function randomHex(bytes: number): string {
-  for (;;) {
-    if (used + bytes > POOL.length) {
-      crypto.getRandomValues(POOL);
-      used = 0;
-    }
-    let hex = "";
-    let any = 0;
-    for (let i = used; i < used + bytes; i++) {
-      const byte = POOL[i]!;
-      any |= byte;
-      hex += HEX_PAIRS[byte];
-    }
-    used += bytes;
-    if (any !== 0) return hex;
+/** Claims a span's 32 bytes, random; they are at the returned offset of claimedBlock() until the next claim. */
+export function claimSpanBytes(): number {
+  if (next + SPAN_BYTES > BLOCK_BYTES) {
+    block = Buffer.alloc(BLOCK_BYTES);
+    crypto.getRandomValues(block);
+    next = 0;
   }
+  const at = next;
+  next += SPAN_BYTES;
+  // All zeros is not an id: one in 2^64 draws, made valid rather than drawn again.
+  if (allZero(block, at + TRACE_AT, 16)) block[at + TRACE_AT + 15] = 1;
+  if (allZero(block, at + SPAN_AT, 8)) block[at + SPAN_AT + 7] = 1;
+  return at;
+}
+
+/** The block the last claim was made in. */
+export function claimedBlock(): Buffer {
+  return block;
+}
+
+/** The hex of `count` bytes at `at`. */
+export function hexOf(bytes: Buffer, at: number, count: number): string {
+  return bytes.toString("hex", at, at + count);
+}
+
+/** Lower-case hex (an incoming trace or parent id) written as bytes at `at`. */
+export function writeHex(bytes: Uint8Array, at: number, hex: string): void {
+  for (let i = 0; i < hex.length >> 1; i++)
+    bytes[at + i] = (hexDigit(hex.charCodeAt(i * 2)) << 4) | hexDigit(hex.charCodeAt(i * 2 + 1));
+}
+
+export function copyBytes(from: Uint8Array, fromAt: number, to: Uint8Array, toAt: number, count: number): void {
+  for (let i = 0; i < count; i++) to[toAt + i] = from[fromAt + i]!;
+}
+
+function allZero(bytes: Uint8Array, at: number, count: number): boolean {
+  for (let i = at; i < at + count; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
+function hexDigit(code: number): number {
+  return code <= 0x39 ? code - 0x30 : code - 0x57;
 }

@@ -1,7 +1,7 @@
 import type { FinishedSpan, SpanAttributes } from "./finished-span.ts";
-import { incomingTrace } from "./incoming-trace.ts";
+import { type IncomingTrace, incomingTrace } from "./incoming-trace.ts";
 import { sampled } from "./sampler.ts";
-import { newSpanId, newTraceId } from "./span-ids.ts";
+import { claimedBlock, claimSpanBytes, copyBytes, hexOf, PARENT_AT, SPAN_AT, TRACE_AT, writeHex } from "./span-ids.ts";
 import type { SpanExporter } from "./span-exporter.ts";
 import type { TraceSettings } from "./trace-settings.ts";
 
@@ -29,68 +29,85 @@ export class Tracer {
 
   startServerSpan(name: string, traceparent: string | null, tracestate: string | null): OpenSpan {
     const incoming = incomingTrace(traceparent);
-    const traceId = incoming?.traceId ?? newTraceId();
     const traceState = incoming === undefined || tracestate === null || tracestate === "" ? undefined : tracestate;
-    return this.open(
-      name,
-      "server",
-      traceId,
-      incoming?.parentSpanId,
-      traceState,
-      sampled(this.settings.sampler, traceId, incoming),
-    );
+    const span = new TimedSpan(this.exporter, name, "server", incoming, traceState);
+    span.sampled = sampled(this.settings.sampler, span.traceId, incoming);
+    return span;
   }
 
   /** Exports what is queued (the drain). */
   flush(): Promise<void> {
     return this.exporter.flush();
   }
-
-  private open(
-    name: string,
-    kind: FinishedSpan["kind"],
-    traceId: string,
-    parentSpanId: string | undefined,
-    traceState: string | undefined,
-    isSampled: boolean,
-  ): OpenSpan {
-    return new TimedSpan(this.exporter, name, kind, traceId, parentSpanId, traceState, isSampled);
-  }
 }
 
 /**
  * A span from its start: a class rather than closures, since one is made for every request. Once
  * ended it is its own FinishedSpan (its batch encodes it with the next few and keeps only the
- * bytes), so ending one allocates nothing more.
+ * bytes), so ending one allocates nothing more. Its ids are 32 bytes it claims (span-ids.ts): a
+ * new trace's, or its caller's trace and span copied there, and its own span id.
  */
 class TimedSpan implements OpenSpan, FinishedSpan {
-  readonly spanId = newSpanId();
-  readonly startMs = performance.timeOrigin + performance.now();
+  readonly ids: Buffer;
+  readonly idsAt: number;
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId: string | undefined;
+  sampled = true;
+  readonly startMs = TIME_ORIGIN + performance.now();
   endMs = 0;
   attributes: SpanAttributes = NO_ATTRIBUTES;
   error: string | undefined = undefined;
 
+  /** `parent`: the caller's trace (a server span) or the span this one is inside (a child span); none starts a trace. */
   constructor(
     private readonly exporter: SpanExporter,
     readonly name: string,
     readonly kind: FinishedSpan["kind"],
-    readonly traceId: string,
-    readonly parentSpanId: string | undefined,
+    parent: IncomingTrace | TimedSpan | undefined,
     readonly traceState: string | undefined,
-    readonly sampled: boolean,
-  ) {}
+  ) {
+    const at = claimSpanBytes();
+    const ids = claimedBlock();
+    this.ids = ids;
+    this.idsAt = at;
+    if (parent === undefined) {
+      // One native call for both ids of a new trace.
+      const hex = hexOf(ids, at + TRACE_AT, 24);
+      this.traceId = hex.slice(0, 32);
+      this.spanId = hex.slice(32);
+      this.parentSpanId = undefined;
+      return;
+    }
+    this.traceId = parent.traceId;
+    this.spanId = hexOf(ids, at + SPAN_AT, 8);
+    if (parent instanceof TimedSpan) {
+      this.parentSpanId = parent.spanId;
+      copyBytes(parent.ids, parent.idsAt + TRACE_AT, ids, at + TRACE_AT, 16);
+      copyBytes(parent.ids, parent.idsAt + SPAN_AT, ids, at + PARENT_AT, 8);
+    } else {
+      this.parentSpanId = parent.parentSpanId;
+      writeHex(ids, at + TRACE_AT, parent.traceId);
+      writeHex(ids, at + PARENT_AT, parent.parentSpanId);
+    }
+  }
 
   end(attributes: SpanAttributes, error?: string): void {
     if (!this.sampled) return;
-    this.endMs = performance.timeOrigin + performance.now();
+    this.endMs = TIME_ORIGIN + performance.now();
     this.attributes = attributes;
     this.error = error;
     this.exporter.add(this);
   }
 
   child(name: string): OpenSpan {
-    return new TimedSpan(this.exporter, name, "internal", this.traceId, this.spanId, this.traceState, this.sampled);
+    const child = new TimedSpan(this.exporter, name, "internal", this, this.traceState);
+    child.sampled = this.sampled;
+    return child;
   }
 }
+
+/** When this process's clock started, in milliseconds since the epoch: it never changes, so it is read once. */
+const TIME_ORIGIN = performance.timeOrigin;
 
 const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});

@@ -1,10 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { incomingTrace } from "../../src/tracing/incoming-trace.ts";
 import { sampled } from "../../src/tracing/sampler.ts";
-import { newSpanId, newTraceId } from "../../src/tracing/span-ids.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT = "00f067aa0ba902b7";
+
+/** A random trace id, as a new trace gets. */
+function randomTraceId(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
+}
 
 describe("an incoming traceparent", () => {
   test("is read with its sampled flag", () => {
@@ -38,16 +42,11 @@ describe("sampling", () => {
   });
   test("traceidratio keeps about its ratio of traces, and always the same ones", () => {
     const ratio = { kind: "traceidratio", parentBased: false, ratio: 0.25 } as const;
-    const ids = Array.from({ length: 4000 }, () => newTraceId());
+    const ids = Array.from({ length: 4000 }, () => randomTraceId());
     const kept = ids.filter((id) => sampled(ratio, id, undefined)).length;
     expect(kept / ids.length).toBeGreaterThan(0.2);
     expect(kept / ids.length).toBeLessThan(0.3);
     for (const id of ids.slice(0, 50)) expect(sampled(ratio, id, undefined)).toBe(sampled(ratio, id, undefined));
     expect(ids.some((id) => sampled({ ...ratio, ratio: 0 }, id, undefined))).toBe(false);
-  });
-  test("ids are lower-case hex of 16 and 8 bytes, and differ", () => {
-    expect(newTraceId()).toMatch(/^[0-9a-f]{32}$/);
-    expect(newSpanId()).toMatch(/^[0-9a-f]{16}$/);
-    expect(new Set(Array.from({ length: 100 }, () => newSpanId())).size).toBe(100);
   });
 });

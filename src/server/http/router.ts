@@ -55,6 +55,7 @@ export function buildRouteTable(
     const parameters = parameterPositions(pattern);
     const quiet = definition.quiet ?? false;
     const metrics = services.metrics.route(pattern);
+    const spanNames = spanNamesOf(pattern);
     const dispatch: Dispatch = (request, path, logFields, identity) => {
       const params = decodeParams(parameters, path);
       if (request.method === "OPTIONS" && definition.preflight) return preflightResponse();
@@ -73,6 +74,7 @@ export function buildRouteTable(
         request,
         parameters.length === 0 ? pattern : pathOf(request.url),
         pattern,
+        spanNames,
         quiet,
         metrics,
         services,
@@ -82,13 +84,19 @@ export function buildRouteTable(
   return table;
 }
 
+/** The names of a route's server spans by method, made once rather than for every request. */
+function spanNamesOf(pattern: string): Readonly<Record<string, string>> {
+  return Object.fromEntries(["GET", "HEAD", "POST", "OPTIONS"].map((method) => [method, `${method} ${pattern}`]));
+}
+
 /** The answer for a path no route knows; counted as route "unmatched", never by its raw path. */
 export function notFoundHandler(services: RequestServices): (request: Request) => Promise<Response> {
   const metrics = services.metrics.route(UNMATCHED_ROUTE);
   const dispatch: Dispatch = (_request, path) => {
     throw new HttpError(404, `no resource at ${path}`);
   };
-  return (request) => handleLogged(request, pathOf(request.url), undefined, false, metrics, services, dispatch);
+  return (request) =>
+    handleLogged(request, pathOf(request.url), undefined, NO_SPAN_NAMES, false, metrics, services, dispatch);
 }
 
 type Dispatch = (
@@ -108,6 +116,7 @@ async function handleLogged(
   request: Request,
   path: string,
   route: string | undefined,
+  spanNames: Readonly<Record<string, string>>,
   quiet: boolean,
   metrics: RouteMetrics,
   services: RequestServices,
@@ -117,10 +126,11 @@ async function handleLogged(
   const headers = request.headers;
   const requestId = requestIdOf(headers.get("x-request-id"));
   const traceparent = headers.get("traceparent");
+  // `tracestate` counts only beside a `traceparent`: without one it is not read.
   const span = services.tracer?.startServerSpan(
-    route === undefined ? request.method : `${request.method} ${route}`,
+    spanNames[request.method] ?? (route === undefined ? request.method : `${request.method} ${route}`),
     traceparent,
-    headers.get("tracestate"),
+    traceparent === null ? null : headers.get("tracestate"),
   );
   const identity: RequestIdentity =
     span === undefined ? { id: requestId, inAnswer: false } : { id: requestId, inAnswer: false, span };
@@ -187,6 +197,9 @@ function parameterPositions(pattern: string): [number, string][] {
   });
   return positions;
 }
+
+/** A path no route knows: its spans are named by the method alone. */
+const NO_SPAN_NAMES: Readonly<Record<string, string>> = Object.freeze({});
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
