@@ -1,7 +1,16 @@
 import type { FinishedSpan, SpanAttributes } from "./finished-span.ts";
 import { type IncomingTrace, incomingTrace } from "./incoming-trace.ts";
 import { sampled } from "./sampler.ts";
-import { claimedBlock, claimSpanBytes, copyBytes, hexOf, PARENT_AT, SPAN_AT, TRACE_AT, writeHex } from "./span-ids.ts";
+import {
+  claimedBlock,
+  claimedHex,
+  claimSpanBytes,
+  copyBytes,
+  PARENT_AT,
+  SPAN_AT,
+  TRACE_AT,
+  writeHex,
+} from "./span-ids.ts";
 import type { SpanExporter } from "./span-exporter.ts";
 import type { TraceSettings } from "./trace-settings.ts";
 
@@ -71,16 +80,13 @@ class TimedSpan implements OpenSpan, FinishedSpan {
     const ids = claimedBlock();
     this.ids = ids;
     this.idsAt = at;
+    this.spanId = claimedHex(at + SPAN_AT, 8);
     if (parent === undefined) {
-      // One native call for both ids of a new trace.
-      const hex = hexOf(ids, at + TRACE_AT, 24);
-      this.traceId = hex.slice(0, 32);
-      this.spanId = hex.slice(32);
+      this.traceId = claimedHex(at + TRACE_AT, 16);
       this.parentSpanId = undefined;
       return;
     }
     this.traceId = parent.traceId;
-    this.spanId = hexOf(ids, at + SPAN_AT, 8);
     if (parent instanceof TimedSpan) {
       this.parentSpanId = parent.spanId;
       copyBytes(parent.ids, parent.idsAt + TRACE_AT, ids, at + TRACE_AT, 16);

@@ -135,11 +135,12 @@ async function handleLogged(
   const identity: RequestIdentity =
     span === undefined ? { id: requestId, inAnswer: false } : { id: requestId, inAnswer: false, span };
   // The log line's members in their order; handlers add theirs (ruleset, decision, ...) after these.
-  const logFields: Record<string, unknown> = { method: request.method, path, status: 0, ms: 0, requestId };
-  if (span !== undefined) {
-    logFields.traceId = span.traceId;
-    logFields.spanId = span.spanId;
-  } else if (traceparent !== null) {
+  // One literal or the other, so that the line's object is never reshaped member by member.
+  const logFields: Record<string, unknown> =
+    span === undefined
+      ? { method: request.method, path, status: 0, ms: 0, requestId }
+      : { method: request.method, path, status: 0, ms: 0, requestId, traceId: span.traceId, spanId: span.spanId };
+  if (span === undefined && traceparent !== null) {
     const traceId = incomingTrace(traceparent)?.traceId;
     if (traceId !== undefined) logFields.traceId = traceId;
   }
