@@ -18,7 +18,7 @@ import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
 import { PINNING, type WrkFigures } from "./wrk.ts";
 
 const RULES = join(import.meta.dir, "..", "..", "rules");
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "6");
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "10");
 const TARGET = 1.1;
 /** always_on by default; BENCH_TRACES_SAMPLER=always_off measures spans made and logged but never exported. */
 const SAMPLER = process.env.BENCH_TRACES_SAMPLER ?? "always_on";

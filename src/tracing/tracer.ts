@@ -19,8 +19,8 @@ export interface OpenSpan {
   readonly traceId: string;
   readonly spanId: string;
   readonly sampled: boolean;
-  /** Ends it: exported when sampled. `error` marks it failed (a 5xx answer). */
-  end(attributes: SpanAttributes, error?: string): void;
+  /** Ends it: exported when sampled. `error` marks it failed (a 5xx answer); `endedAt` is performance.now() then, when the caller has it. */
+  end(attributes: SpanAttributes, error?: string, endedAt?: number): void;
   /** A span inside this one (a worker's evaluation, a batch's items), ended by its own `end`. */
   child(name: string): OpenSpan;
 }
@@ -36,10 +36,16 @@ export class Tracer {
     private readonly exporter: SpanExporter,
   ) {}
 
-  startServerSpan(name: string, traceparent: string | null, tracestate: string | null): OpenSpan {
+  /** `startedAt`: performance.now() when the request came, which the server reads anyway. */
+  startServerSpan(
+    name: string,
+    traceparent: string | null,
+    tracestate: string | null,
+    startedAt = performance.now(),
+  ): OpenSpan {
     const incoming = incomingTrace(traceparent);
     const traceState = incoming === undefined || tracestate === null || tracestate === "" ? undefined : tracestate;
-    const span = new TimedSpan(this.exporter, name, "server", incoming, traceState);
+    const span = new TimedSpan(this.exporter, name, "server", incoming, traceState, startedAt);
     span.sampled = sampled(this.settings.sampler, span.traceId, incoming);
     return span;
   }
@@ -63,7 +69,7 @@ class TimedSpan implements OpenSpan, FinishedSpan {
   readonly spanId: string;
   readonly parentSpanId: string | undefined;
   sampled = true;
-  readonly startMs = TIME_ORIGIN + performance.now();
+  readonly startMs: number;
   endMs = 0;
   attributes: SpanAttributes = NO_ATTRIBUTES;
   error: string | undefined = undefined;
@@ -75,7 +81,9 @@ class TimedSpan implements OpenSpan, FinishedSpan {
     readonly kind: FinishedSpan["kind"],
     parent: IncomingTrace | TimedSpan | undefined,
     readonly traceState: string | undefined,
+    startedAt: number,
   ) {
+    this.startMs = TIME_ORIGIN + startedAt;
     const at = claimSpanBytes();
     const ids = claimedBlock();
     this.ids = ids;
@@ -98,16 +106,16 @@ class TimedSpan implements OpenSpan, FinishedSpan {
     }
   }
 
-  end(attributes: SpanAttributes, error?: string): void {
+  end(attributes: SpanAttributes, error?: string, endedAt = performance.now()): void {
     if (!this.sampled) return;
-    this.endMs = TIME_ORIGIN + performance.now();
+    this.endMs = TIME_ORIGIN + endedAt;
     this.attributes = attributes;
     this.error = error;
     this.exporter.add(this);
   }
 
   child(name: string): OpenSpan {
-    const child = new TimedSpan(this.exporter, name, "internal", this, this.traceState);
+    const child = new TimedSpan(this.exporter, name, "internal", this, this.traceState, performance.now());
     child.sampled = this.sampled;
     return child;
   }

@@ -131,6 +131,7 @@ async function handleLogged(
     spanNames[request.method] ?? (route === undefined ? request.method : `${request.method} ${route}`),
     traceparent,
     traceparent === null ? null : headers.get("tracestate"),
+    started,
   );
   const identity: RequestIdentity =
     span === undefined ? { id: requestId, inAnswer: false } : { id: requestId, inAnswer: false, span };
@@ -164,7 +165,8 @@ async function handleLogged(
   if (!identity.inAnswer) response.headers.set("X-Request-Id", requestId);
   // Read after the handler: an answer that finishes during the drain closes its connection too.
   if (services.isDraining()) response.headers.set("Connection", "close");
-  const ms = performance.now() - started;
+  const ended = performance.now();
+  const ms = ended - started;
   metrics.record(request.method, response.status, ms / 1000);
   if (!quiet) {
     logFields.status = response.status;
@@ -176,6 +178,8 @@ async function handleLogged(
     span.end(
       requestSpanAttributes(request.method, route, response.status, logFields),
       response.status >= 500 ? `answered ${response.status}` : undefined,
+      // The span lasts what the log line's `ms` says.
+      ended,
     );
   return response;
 }
