@@ -20,6 +20,7 @@ export async function measureSideBySide(
   first: Contender,
   second: Contender,
   bursts = BURSTS,
+  warmup = WARMUP,
 ): Promise<{ first: WrkFigures[]; second: WrkFigures[] }> {
   const servers = await Promise.all([first.start(), second.start()]);
   try {
@@ -37,7 +38,7 @@ export async function measureSideBySide(
           ),
         ),
       );
-    await drive(WARMUP);
+    await drive(warmup);
     const figures: [WrkFigures[], WrkFigures[]] = [[], []];
     for (let burst = 0; burst < bursts; burst++) {
       const [one, other] = await drive(BURST_SECONDS);
