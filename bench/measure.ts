@@ -34,6 +34,45 @@ export function measure(name: string, run: () => void, seconds = 2): Measurement
 }
 
 /**
+ * Several functions measured against each other on this shared machine, whose speed changes from
+ * one second to the next: in each round they run in turn, in blocks of `blockMs`, `blocks` times
+ * over, so a change of speed falls on all alike; a block is long enough to hold the garbage
+ * collections its own function causes. Returns, per round, each function's mean µs per call.
+ */
+export function measureInterleaved(
+  runs: readonly (() => void)[],
+  rounds: number,
+  blockMs = 50,
+  blocks = 20,
+): number[][] {
+  for (const run of runs) {
+    const warmUntil = performance.now() + 300;
+    while (performance.now() < warmUntil) run();
+  }
+  const results: number[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const spent = runs.map(() => 0);
+    const calls = runs.map(() => 0);
+    for (let block = 0; block < blocks; block++) {
+      for (const [index, run] of runs.entries()) {
+        const start = performance.now();
+        let now = start;
+        let count = 0;
+        while (now - start < blockMs) {
+          run();
+          count++;
+          now = performance.now();
+        }
+        spent[index]! += now - start;
+        calls[index]! += count;
+      }
+    }
+    results.push(spent.map((milliseconds, index) => (milliseconds * 1000) / calls[index]!));
+  }
+  return results;
+}
+
+/**
  * A measurement from per-operation times in microseconds (each the mean of `perSample`
  * operations): the rate from their mean, the percentiles from their order.
  */

@@ -56,6 +56,11 @@ export function shownNode(
   args: ExplainedNode[] | undefined,
   item: number | undefined,
 ): ExplainedNode {
+  // Most values are shown as they are (valuedNode's first case), made here without a call or a try.
+  if (item === undefined && isShownAsIs(value))
+    return args === undefined
+      ? { expr, text, value: value as JsonValue }
+      : { expr, text, value: value as JsonValue, args };
   try {
     return valuedNode(expr, text, value, args, item);
   } catch {
