@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../measure.ts";
 import { startRuleServer } from "./server-processes.ts";
-import { BURST_SECONDS, BURSTS, measureSideBySide, pooledFigures } from "./side-by-side-pair.ts";
-import { WARMUP, type Contender } from "./contender.ts";
+import { BURST_SECONDS, BURSTS, measureSideBySide, pooledFigures, SIDE_BY_SIDE_WARMUP } from "./side-by-side-pair.ts";
+import type { Contender } from "./contender.ts";
 import { EXAMPLE_REQUEST, postScript, SHOP_REQUEST } from "./throughput.ts";
 import { shopRulesDirectory } from "./shop-rules.ts";
 import { PINNING, type WrkFigures } from "./wrk.ts";
@@ -86,7 +86,7 @@ export async function benchSchemaEnforcementHttp(): Promise<void> {
       }
     }
     console.log(
-      `\nSchema enforcement over HTTP, 0 workers, wrk -t1 -c64 per server, ${ROUNDS} rounds of a fresh pair side by side, warmed ${WARMUP} s then ${BURSTS} bursts of ${BURST_SECONDS} s, ${PINNING ? `both servers on core ${PINNING.server}, both wrk on core ${PINNING.load}` : "not pinned (one core)"}`,
+      `\nSchema enforcement over HTTP, 0 workers, wrk -t1 -c64 per server, ${ROUNDS} rounds of a fresh pair side by side, warmed ${SIDE_BY_SIDE_WARMUP} s then ${BURSTS} bursts of ${BURST_SECONDS} s, ${PINNING ? `both servers on core ${PINNING.server}, both wrk on core ${PINNING.load}` : "not pinned (one core)"}`,
     );
     for (const [index, subject] of subjects.entries()) {
       console.log(`  ${subject.name}`);

@@ -9,8 +9,15 @@
  * and 1.02x (the CPU, counted in 10 ms ticks). Which server is started and driven first is the
  * caller's to alternate between rounds.
  */
-import { probeContender, WARMUP, type Contender } from "./contender.ts";
+import { probeContender, type Contender } from "./contender.ts";
 import { wrk, type WrkFigures } from "./wrk.ts";
+
+/**
+ * Seconds both servers are driven before a round counts: 10, not the 3 other benches wait, since
+ * the figures compared here are a few percent and a server with more code on its path (a traced
+ * one) still had its JIT compiler busy after 3 s (25 against 7 ticks in 5 s), and none after 13.
+ */
+export const SIDE_BY_SIDE_WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "10";
 
 /** Seconds per burst, and bursts in each round. */
 export const BURST_SECONDS = process.env.BENCH_BURST_SECONDS ?? "2";
@@ -20,7 +27,7 @@ export async function measureSideBySide(
   first: Contender,
   second: Contender,
   bursts = BURSTS,
-  warmup = WARMUP,
+  warmup = SIDE_BY_SIDE_WARMUP,
 ): Promise<{ first: WrkFigures[]; second: WrkFigures[] }> {
   const servers = await Promise.all([first.start(), second.start()]);
   try {

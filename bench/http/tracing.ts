@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../measure.ts";
-import { BURST_SECONDS, BURSTS, measureSideBySide, pooledFigures } from "./side-by-side-pair.ts";
+import { BURST_SECONDS, BURSTS, measureSideBySide, pooledFigures, SIDE_BY_SIDE_WARMUP } from "./side-by-side-pair.ts";
 import type { Contender } from "./contender.ts";
 import { startRuleServer } from "./server-processes.ts";
 import { EXAMPLE_REQUEST, postScript } from "./throughput.ts";
@@ -20,12 +20,6 @@ import { PINNING, type WrkFigures } from "./wrk.ts";
 const RULES = join(import.meta.dir, "..", "..", "rules");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "10");
 const TARGET = 1.1;
-/**
- * Seconds both servers are driven before a round counts: a traced server's JIT was still
- * compiling after the 3 s the other benches wait (its compiler thread busy, requests slower), and
- * was done after 10; the figure is that of servers as they run for hours.
- */
-const TRACING_WARMUP = process.env.BENCH_WARMUP_SECONDS ?? "10";
 /** always_on by default; BENCH_TRACES_SAMPLER=always_off measures spans made and logged but never exported. */
 const SAMPLER = process.env.BENCH_TRACES_SAMPLER ?? "always_on";
 
@@ -58,12 +52,12 @@ export async function benchTracingHttp(): Promise<void> {
     const runs = { on: [] as WrkFigures[], off: [] as WrkFigures[] };
     for (let round = 0; round < ROUNDS; round++) {
       const [first, second] = round % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const);
-      const pair = await measureSideBySide(contender(first), contender(second), BURSTS, TRACING_WARMUP);
+      const pair = await measureSideBySide(contender(first), contender(second));
       runs[first].push(pooledFigures(pair.first));
       runs[second].push(pooledFigures(pair.second));
     }
     console.log(
-      `\nTracing over HTTP, rules/ example, 0 workers, wrk -t1 -c64 per server, ${ROUNDS} rounds of a fresh pair side by side, warmed ${TRACING_WARMUP} s then ${BURSTS} bursts of ${BURST_SECONDS} s, ${PINNING ? `both servers on core ${PINNING.server}, both wrk and the collector on core ${PINNING.load}` : "not pinned (one core)"}`,
+      `\nTracing over HTTP, rules/ example, 0 workers, wrk -t1 -c64 per server, ${ROUNDS} rounds of a fresh pair side by side, warmed ${SIDE_BY_SIDE_WARMUP} s then ${BURSTS} bursts of ${BURST_SECONDS} s, ${PINNING ? `both servers on core ${PINNING.server}, both wrk and the collector on core ${PINNING.load}` : "not pinned (one core)"}`,
     );
     for (const name of ["off", "on"] as const) {
       const rates = runs[name].map((run) => Math.round(run.requestsPerSecond));
