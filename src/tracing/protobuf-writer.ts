@@ -128,10 +128,7 @@ export class ProtobufWriter {
 
   /** Starts a nested message, without a closure: its content follows, then `close` with what this returns. */
   open(field: number): number {
-    this.tag(field, 2);
-    this.room(5);
-    this.length += 5;
-    return this.length;
+    return this.openWithRoom(field, 5);
   }
 
   close(start: number): this {
@@ -143,10 +140,7 @@ export class ProtobufWriter {
    * room for its length, so closing it moves nothing (closeMedium).
    */
   openMedium(field: number): number {
-    this.tag(field, 2);
-    this.room(2);
-    this.length += 2;
-    return this.length;
+    return this.openWithRoom(field, 2);
   }
 
   closeMedium(start: number): this {
@@ -158,10 +152,7 @@ export class ProtobufWriter {
    * status): one byte of room for its length, so closing it moves nothing (closeSmall).
    */
   openSmall(field: number): number {
-    this.tag(field, 2);
-    this.room(1);
-    this.length += 1;
-    return this.length;
+    return this.openWithRoom(field, 1);
   }
 
   /** Closes what openSmall started; content of 128 bytes or more moves forward to make room for its longer length. */
@@ -204,6 +195,14 @@ export class ProtobufWriter {
   /** What was written, as a view of the writer's buffer (no copy): the writer is done with. */
   finish(): Uint8Array {
     return this.buffer.subarray(0, this.length);
+  }
+
+  /** A length-delimited field's tag and `room` bytes for its length; returns where its content starts. */
+  private openWithRoom(field: number, room: number): number {
+    this.tag(field, 2);
+    this.room(room);
+    this.length += room;
+    return this.length;
   }
 
   /**

@@ -2,7 +2,7 @@ import { isDecimal } from "../number/decimal.ts";
 import { codePointLength } from "../value/code-points.ts";
 import { compiledFactory } from "../expression/generated-code.ts";
 import type { JsonType } from "./json-type.ts";
-import { MAX_DEPTH, numberCheck, UNDECIDED, valueCheck } from "./schema-keyword-checks.ts";
+import { checksOnlyType, MAX_DEPTH, numberCheck, UNDECIDED, valueCheck } from "./schema-keyword-checks.ts";
 import { ANYTHING, type SchemaNode } from "./schema-graph.ts";
 
 /**
@@ -242,7 +242,7 @@ class FitWriter {
    */
   private memberCheck(node: SchemaNode, value: string): string | undefined {
     if (node === ANYTHING) return undefined;
-    if (isTypeOnly(node)) {
+    if (checksOnlyType(node)) {
       const nullable = node.nullable ? `${value} === null || ` : "";
       return `d >= ${MAX_DEPTH} || ${nullable}${typeTest(value, node.types!)}`;
     }
@@ -286,36 +286,6 @@ function possibleKinds(types: readonly JsonType[] | undefined): ReadonlySet<Kind
     else kinds.add(type);
   }
   return kinds;
-}
-
-/** A node that checks its type and nothing else (SchemaFit's in-place member check). */
-function isTypeOnly(node: SchemaNode): boolean {
-  return (
-    node.types !== undefined &&
-    !node.rejectsAll &&
-    node.ref === undefined &&
-    node.allOf === undefined &&
-    node.anyOf === undefined &&
-    node.oneOf === undefined &&
-    node.not === undefined &&
-    valueCheck(node) === undefined &&
-    node.format === undefined &&
-    node.pattern === undefined &&
-    node.minLength === undefined &&
-    node.maxLength === undefined &&
-    numberCheck(node) === undefined &&
-    node.minItems === undefined &&
-    node.maxItems === undefined &&
-    !node.uniqueItems &&
-    node.prefixItems === undefined &&
-    node.items === undefined &&
-    node.required === undefined &&
-    node.minProperties === undefined &&
-    node.maxProperties === undefined &&
-    node.properties === undefined &&
-    node.patternProperties === undefined &&
-    node.additionalProperties === undefined
-  );
 }
 
 /** A finite number as JavaScript reads it back exactly. */

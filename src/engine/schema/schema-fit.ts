@@ -1,7 +1,7 @@
 import { isNumberValue, isValueObject } from "../value/value-kind.ts";
 import { generatedSchemaFit, type GeneratedFit } from "./generated-schema-fit.ts";
 import { hasType, type JsonType } from "./json-type.ts";
-import { MAX_DEPTH, numberCheck, stringCheck, UNDECIDED, valueCheck } from "./schema-keyword-checks.ts";
+import { checksOnlyType, MAX_DEPTH, numberCheck, stringCheck, UNDECIDED, valueCheck } from "./schema-keyword-checks.ts";
 import { ANYTHING, type SchemaNode } from "./schema-graph.ts";
 
 /**
@@ -111,15 +111,7 @@ export class SchemaFit {
     const numeric = numberCheck(node);
     const list = this.arrayCheck(node);
     const object = this.objectCheck(node);
-    if (
-      types !== undefined &&
-      parts.length === 0 &&
-      ownValue === undefined &&
-      string === undefined &&
-      numeric === undefined &&
-      list === undefined &&
-      object === undefined
-    ) {
+    if (checksOnlyType(node)) {
       cell.types = types;
       cell.nullable = nullable;
     }

@@ -11,11 +11,49 @@ import type { SchemaNode } from "./schema-graph.ts";
  * signal that leaves the answer to the walk, and the checks of keywords that apply to one value.
  */
 
-/** How deep into a value the walk goes (schema-validator.ts): deeper, nothing is checked. */
+/** How deep into a value the walk and the quick checks go; deeper, nothing is checked (requests are limited to far less: value-depth.ts). */
 export const MAX_DEPTH = 256;
 
 /** Thrown (never an Error: no stack is taken) where only the walk can answer. */
 export const UNDECIDED: unique symbol = Symbol("undecided");
+
+/**
+ * A node that checks its type and nothing else: a member or item under it is checked in place,
+ * without a call (by the closures and by the generated code alike).
+ */
+export function checksOnlyType(node: SchemaNode): boolean {
+  return (
+    node.types !== undefined &&
+    !node.rejectsAll &&
+    node.ref === undefined &&
+    node.allOf === undefined &&
+    node.anyOf === undefined &&
+    node.oneOf === undefined &&
+    node.not === undefined &&
+    !node.hasConst &&
+    node.enumValues === undefined &&
+    node.format === undefined &&
+    node.pattern === undefined &&
+    node.minLength === undefined &&
+    node.maxLength === undefined &&
+    node.minimum === undefined &&
+    node.maximum === undefined &&
+    node.exclusiveMinimum === undefined &&
+    node.exclusiveMaximum === undefined &&
+    node.multipleOf === undefined &&
+    node.minItems === undefined &&
+    node.maxItems === undefined &&
+    !node.uniqueItems &&
+    node.prefixItems === undefined &&
+    node.items === undefined &&
+    node.required === undefined &&
+    node.minProperties === undefined &&
+    node.maxProperties === undefined &&
+    node.properties === undefined &&
+    node.patternProperties === undefined &&
+    node.additionalProperties === undefined
+  );
+}
 
 /** `const` and `enum`, which apply to a value of any type. */
 export function valueCheck(node: SchemaNode): ((value: unknown) => boolean) | undefined {

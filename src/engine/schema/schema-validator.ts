@@ -1,4 +1,5 @@
 import { closestName } from "../names/closest-name.ts";
+import { MAX_DEPTH } from "./schema-keyword-checks.ts";
 import { compare } from "../number/arithmetic.ts";
 import { canonicalNumberText } from "../number/canonical-number.ts";
 import type { NumberValue } from "../number/decimal.ts";
@@ -42,8 +43,6 @@ export { embedSchema, type EmbeddedSchema, type SchemaViolation } from "./entity
  *   MAX_DEPTH are not looked into.
  */
 
-/** How deep into a value the walk goes; requests are limited to far less (value-depth.ts). */
-const MAX_DEPTH = 256;
 /** Ids of (node, depth) pairs in the set of nodes being applied: depth fits below this. */
 const DEPTH_SPAN = 1024;
 const DEFAULT_LIMIT = 50;

@@ -75,6 +75,9 @@ export function answerOptionsFor(
 /** The rulesets of the snapshot the request is evaluated against, by id. */
 export type RulesetFinder = (id: string) => LoadedRuleset | undefined;
 
+/** The evaluation options of an explained request (its schema check done apart), made once. */
+const EXPLAINED = { rules: { explain: "rules" }, full: { explain: "full" } } as const;
+
 /** Reused for every evaluation of this thread: evaluation is synchronous, one at a time. */
 const tally: EvaluationTally = { rules: 0 };
 
@@ -136,7 +139,7 @@ export function answerRequest(
     const result =
       options.explain === undefined
         ? loaded.evaluateChecked(request, channel, tally)
-        : loaded.evaluateChecked(request, channel, tally, { explain: options.explain });
+        : loaded.evaluateChecked(request, channel, tally, EXPLAINED[options.explain]);
     if (warnings !== undefined && warnings.length > 0) result.warnings = [...warnings];
     const findings: string[] = new Array(result.findings.length);
     for (let index = 0; index < findings.length; index++) findings[index] = result.findings[index]!.code;
