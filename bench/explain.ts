@@ -10,7 +10,7 @@ import { LoadedRuleset } from "../src/engine/bundle/loaded-ruleset.ts";
 import type { ExplainMode } from "../src/engine/explanation/explanation.ts";
 import { compileSourceFile } from "../src/workspace/compile-source-file.ts";
 import { EXAMPLE_REQUEST } from "./http/throughput.ts";
-import { measure, measureInterleaved, median } from "./measure.ts";
+import { measureInterleaved, median } from "./measure.ts";
 import type { JsonObject } from "../src/engine/value/json-value.ts";
 
 export function benchExplain(rounds = 5): void {
@@ -42,24 +42,26 @@ export function benchExplain(rounds = 5): void {
   }
   // Requests that come out in many ways: `rules` lists shared between requests (RuleListCache) help less.
   const varied = variedRequests();
-  let next = 0;
-  const variedRatios: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const plain = measure(
-      "varied, no explain",
-      () => void ruleset.evaluate(varied[next++ % varied.length]!, "server"),
-      1,
-    );
-    const rules = measure(
-      "varied, explain rules",
-      () => void ruleset.evaluate(varied[next++ % varied.length]!, "server", { explain: "rules" }),
-      1,
-    );
-    variedRatios.push(plain.perSecond / rules.perSecond);
-  }
-  console.log(
-    `evaluate, explain rules, ${varied.length} requests with ${new Set(varied.map((request) => JSON.stringify(ruleset.evaluate(request, "server", { explain: "rules" }).explanation))).size} different explanations in turn: ${median(variedRatios).toFixed(2)}x the plain evaluation's time`,
+  const cursors = modes.map(() => 0);
+  const variedRounds = measureInterleaved(
+    modes.map((explain, index) => () => {
+      const at = cursors[index]!;
+      cursors[index] = at + 1;
+      const request = varied[at % varied.length]!;
+      ruleset.evaluate(request, "server", explain === undefined ? {} : { explain });
+    }),
+    rounds,
   );
+  const explanations = new Set(
+    varied.map((request) => JSON.stringify(ruleset.evaluate(request, "server", { explain: "rules" }).explanation)),
+  ).size;
+  for (const [index, explain] of modes.entries()) {
+    if (explain === undefined) continue;
+    const ratio = median(variedRounds.map((round) => round[index]! / round[0]!));
+    console.log(
+      `evaluate, explain ${explain}, ${varied.length} requests with ${explanations} different explanations in turn: ${ratio.toFixed(2)}x the plain evaluation's time`,
+    );
+  }
   const full = JSON.stringify(ruleset.evaluate(EXAMPLE_REQUEST, "server", { explain: "full" }));
   console.log(`full explanation of the example: ${(full.length / 1024).toFixed(1)} KiB (budget 64 KiB)`);
 }

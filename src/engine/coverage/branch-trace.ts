@@ -37,7 +37,7 @@ export class BranchTrace implements NodeTracer {
     };
   }
 
-  root(inner: Node, _role: string): Node {
+  root(inner: Node): Node {
     return inner;
   }
 

@@ -47,7 +47,7 @@ export class ExpressionTrace implements NodeTracer {
   private readonly holder: Slots = [undefined];
   /**
    * Set while the recorder needs no trees (an item or field that is not the last of its rule, or
-   * one after the shown one): every node just evaluates.
+   * one after the shown one): its roots evaluate as a plain plan's expressions do, and show nothing.
    */
   quiet = false;
   /**
@@ -72,9 +72,11 @@ export class ExpressionTrace implements NodeTracer {
     return this.call(inner, expr, text, skipped, index);
   }
 
-  root(inner: Node, role: string): Node {
+  root(inner: Node, role: string, untraced: () => Node): Node {
+    // A quiet root runs as a plain plan's would (generated code where it can): its nodes are not shown.
+    const plain = untraced();
     return (scope, base) => {
-      if (this.quiet) return inner(scope, base);
+      if (this.quiet) return plain(scope, base);
       const holder = this.holder;
       holder[0] = undefined;
       this.open = holder;
@@ -99,7 +101,6 @@ export class ExpressionTrace implements NodeTracer {
   /** A literal: its node is made once, and placed each time it is evaluated. */
   private literal(inner: Node, node: ExplainedNode, index: number): Node {
     return (scope, base) => {
-      if (this.quiet) return inner(scope, base);
       let value: Value;
       try {
         // The literal itself, unless it sits deeper than expressions may nest.
@@ -116,7 +117,6 @@ export class ExpressionTrace implements NodeTracer {
   /** Any other literal, a variable, or a node that is not an expression: no arguments. */
   private leaf(inner: Node, expr: JsonValue, text: string, index: number): Node {
     return (scope, base) => {
-      if (this.quiet) return inner(scope, base);
       let value: Value;
       try {
         value = inner(scope, base);
@@ -133,7 +133,6 @@ export class ExpressionTrace implements NodeTracer {
   private call(inner: Node, expr: JsonValue, text: string, skipped: readonly ExplainedNode[], index: number): Node {
     const count = skipped.length;
     return (scope, base) => {
-      if (this.quiet) return inner(scope, base);
       const outer = this.open;
       const slots = emptySlots(count);
       this.open = slots;
@@ -162,7 +161,6 @@ export class ExpressionTrace implements NodeTracer {
   ): Node {
     const count = skipped.length;
     return (scope, base) => {
-      if (this.quiet) return inner(scope, base);
       const outer = this.open;
       const outerBody = this.body;
       const slots = emptySlots(count);

@@ -51,19 +51,38 @@ function readableCopy(value: Value, cut: { truncated: boolean }, depth: number):
     return Array.isArray(value) ? [] : {};
   }
   if (Array.isArray(value)) {
-    const shown = Math.min(value.length, MAX_MEMBERS);
-    for (let i = shown; i < value.length; i++) toLeavingValue(value[i]!);
-    if (value.length > shown) cut.truncated = true;
-    const copy = new Array<JsonValue>(shown);
-    for (let i = 0; i < shown; i++) copy[i] = readableCopy(value[i]!, cut, depth + 1);
+    if (value.length <= MAX_MEMBERS) {
+      // Copied whole (one native copy), then the members not shown as they are replaced.
+      const copy = value.slice() as JsonValue[];
+      for (let i = 0; i < copy.length; i++)
+        if (!isShownAsIs(copy[i]!)) copy[i] = readableCopy(value[i]!, cut, depth + 1);
+      return copy;
+    }
+    for (let i = MAX_MEMBERS; i < value.length; i++) toLeavingValue(value[i]!);
+    cut.truncated = true;
+    const copy = new Array<JsonValue>(MAX_MEMBERS);
+    for (let i = 0; i < MAX_MEMBERS; i++) copy[i] = readableCopy(value[i]!, cut, depth + 1);
     return copy;
   }
   const keys = Object.keys(value);
-  const shown = Math.min(keys.length, MAX_MEMBERS);
-  for (let i = shown; i < keys.length; i++) toLeavingValue(value[keys[i]!]!);
-  if (keys.length > shown) cut.truncated = true;
+  if (keys.length <= MAX_MEMBERS) {
+    // Spreading copies the members in order as own data members (`__proto__` included) in one native step.
+    const copy: Record<string, JsonValue> = { ...(value as Record<string, JsonValue>) };
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const member = value[key]!;
+      if (isShownAsIs(member)) continue;
+      const shown = readableCopy(member, cut, depth + 1);
+      if (key === "__proto__")
+        Object.defineProperty(copy, key, { value: shown, enumerable: true, writable: true, configurable: true });
+      else copy[key] = shown;
+    }
+    return copy;
+  }
+  for (let i = MAX_MEMBERS; i < keys.length; i++) toLeavingValue(value[keys[i]!]!);
+  cut.truncated = true;
   // No prototype: a member named __proto__ stays a member.
   const copy: Record<string, JsonValue> = Object.create(null);
-  for (let i = 0; i < shown; i++) copy[keys[i]!] = readableCopy(value[keys[i]!]!, cut, depth + 1);
+  for (let i = 0; i < MAX_MEMBERS; i++) copy[keys[i]!] = readableCopy(value[keys[i]!]!, cut, depth + 1);
   return copy;
 }

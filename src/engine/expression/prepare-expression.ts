@@ -20,7 +20,7 @@ export interface PrepareContext {
   readonly operators: CustomOperators;
   /** Whether expressions may be compiled to JavaScript functions (false where `eval` is forbidden). */
   readonly codeGeneration: boolean;
-  /** Only for explanations: every node is wrapped to record its value (closures only, no code generation). */
+  /** Only for explanations and coverage: every node is wrapped to record its value (closures only, no code generation). */
   readonly trace?: NodeTracer;
 }
 
@@ -39,7 +39,11 @@ export function prepareExpression(
   context: PrepareContext = EMPTY_PREPARE_CONTEXT,
   role = "",
 ): Node {
-  if (context.trace !== undefined) return context.trace.root(prepareAt(expression, 1, context, false, 0), role);
+  const trace = context.trace;
+  if (trace !== undefined)
+    return trace.root(prepareAt(expression, 1, context, false, 0), role, () =>
+      prepareExpression(expression, { ...context, trace: undefined }),
+    );
   // Outside function bodies a node's depth is its depth in the tree, which preparing bounds, so
   // only function bodies need a depth check when they run.
   const closureNode = (node: unknown, depth: number): Node => prepareAt(node, depth, context, false, 0);
