@@ -11,8 +11,8 @@ import { serverEnvironment, startServer, TOKEN, type ServerProcess } from "../..
 /**
  * Tracing (DECISIONS.md): a real server exports a server span per request to a receiver the test
  * runs, in protobuf and in JSON, continuing an incoming `traceparent` with the attributes the
- * decision names; the log line and the decision record carry the span's ids; a sampler at 0
- * exports nothing; the drain sends what is queued.
+ * decision names; the log line and the decision record carry the span's ids, and the span lasts
+ * the log line's `ms`; a sampler at 0 exports nothing; the drain sends what is queued.
  */
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT = "00f067aa0ba902b7";
@@ -96,6 +96,9 @@ for (const protocol of ["http/protobuf", "http/json"] as const) {
       // The log line and the decision record name the same span.
       const line = await server.waitForLog((l) => l.msg === "request" && l.traceId === TRACE);
       expect(line.spanId).toBe(span!.spanId);
+      // The span lasts what the log line says (its `ms` is rounded to hundredths).
+      const lasted = Number(BigInt(span!.endTimeUnixNano) - BigInt(span!.startTimeUnixNano)) / 1e6;
+      expect(Math.abs(lasted - (line.ms as number))).toBeLessThanOrEqual(0.0051);
       const record = readFileSync(records, "utf8")
         .trim()
         .split("\n")
