@@ -40,12 +40,20 @@ export class PlanIndex {
   readonly rulesById: ReadonlyMap<string, PreparedRule>;
   /** The rules as the manifest holds them, by id: what summaries say of a rule. */
   readonly facts: ReadonlyMap<string, RuleFacts>;
-  /** By rule position: entries by status, or by reason for `not-selected` (the two sets of words do not meet). */
+  /** By rule position: a rule's `not-selected` entries by reason. */
   private readonly entries: (Record<string, RuleExplanation> | undefined)[];
+  /**
+   * By rule position and status (RAN_STATUSES): a ran rule's entry that says its status alone.
+   * One flat array: every explanation looks up each rule that ran, and a lookup by a computed
+   * name in a record per rule cost more than the rest of the summary.
+   */
+  private readonly ranEntries: (RuleExplanation | undefined)[];
   /** By rule position: the summaries of a rule that ran on no item, by reason (noItemReason). */
   private readonly noItemSummaries: (Map<string, string> | undefined)[];
   /** By rule position: a fired compute or state rule's entries, by the fields it wrote. */
   private readonly firedEntries: (Map<string, RuleExplanation> | undefined)[];
+  /** By rule position: the fields a fired compute or state rule wrote last time, and its entry then. */
+  private readonly lastFired: ({ readonly fields: readonly string[]; readonly entry: RuleExplanation } | undefined)[];
   /** By rule position. */
   private readonly layouts: (TreeLayout | undefined)[];
 
@@ -64,7 +72,9 @@ export class PlanIndex {
     this.rulesById = new Map(plan.manifestOrder.map((rule) => [rule.id, rule]));
     this.facts = new Map(plan.manifestOrder.map((rule) => [rule.id, rule.source as unknown as RuleFacts]));
     this.entries = new Array(plan.manifestRuleCount);
+    this.ranEntries = new Array(plan.manifestRuleCount * RAN_STATUSES.length);
     this.firedEntries = new Array(plan.manifestRuleCount);
+    this.lastFired = new Array(plan.manifestRuleCount);
     this.noItemSummaries = new Array(plan.manifestRuleCount);
     this.layouts = new Array(plan.manifestRuleCount);
     this.otherKinds = plan.otherKindRules.map(({ id, kind, position }) => {
@@ -109,17 +119,24 @@ export class PlanIndex {
     context: ExplanationContext,
   ): RuleExplanation {
     if (status === "fired" && (rule.kind === "compute" || rule.kind === "state")) {
-      // Its words name the fields it wrote: one entry per set of fields, a few sets a rule.
+      // Its words name the fields it wrote: one entry per set of fields, a few sets a rule; most
+      // requests write what the last one did, which is checked without making the list.
+      const type = rule.kind === "compute" ? "value" : "state";
+      const last = this.lastFired[rule.position];
+      if (last !== undefined && wroteJust(rule.id, type, context, last.fields)) return last.entry;
+      const fields = fieldsWrittenBy(rule.id, type, context) ?? [];
       const written = (this.firedEntries[rule.position] ??= new Map());
-      const key = fieldsWrittenBy(rule.id, rule.kind === "compute" ? "value" : "state", context)?.join("\n") ?? "";
-      const known = written.get(key);
-      if (known !== undefined) return known;
-      const entry = Object.freeze(saidEntry(rule, status, context));
-      if (written.size < MAX_WORDINGS_PER_RULE) written.set(key, entry);
+      const key = fields.join("\n");
+      let entry = written.get(key);
+      if (entry === undefined) {
+        entry = Object.freeze(saidEntry(rule, status, context));
+        if (written.size < MAX_WORDINGS_PER_RULE) written.set(key, entry);
+      }
+      this.lastFired[rule.position] = { fields, entry };
       return entry;
     }
-    const entries = (this.entries[rule.position] ??= Object.create(null) as Record<string, RuleExplanation>);
-    return (entries[status] ??= Object.freeze(saidEntry(rule, status, context)));
+    const at = rule.position * RAN_STATUSES.length + RAN_STATUSES.indexOf(status);
+    return (this.ranEntries[at] ??= Object.freeze(saidEntry(rule, status, context)));
   }
 
   /**
@@ -182,6 +199,28 @@ export class PlanIndex {
     return (entries[because] ??= Object.freeze({ ...entry, summary: ruleSummary(entry, context) }));
   }
 }
+
+/**
+ * Whether the rule's effects of `type` in the context's result wrote exactly `fields`, in that
+ * order, each once (what fieldsWrittenBy would give), without making the list.
+ */
+function wroteJust(
+  rule: string,
+  type: "value" | "state",
+  context: ExplanationContext,
+  fields: readonly string[],
+): boolean {
+  let matched = 0;
+  for (const effect of context.result?.effects ?? []) {
+    if (effect.rule !== rule || effect.type !== type) continue;
+    if (effect.field === fields[matched]) matched++;
+    else if (fields.indexOf(effect.field) >= matched || fields.indexOf(effect.field) === -1) return false;
+  }
+  return matched === fields.length;
+}
+
+/** The statuses of a rule that ran, in the order ranEntries keeps them. */
+const RAN_STATUSES: readonly Exclude<RuleStatus, "not-selected">[] = ["when-false", "passed", "fired", "error"];
 
 /** A rule that ran and what it says, with its status alone. */
 function saidEntry(

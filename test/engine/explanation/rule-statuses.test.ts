@@ -400,3 +400,31 @@ test("a resolution of a rule whose finding does not block is refused as not-bloc
     ["v.fine", "no-finding"],
   ]);
 });
+
+test("a compute rule's summary names the fields it wrote in this result, however the requests before it went", () => {
+  const computing = LoadedRuleset.fromManifest(
+    manifest("server", [
+      rule("c.both", "compute", {
+        assign: [
+          { field: "/currency", value: "EUR", mode: "default" },
+          { field: "/fee", value: { op: "mul", args: [{ var: "data.total" }, 0.01] }, mode: "default" },
+        ],
+      }),
+    ]),
+  );
+  const summary = (data: JsonObject, explain: "rules" | "full"): string | undefined =>
+    computing
+      .evaluate({ ruleset: "t.explain", entity: "Order", operation: "create", data }, "server", { explain })
+      .explanation!.rules.find((entry) => entry.rule === "c.both")?.summary;
+  // In turn, as a server answers them: both written, then only the fee, then only the currency (a
+  // part of the fields before), then both again.
+  for (const explain of ["full", "rules"] as const)
+    for (let round = 0; round < 2; round++) {
+      expect(summary({ total: 100 }, explain)).toBe("it computed /currency and /fee");
+      expect(summary({ total: 100 }, explain)).toBe("it computed /currency and /fee");
+      expect(summary({ total: 100, currency: "CHF" }, explain)).toBe("it computed /fee");
+      expect(summary({ total: 100, currency: "CHF" }, explain)).toBe("it computed /fee");
+      expect(summary({ total: 100 }, explain)).toBe("it computed /currency and /fee");
+      expect(summary({ total: 100, fee: 2 }, explain)).toBe("it computed /currency");
+    }
+});
