@@ -14,9 +14,14 @@ export interface Measurement {
 export const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export function measure(name: string, run: () => void, seconds = 2): Measurement {
+/** Runs a function for 300 ms, so that what is measured after is the JIT's compiled code. */
+function warm(run: () => void): void {
   const warmUntil = performance.now() + 300;
   while (performance.now() < warmUntil) run();
+}
+
+export function measure(name: string, run: () => void, seconds = 2): Measurement {
+  warm(run);
   const samples: number[] = [];
   const start = performance.now();
   const end = start + seconds * 1000;
@@ -45,10 +50,7 @@ export function measureInterleaved(
   blockMs = 50,
   blocks = 20,
 ): number[][] {
-  for (const run of runs) {
-    const warmUntil = performance.now() + 300;
-    while (performance.now() < warmUntil) run();
-  }
+  for (const run of runs) warm(run);
   const results: number[][] = [];
   for (let round = 0; round < rounds; round++) {
     const spent = runs.map(() => 0);

@@ -114,26 +114,33 @@ export async function benchSchemaEnforcementHttp(): Promise<void> {
 /** What `warn` may cost over `off` per request (issue: at most 5% more time). */
 const ENFORCEMENT_TARGET = 1.05;
 
-/** The ratio of warn's time per request to off's, and of the server's CPU per request, from runs made in the same rounds. */
+/**
+ * The medians over the rounds of `one`'s time per request against `other`'s, and of its server's
+ * CPU per request (undefined where /proc did not give it), from runs made in the same rounds.
+ */
+function pairRatios(one: readonly WrkFigures[], other: readonly WrkFigures[]): { time: number; cpu?: number } {
+  const time = median(other.map((run, round) => run.requestsPerSecond / one[round]!.requestsPerSecond));
+  if (one.some((run) => run.processMicros === undefined) || other.some((run) => run.processMicros === undefined))
+    return { time };
+  return { time, cpu: median(one.map((run, round) => run.processMicros! / other[round]!.processMicros!)) };
+}
+
+const cpuText = (cpu: number | undefined): string =>
+  cpu === undefined ? "" : `, ${cpu.toFixed(3)}x the server's CPU per request`;
+
+/** What warn costs against off. */
 function printEnforcementCost(subject: string, warn: readonly WrkFigures[], off: readonly WrkFigures[]): void {
-  const time = median(off.map((run, round) => run.requestsPerSecond / warn[round]!.requestsPerSecond));
-  const cpu =
-    warn.every((run) => run.processMicros !== undefined) && off.every((run) => run.processMicros !== undefined)
-      ? median(warn.map((run, round) => run.processMicros! / off[round]!.processMicros!))
-      : undefined;
+  const { time, cpu } = pairRatios(warn, off);
   console.log(
-    `Schema enforcement warn (the default) against off, ${subject}: ${time.toFixed(3)}x the time per request (median of the rounds' ratios; target at most ${ENFORCEMENT_TARGET.toFixed(2)}x)${cpu === undefined ? "" : `, ${cpu.toFixed(3)}x the server's CPU per request`}.`,
+    `Schema enforcement warn (the default) against off, ${subject}: ${time.toFixed(3)}x the time per request (median of the rounds' ratios; target at most ${ENFORCEMENT_TARGET.toFixed(2)}x)${cpuText(cpu)}.`,
   );
 }
 
 /** The control's ratio: the difference this measurement reads between two servers that are the same. */
 function printControl(name: string, one: readonly WrkFigures[], other: readonly WrkFigures[]): void {
-  const cpu = median(
-    one.map((run, round) => (run.processMicros ?? Number.NaN) / (other[round]!.processMicros ?? Number.NaN)),
-  );
-  const time = median(other.map((run, round) => run.requestsPerSecond / one[round]!.requestsPerSecond));
+  const { time, cpu } = pairRatios(one, other);
   console.log(
-    `${name}: ${time.toFixed(3)}x the time per request, ${cpu.toFixed(3)}x the server's CPU per request (what the measurement reads where there is no difference).`,
+    `${name}: ${time.toFixed(3)}x the time per request${cpuText(cpu)} (what the measurement reads where there is no difference).`,
   );
 }
 

@@ -36,7 +36,7 @@ export class SpanExporter {
     private readonly observer: ExportObserver,
     private readonly post: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
   ) {
-    this.filling = spanBatch(settings, scope);
+    this.filling = this.newBatch();
   }
 
   add(span: FinishedSpan): void {
@@ -48,7 +48,7 @@ export class SpanExporter {
     this.queued++;
     if (this.filling.count >= this.settings.maxExportBatchSize) {
       this.full.push(this.filling);
-      this.filling = spanBatch(this.settings, this.scope);
+      this.filling = this.newBatch();
       this.exportSoon();
     } else this.scheduleExport();
   }
@@ -73,11 +73,15 @@ export class SpanExporter {
       if (late) {
         if (this.queued > 0) this.observer.dropped("export_failed", this.queued);
         this.full.length = 0;
-        this.filling = spanBatch(this.settings, this.scope);
+        this.filling = this.newBatch();
         this.queued = 0;
         return;
       }
     }
+  }
+
+  private newBatch(): SpanBatch {
+    return spanBatch(this.settings, this.scope);
   }
 
   private exportSoon(): void {
@@ -85,7 +89,7 @@ export class SpanExporter {
     let batch = this.full.shift();
     if (batch === undefined) {
       batch = this.filling;
-      this.filling = spanBatch(this.settings, this.scope);
+      this.filling = this.newBatch();
     }
     this.queued -= batch.count;
     this.exporting = this.send(batch).finally(() => {

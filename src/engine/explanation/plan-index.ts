@@ -214,7 +214,11 @@ function wroteJust(
   for (const effect of context.result?.effects ?? []) {
     if (effect.rule !== rule || effect.type !== type) continue;
     if (effect.field === fields[matched]) matched++;
-    else if (fields.indexOf(effect.field) >= matched || fields.indexOf(effect.field) === -1) return false;
+    else {
+      // A field written again is one already matched; any other is not in the list, or out of order.
+      const at = fields.indexOf(effect.field);
+      if (at === -1 || at >= matched) return false;
+    }
   }
   return matched === fields.length;
 }

@@ -23,7 +23,7 @@ export {
 export class RequestFit {
   private readonly names: DeclaredNames;
   /** Declared entities by name; an entity the ruleset does not declare has none. */
-  private readonly entities = new Map<string, EntityFit | null>();
+  private readonly entities = new Map<string, EntityFit>();
 
   constructor(private readonly plan: EvaluationPlan) {
     this.names = plan.declaredNames;
@@ -81,21 +81,18 @@ export class RequestFit {
     return warnings;
   }
 
+  /** Null for an entity the ruleset does not declare, which is not kept: a stream of misspelt entities must not grow the map. */
   private entityFit(entity: string): EntityFit | null {
-    let fit = this.entities.get(entity);
-    if (fit === undefined) {
-      fit = null;
-      if (this.names.entities.has(entity)) {
-        const embedded = this.plan.entitySchemas[entity];
-        fit = {
-          operations: this.names.operationsByEntity.get(entity),
-          validator:
-            embedded === undefined ? undefined : new SchemaValidator(embedded, this.plan.prepareContext.codeGeneration),
-        };
-      }
-      // Only declared names are kept: a stream of misspelt entities must not grow the map.
-      if (fit !== null) this.entities.set(entity, fit);
-    }
+    const known = this.entities.get(entity);
+    if (known !== undefined) return known;
+    if (!this.names.entities.has(entity)) return null;
+    const embedded = this.plan.entitySchemas[entity];
+    const fit: EntityFit = {
+      operations: this.names.operationsByEntity.get(entity),
+      validator:
+        embedded === undefined ? undefined : new SchemaValidator(embedded, this.plan.prepareContext.codeGeneration),
+    };
+    this.entities.set(entity, fit);
     return fit;
   }
 }
